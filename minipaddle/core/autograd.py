@@ -1,0 +1,291 @@
+"""Backward: walk the GradNodes from the outputs back to the leaves, applying each op's grad rule.
+
+The walk is iterative (no recursion limit on deep graphs):
+1. `topological_order` lists the nodes reachable from the roots, each before the nodes that made its inputs.
+2. Gradients flow in that order. A node runs once all its consumers have given it their gradients, because
+   every consumer comes earlier in the order. Gradients arriving at the same output are summed.
+3. Gradients reaching a leaf are summed and then added into `leaf.grad` (Paddle accumulates until clear_grad),
+   or, for `paddle.grad`, handed back instead.
+
+Grad rules are written with minipaddle ops. Outside `create_graph` they run under no_grad, so they are plain
+computation; with `create_graph=True` they are recorded like any forward op, which gives double backward.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle.core import state
+from minipaddle.core.dispatch import apply, apply_inplace
+from minipaddle.core.node import GradNode
+from minipaddle.core.op import OPS
+from minipaddle.core.tensor import Tensor
+
+
+def topological_order(roots) -> list[GradNode]:
+    """Nodes reachable from `roots` (GradNodes), consumers before producers. Iterative depth-first search."""
+    order: list[GradNode] = []
+    seen: set[int] = set()
+    for root in roots:
+        if id(root) in seen:
+            continue
+        seen.add(id(root))
+        stack = [(root, iter(root.inputs))]
+        while stack:
+            node, inputs = stack[-1]
+            for t in inputs:
+                child = None if t is None or t.stop_gradient else t._node
+                if child is not None and id(child) not in seen:
+                    seen.add(id(child))
+                    stack.append((child, iter(child.inputs)))
+                    break
+            else:  # all inputs done: a post-order position
+                stack.pop()
+                order.append(node)
+    order.reverse()
+    return order
+
+
+def run_backward(
+    roots, root_grads, retain_graph: bool = False, create_graph: bool = False, capture=None
+) -> dict | None:
+    """The engine behind `Tensor.backward` and `paddle.grad`.
+
+    `roots`: output Tensors; `root_grads`: their gradients (Tensors). With `capture` (a list of Tensors) the
+    gradients reaching those tensors are returned as {id(tensor): grad} and no `.grad` is touched.
+    """
+    grads: dict[int, list] = {}  # id(node) -> [gradient of each output, summed so far]
+    leaf_grads: dict[int, list] = {}  # id(leaf) -> [leaf, summed gradient]
+    captured = None if capture is None else {}
+    watch = {}  # (id(node), output index) -> id(tensor), for non-leaf tensors asked for by paddle.grad
+    if capture is not None:
+        for t in capture:
+            if t._node is not None:
+                watch[(id(t._node), t._out_index)] = id(t)
+
+    root_nodes = []
+    for t, g in zip(roots, root_grads):
+        if t.stop_gradient:
+            raise RuntimeError(
+                f"backward: tensor {t.name} has stop_gradient=True, so no gradient can flow from it; "
+                "set stop_gradient=False on the inputs you want gradients for"
+            )
+        if t._node is None:  # backward from a leaf: its gradient is the seed itself
+            _add_leaf_grad(leaf_grads, t, g)
+            continue
+        slots = grads.setdefault(id(t._node), [None] * len(t._node.out_shapes))
+        slots[t._out_index] = g if slots[t._out_index] is None else _sum(slots[t._out_index], g)
+        root_nodes.append(t._node)
+
+    was_enabled = state.STATE.grad_enabled
+    state.STATE.grad_enabled = create_graph  # grad rules are recorded only when a graph of the gradient is wanted
+    try:
+        for node in topological_order(root_nodes):
+            out_grads = grads.pop(id(node), None)
+            if out_grads is None:  # no gradient reached this node (e.g. only through stop_gradient paths)
+                continue
+            if node.released:
+                raise RuntimeError(
+                    f"backward: trying to run backward through op '{node.op.name}' a second time, but its saved "
+                    "values were freed after the first backward. Pass retain_graph=True to the first backward "
+                    "if you need to run it again."
+                )
+            if len(out_grads) > 1:
+                out_grads = _fill_missing(node, out_grads)
+            if node.out_hooks or watch:
+                out_grads = _node_hooks(node, out_grads, watch, captured)
+            if node.input_versions is not None or node.out_versions is not None:
+                _check_versions(node)
+            in_grads = node.op.grad(node, *out_grads)
+            for i, (t, g) in enumerate(zip(node.inputs, in_grads)):
+                if g is None or t is None or t.stop_gradient:
+                    continue
+                if g._data.shape != t._data.shape:
+                    raise RuntimeError(
+                        f"backward: the grad rule of op '{node.op.name}' returned a gradient of shape "
+                        f"{list(g._data.shape)} for input {i}, whose shape is {list(t.shape)}"
+                    )
+                if t._node is None:
+                    _add_leaf_grad(leaf_grads, t, g)
+                else:
+                    slots = grads.setdefault(id(t._node), [None] * len(t._node.out_shapes))
+                    k = t._out_index
+                    slots[k] = g if slots[k] is None else _sum(slots[k], g)
+            if not retain_graph:
+                node.release()
+
+        for leaf, g in leaf_grads.values():
+            if leaf._hooks:
+                g = _call_hooks(leaf._hooks, g)
+            if captured is not None:
+                captured[id(leaf)] = g
+            else:
+                _accumulate(leaf, g, create_graph)
+    finally:
+        state.STATE.grad_enabled = was_enabled
+    return captured
+
+
+def _add_leaf_grad(leaf_grads: dict, leaf: Tensor, g: Tensor) -> None:
+    entry = leaf_grads.get(id(leaf))
+    if entry is None:
+        leaf_grads[id(leaf)] = [leaf, g]
+    else:
+        entry[1] = _sum(entry[1], g)
+
+
+def _sum(a: Tensor, b: Tensor) -> Tensor:
+    return apply(OPS["add"], (a, b))
+
+
+def _fill_missing(node: GradNode, out_grads: list) -> list:
+    """Outputs that received no gradient (unused outputs of a multi-output op) get zeros."""
+    if all(g is not None for g in out_grads):
+        return out_grads
+    return [
+        g if g is not None else Tensor(np.zeros(shape, dtype))
+        for g, shape, dtype in zip(out_grads, node.out_shapes, node.out_dtypes)
+    ]
+
+
+def _node_hooks(node: GradNode, out_grads: list, watch: dict, captured: dict | None) -> list:
+    """Run Tensor.register_hook hooks of non-leaf outputs, and capture gradients paddle.grad asked for."""
+    out_grads = list(out_grads)
+    for k, g in enumerate(out_grads):
+        if node.out_hooks and k in node.out_hooks:
+            out_grads[k] = g = _call_hooks(node.out_hooks[k], g)
+        key = (id(node), k)
+        if captured is not None and key in watch:
+            captured[watch[key]] = g
+    return out_grads
+
+
+def _call_hooks(hooks, g: Tensor) -> Tensor:
+    for hook in list(hooks.values()):
+        result = hook(g)
+        if result is not None:
+            if not isinstance(result, Tensor):
+                raise TypeError(f"a gradient hook must return a Tensor or None, got {type(result).__name__}")
+            g = result
+    return g
+
+
+def _check_versions(node: GradNode) -> None:
+    """Refuse to compute a gradient from a saved tensor that was changed in place since the op used it."""
+    if node.input_versions is not None:
+        for i, (t, v) in enumerate(zip(node.inputs, node.input_versions)):
+            if t is not None and t._version[0] != v:
+                _raise_modified(node, f"input {i} ({_describe(t)})", v, t._version[0])
+    if node.out_versions is not None:
+        for i, (counter, v) in enumerate(node.out_versions):
+            if counter[0] != v:
+                _raise_modified(node, f"output {i} (shape {list(node.out_shapes[i])})", v, counter[0])
+
+
+def _describe(t: Tensor) -> str:
+    name = t._name if t._name is not None else "unnamed"
+    return f"tensor {name} of shape {t.shape}, dtype {t.dtype.name}"
+
+
+def _raise_modified(node: GradNode, what: str, saved: int, now: int) -> None:
+    where = f" (in Layer {node.scope})" if node.scope else ""
+    raise RuntimeError(
+        f"backward: op '{node.op.name}'{where} needs its {what}, but that tensor was modified by an in-place "
+        f"operation after the op used it (its version was {saved}, now {now}). Use the out-of-place form "
+        "(e.g. y = y.exp() instead of y.exp_()) or clone the tensor before changing it."
+    )
+
+
+def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
+    """Add `g` into `leaf.grad` (Paddle accumulates gradients until clear_grad)."""
+    if g._data.dtype != leaf._data.dtype:
+        g = apply(OPS["cast"], (g,), {"dtype": leaf._data.dtype})
+    if leaf._grad is None:
+        # Own a copy: a grad rule may pass one gradient Tensor to several inputs (add), and later in-place
+        # accumulation into one leaf's grad must not show up in another's.
+        leaf._grad = g if create_graph else Tensor(g._data.copy(), stop_gradient=False)  # as Paddle prints it
+    elif create_graph:
+        leaf._grad = apply(OPS["add"], (leaf._grad, g))
+    else:
+        apply_inplace(OPS["add"], leaf._grad, (leaf._grad, g))
+
+
+def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:
+    """Compute gradients of `tensors` and accumulate them into the leaves' `.grad` (`paddle.autograd.backward`)."""
+    tensors = _as_list(tensors, "backward", "tensors")
+    grad_tensors = _seed_grads(tensors, grad_tensors, "backward")
+    run_backward(tensors, grad_tensors, retain_graph=retain_graph)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=False, no_grad_vars=None):  # fmt: skip
+    """Return the gradients of `outputs` with respect to `inputs`, without touching any `.grad`.
+
+    Args:
+        outputs: a Tensor or list of Tensors to differentiate.
+        inputs: a Tensor or list of Tensors to differentiate with respect to.
+        grad_outputs: gradients of `outputs` (default: ones).
+        retain_graph: keep the graph for another backward (default: same as create_graph).
+        create_graph: record the gradient computation itself, for higher-order gradients.
+        allow_unused: return None for an input that `outputs` do not depend on, instead of raising.
+
+    Example:
+        >>> x = paddle.to_tensor(2.0, stop_gradient=False)
+        >>> (dx,) = paddle.grad(x ** 3, x, create_graph=True)   # 3x^2 = 12
+        >>> (ddx,) = paddle.grad(dx, x)                         # 6x = 12
+    """
+    outputs = _as_list(outputs, "grad", "outputs")
+    inputs = _as_list(inputs, "grad", "inputs")
+    grad_outputs = _seed_grads(outputs, grad_outputs, "grad")
+    if retain_graph is None:
+        retain_graph = create_graph
+    stopped = []
+    if no_grad_vars is not None:  # treat these as constants for this call only
+        stopped = [t for t in _as_list(no_grad_vars, "grad", "no_grad_vars") if not t.stop_gradient]
+        for t in stopped:
+            t.stop_gradient = True
+    try:
+        captured = run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=inputs)
+    finally:
+        for t in stopped:
+            t.stop_gradient = False
+    result = []
+    for i, t in enumerate(inputs):
+        g = captured.get(id(t))
+        if g is None and not allow_unused:
+            raise RuntimeError(
+                f"grad: input {i} ({_describe(t)}) is not used to compute the outputs, so it has no gradient; "
+                "pass allow_unused=True to get None for it"
+            )
+        if g is not None and not create_graph:
+            g = Tensor(g._data)  # a plain value, cut from any graph
+        result.append(g)
+    return result
+
+
+def _as_list(x, fn: str, arg: str) -> list:
+    if isinstance(x, Tensor):
+        return [x]
+    if isinstance(x, (list, tuple)) and all(isinstance(t, Tensor) for t in x):
+        return list(x)
+    raise TypeError(f"{fn}: {arg} must be a Tensor or a list of Tensors, got {type(x).__name__}")
+
+
+def _seed_grads(outputs: list, grads, fn: str) -> list:
+    """The starting gradients: ones by default (Paddle fills ones for any shape), else the given Tensors."""
+    if grads is None:
+        grads = [None] * len(outputs)
+    elif isinstance(grads, Tensor):
+        grads = [grads]
+    if len(grads) != len(outputs):
+        raise ValueError(f"{fn}: got {len(outputs)} outputs but {len(grads)} output gradients")
+    seeds = []
+    for t, g in zip(outputs, grads):
+        if g is None:
+            g = Tensor(np.ones_like(t._data))
+        elif not isinstance(g, Tensor):
+            raise TypeError(f"{fn}: an output gradient must be a Tensor or None, got {type(g).__name__}")
+        elif list(g.shape) != t.shape:
+            raise ValueError(f"{fn}: output gradient has shape {g.shape} but the output has shape {t.shape}")
+        seeds.append(g)
+    return seeds

@@ -1,0 +1,150 @@
+"""The one door every op goes through (DESIGN.md, wall 1).
+
+    apply(op, inputs, attrs)  ->  Tensor, or a tuple of Tensors for ops with several outputs
+
+In dynamic mode (the default) the door runs the op's numpy kernel now and, when a gradient may be needed,
+records a GradNode. In static mode it hands the call to the Program builder instead, which appends an OpDesc.
+
+Hooks on the door, each off by default and costing one `if` when off:
+- AMP casting (`set_amp_hook`): may cast the inputs before the kernel runs;
+- tracing (`tracing(fn)`): sees every op with its inputs and outputs (viz, to_static, profiling);
+- the Layer scope: the current Layer path (core/state.py) is written onto every GradNode;
+- error context: an exception from a kernel is re-raised as the same built-in type, prefixed with the op's name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from minipaddle.core.node import GradNode
+from minipaddle.core.state import STATE
+from minipaddle.core.tensor import Tensor
+
+_NO_ATTRS: dict = {}  # shared, never written: most ops have no attributes
+
+_static_builder = None  # set by minipaddle.static: (op, inputs, attrs) -> Variable(s)
+_amp_hook = None  # set by minipaddle.amp: (op, inputs) -> inputs, possibly cast
+_tracers: list = []  # callables (op, inputs, attrs, outputs) -> None
+
+
+def apply(op, inputs: tuple, attrs: dict | None = None):
+    """Run `op` on `inputs` (Tensors, or None for an absent optional input) with keyword `attrs`."""
+    if attrs is None:
+        attrs = _NO_ATTRS
+    if STATE.static_mode:
+        if _static_builder is None:
+            raise RuntimeError(f"{op.name}: static mode is on but no Program builder is installed")
+        return _static_builder(op, inputs, attrs)
+    if _amp_hook is not None and STATE.amp is not None:
+        inputs = _amp_hook(op, inputs)
+
+    out = _run_kernel(op, inputs, attrs)
+
+    # A gradient is needed when recording is on and some input wants one.
+    need_grad = False
+    if STATE.grad_enabled and op.differentiable:
+        for t in inputs:
+            if t is not None and not t.stop_gradient:
+                need_grad = True
+                break
+
+    if type(out) is tuple:
+        outputs = tuple(Tensor(o, not need_grad) for o in out)
+    else:
+        outputs = (Tensor(out, not need_grad),)
+    if op.view:  # shares storage with input 0, so in-place changes to either are seen by both
+        outputs[0]._version = inputs[0]._version
+    if need_grad:
+        node = GradNode(op, inputs, attrs, outputs, STATE.scope)
+        for i, o in enumerate(outputs):
+            o._node = node
+            o._out_index = i
+    if _tracers:
+        for trace in _tracers:
+            trace(op, inputs, attrs, outputs)
+    return outputs if type(out) is tuple else outputs[0]
+
+
+def apply_inplace(op, target: Tensor, inputs: tuple, attrs: dict | None = None) -> Tensor:
+    """Run `op` and write its result into `target`'s storage (the `_` methods: `x.add_(y)`, `x.exp_()`).
+
+    The target's version is bumped, so a backward that saved the old value refuses to run. When a gradient is
+    needed, the target is re-attached to the graph as the op's output (it becomes a non-leaf).
+    """
+    if attrs is None:
+        attrs = _NO_ATTRS
+    if STATE.static_mode:
+        return apply(op, inputs, attrs)
+    out = _run_kernel(op, inputs, attrs)
+    need_grad = STATE.grad_enabled and op.differentiable and any(t is not None and not t.stop_gradient for t in inputs)
+    if need_grad and target._node is None and not target.stop_gradient:
+        raise RuntimeError(
+            f"{op.name}_: a leaf Tensor that requires grad ({target.name}) cannot be changed in place; "
+            "use the out-of-place form or wrap the change in paddle.no_grad()"
+        )
+    if out.shape != target._data.shape:
+        raise ValueError(f"{op.name}_: the result has shape {list(out.shape)} but the tensor has {target.shape}")
+    if need_grad:
+        # The graph must keep seeing the old value where the target was an input: a copy when the grad rule reads
+        # it, linked to the target's old node, so gradients still flow to whatever made the old value.
+        old = Tensor(
+            target._data.copy() if op.saves_inputs else target._data,
+            stop_gradient=target.stop_gradient,
+            node=target._node,
+            out_index=target._out_index,
+        )
+        inputs = tuple(old if t is target else t for t in inputs)
+    # Keep the tensor's dtype: numpy would promote (e.g. int += float), Paddle writes back in the target dtype.
+    target._data[...] = out
+    target._bump_version()
+    if need_grad:
+        # Record the op as if it ran out of place; the target now stands for the op's output.
+        snapshot = Tensor(target._data, stop_gradient=False, version=target._version)
+        node = GradNode(op, inputs, attrs, (snapshot,), STATE.scope)
+        target._node, target._out_index, target.stop_gradient = node, 0, False
+    if _tracers:
+        for trace in _tracers:
+            trace(op, inputs, attrs, (target,))
+    return target
+
+
+def _run_kernel(op, inputs: tuple, attrs: dict):
+    """Call the numpy kernel; turn numpy's errors into the same built-in type, with the op's name."""
+    arrays = [None if t is None else t._data for t in inputs]
+    try:
+        out = op.kernel(*arrays, **attrs)
+    except (ValueError, TypeError, IndexError, ZeroDivisionError, FloatingPointError, MemoryError) as e:
+        base = next(b for b in (IndexError, ValueError, TypeError, ArithmeticError, MemoryError) if isinstance(e, b))
+        if str(e).startswith(op.name + ":"):
+            raise
+        raise base(f"{op.name}: {e}") from e
+    if type(out) is tuple:
+        return tuple(o if type(o) is np.ndarray else np.asarray(o) for o in out)
+    return out if type(out) is np.ndarray else np.asarray(out)
+
+
+# ---- installing hooks --------------------------------------------------------------------------------------------
+
+
+def set_static_builder(fn) -> None:
+    """minipaddle.static installs the function that appends ops to the current Program."""
+    global _static_builder
+    _static_builder = fn
+
+
+def set_amp_hook(fn) -> None:
+    """minipaddle.amp installs the function that casts inputs under auto_cast."""
+    global _amp_hook
+    _amp_hook = fn
+
+
+@contextlib.contextmanager
+def tracing(fn):
+    """Call `fn(op, inputs, attrs, outputs)` after every op run inside the block."""
+    _tracers.append(fn)
+    try:
+        yield fn
+    finally:
+        _tracers.remove(fn)

@@ -1,0 +1,134 @@
+"""GradNode: the record an op leaves behind when a gradient may be needed.
+
+Each node remembers which op ran, with which attributes, on which input Tensors (its edges back in the graph),
+under which Layer scope, and, when its grad rule needs them, the values of its outputs. Backward
+(core/autograd.py) walks these nodes; viz draws them through the public introspection methods at the bottom.
+
+Outputs are saved as bare arrays, not as Tensors: a Tensor points at its node, so a node holding its own outputs
+would make a reference cycle. `node.output(i)` rebuilds the output Tensor on demand, attached to this node, so
+grad rules that use it (tanh: 1 - y*y) can themselves be differentiated.
+"""
+
+from __future__ import annotations
+
+from minipaddle.core import dtype as dtypes
+from minipaddle.core.tensor import Tensor
+
+
+class GradNode:
+    __slots__ = (
+        "op",
+        "attrs",
+        "inputs",
+        "input_versions",
+        "out_shapes",
+        "out_dtypes",
+        "out_data",
+        "out_versions",
+        "scope",
+        "out_hooks",
+        "released",
+        "__weakref__",
+    )
+
+    def __init__(self, op, inputs: tuple, attrs: dict, outputs: tuple, scope: str) -> None:
+        self.op = op
+        self.attrs = attrs
+        self.inputs = inputs
+        # The version of each input when it was used; checked before the grad rule reads them.
+        self.input_versions = tuple(t._version[0] if t is not None else 0 for t in inputs) if op.saves_inputs else None
+        self.out_shapes = tuple(o._data.shape for o in outputs)
+        self.out_dtypes = tuple(o._data.dtype for o in outputs)
+        if op.saves_outputs:
+            self.out_data = tuple(o._data for o in outputs)
+            self.out_versions = tuple((o._version, o._version[0]) for o in outputs)
+        else:
+            self.out_data = None
+            self.out_versions = None
+        self.scope = scope
+        self.out_hooks = None  # {output index: [hook, ...]} from Tensor.register_hook on a non-leaf
+        self.released = False  # True once backward has run without retain_graph
+
+    # ---- what grad rules read ----
+
+    def input(self, i: int) -> Tensor:
+        """The i-th input Tensor, as it was when the op ran (backward checks it was not changed since)."""
+        return self.inputs[i]
+
+    def needs_grad(self, i: int) -> bool:
+        """Whether input i wants a gradient; grad rules may return None for inputs that do not."""
+        t = self.inputs[i]
+        return t is not None and not t.stop_gradient
+
+    def output(self, i: int = 0) -> Tensor:
+        """The i-th output, attached to this node (so a grad rule using it can be differentiated again)."""
+        if self.out_data is None:
+            raise RuntimeError(f"op {self.op.name!r} did not save its outputs; set saves_outputs = True on its OpDef")
+        return Tensor(self.out_data[i], stop_gradient=False, node=self, out_index=i, version=self.out_versions[i][0])
+
+    def release(self) -> None:
+        """Drop saved values after backward, so memory is freed and a second backward fails clearly."""
+        self.released = True
+        self.out_data = None
+        if self.op.saves_inputs:
+            self.inputs = tuple(None if t is None else _Released(t) for t in self.inputs)
+
+    # ---- public introspection (documented in docs/autograd_graph.md; viz reads only these) ----
+
+    @property
+    def type(self) -> str:
+        """The op's name, e.g. 'matmul'."""
+        return self.op.name
+
+    @property
+    def next_nodes(self) -> list:
+        """One entry per input: the GradNode that made it, the leaf Tensor itself, or None (no gradient flows)."""
+        out = []
+        for t in self.inputs:
+            if t is None or t.stop_gradient:
+                out.append(None)
+            else:
+                out.append(t._node if t._node is not None else t)
+        return out
+
+    @property
+    def input_shapes(self) -> list:
+        return [None if t is None else list(t.shape) for t in self.inputs]
+
+    @property
+    def input_dtypes(self) -> list:
+        return [None if t is None else t.dtype for t in self.inputs]
+
+    @property
+    def output_shapes(self) -> list:
+        return [list(s) for s in self.out_shapes]
+
+    @property
+    def output_dtypes(self) -> list:
+        return [dtypes.from_numpy(d) for d in self.out_dtypes]
+
+    def saved_tensors(self) -> dict:
+        """The values the grad rule will read: {'x0': input 0, ..., 'out0': output 0, ...}."""
+        saved = {}
+        if self.op.saves_inputs and not self.released:
+            saved.update({f"x{i}": t for i, t in enumerate(self.inputs) if t is not None})
+        if self.out_data is not None:
+            saved.update({f"out{i}": self.output(i) for i in range(len(self.out_data))})
+        return saved
+
+    def __repr__(self) -> str:
+        where = f" in {self.scope}" if self.scope else ""
+        return f"<GradNode {self.op.name}{where} -> {self.output_shapes}>"
+
+
+class _Released:
+    """Stands in for an input after release(): keeps the graph's shape but not the values."""
+
+    __slots__ = ("_node", "_out_index", "stop_gradient", "shape", "dtype")
+
+    def __init__(self, t: Tensor) -> None:
+        self._node = t._node
+        self._out_index = t._out_index
+        self.stop_gradient = t.stop_gradient
+        self.shape = t.shape
+        self.dtype = t.dtype

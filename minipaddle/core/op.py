@@ -1,0 +1,90 @@
+"""What an op is: the OpDef base class and the registry of every op.
+
+An op is defined once (DESIGN.md, wall 2), in `minipaddle/ops/`, as a subclass of OpDef:
+
+    @register
+    class Tanh(UnaryOp):
+        name = "tanh"
+        saves_outputs = True                     # the grad rule reads y, not x
+        def kernel(self, x):                     # numpy in, numpy out
+            return np.tanh(x)
+        def grad(self, node, g):                 # written with minipaddle ops, so it can itself be differentiated
+            y = node.output(0)
+            return (multiply(g, rsub(1.0, multiply(y, y))),)
+
+The dispatcher (core/dispatch.py) finds ops here and never imports `ops/`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from minipaddle.core import dtype as dtypes
+
+
+class Meta(NamedTuple):
+    """What static mode knows about a value before running: its shape (-1 = unknown) and dtype."""
+
+    shape: tuple
+    dtype: dtypes.DType
+
+
+class OpDef:
+    """One operator: kernel, grad rule, shape/dtype rule and AMP category, in one place.
+
+    Class attributes say what the op needs, so the door does no work an op does not ask for:
+    - `amp`: 'white' (safe and fast in float16), 'black' (needs float32), 'promote' (follow the inputs).
+    - `saves_inputs` / `saves_outputs`: whether the grad rule reads input / output values. Saved tensors are
+      checked against in-place changes before backward uses them.
+    - `view`: the output shares storage with input 0 (reshape, transpose), so they share a version counter.
+    - `differentiable`: False for ops with no gradient (comparisons, argmax).
+    """
+
+    name = ""
+    amp = "promote"
+    saves_inputs = True
+    saves_outputs = False
+    view = False
+    differentiable = True
+
+    def kernel(self, *arrays, **attrs):
+        """Compute the outputs (a numpy array or a tuple of them) from numpy arrays."""
+        raise TypeError(f"op {self.name!r} defines no kernel")
+
+    def grad(self, node, *grads):
+        """Given the gradients of the outputs (Tensors), return one gradient (Tensor or None) per input."""
+        raise RuntimeError(f"op {self.name!r} has no gradient rule")
+
+    def infer_meta(self, *metas: Meta, **attrs) -> Meta | tuple:
+        """Static mode: the output shape(s)/dtype(s). The default runs the kernel on small zero arrays."""
+        arrays = [None if m is None else np.zeros([1 if d < 0 else d for d in m.shape], m.dtype.np) for m in metas]
+        out = self.kernel(*arrays, **attrs)
+        outs = out if isinstance(out, tuple) else (out,)
+        metas_out = tuple(Meta(o.shape, dtypes.from_numpy(o.dtype)) for o in outs)
+        return metas_out if isinstance(out, tuple) else metas_out[0]
+
+    def __repr__(self) -> str:
+        return f"<op {self.name}>"
+
+
+OPS: dict[str, OpDef] = {}
+
+
+def register(cls):
+    """Class decorator: instantiate the op once and file it under its name. Returns the instance."""
+    op = cls()
+    if not op.name:
+        raise ValueError(f"{cls.__name__} needs a `name`")
+    if op.name in OPS:
+        raise ValueError(f"op {op.name!r} is defined twice ({type(OPS[op.name]).__name__} and {cls.__name__})")
+    OPS[op.name] = op
+    return op
+
+
+def get_op(name: str) -> OpDef:
+    try:
+        return OPS[name]
+    except KeyError:
+        raise KeyError(f"no op named {name!r}; known ops: {', '.join(sorted(OPS))}") from None

@@ -1,0 +1,175 @@
+"""The Tensor: a numpy array plus what autograd needs to know about it.
+
+A Tensor holds
+- `_data`: the numpy array (only kernels compute with it; see DESIGN.md, wall 1);
+- `stop_gradient`: True when no gradient should flow into it (Paddle's spelling of `not requires_grad`);
+- `grad`: the accumulated gradient, itself a Tensor (paddle 2.6), or None;
+- `_node`, `_out_index`: the GradNode that made it and which of that node's outputs it is (None for leaves);
+- `_version`: a one-element list shared with every view of the same storage; in-place ops bump it, and backward
+  compares it with the value saved when the tensor was used, to refuse a gradient computed from changed data.
+
+Methods that compute (`+`, `.sum()`, `.backward()`, ...) are bound onto Tensor by `minipaddle/tensor/methods.py`,
+above the core, so this file imports nothing that builds on it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle.core import dtype as dtypes
+from minipaddle.core.state import unique_name
+
+
+class Place:
+    """Where a tensor lives. minipaddle runs on numpy, so the only place is the CPU."""
+
+    def __init__(self, kind: str = "cpu") -> None:
+        self.kind = kind
+
+    def __repr__(self) -> str:
+        return f"Place({self.kind})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Place) and other.kind == self.kind
+
+    def __hash__(self) -> int:
+        return hash(self.kind)
+
+    def is_cpu_place(self) -> bool:
+        return True
+
+    def is_gpu_place(self) -> bool:
+        return False
+
+
+def CPUPlace() -> Place:  # noqa: N802 (Paddle's name)
+    return Place("cpu")
+
+
+CPU = Place("cpu")
+
+
+class Tensor:
+    """A multi-dimensional array that can record how it was computed. Create one with `paddle.to_tensor`."""
+
+    __slots__ = (
+        "_data",
+        "stop_gradient",
+        "_grad",
+        "_node",
+        "_out_index",
+        "_version",
+        "_name",
+        "persistable",
+        "_hooks",
+        "_retain_grads",
+        "__dict__",
+        "__weakref__",
+    )
+
+    # numpy defers to our operators (x_numpy + tensor -> Tensor.__radd__) instead of broadcasting element-wise.
+    __array_priority__ = 100
+
+    def __init__(self, data: np.ndarray, stop_gradient: bool = True, node=None, out_index: int = 0, version=None):
+        self._data = data
+        self.stop_gradient = stop_gradient
+        self._grad = None
+        self._node = node
+        self._out_index = out_index
+        self._version = [0] if version is None else version
+        self._name = None
+        self.persistable = False
+        self._hooks = None
+        self._retain_grads = False
+
+    # ---- what the tensor is ----
+
+    @property
+    def shape(self) -> list[int]:
+        return list(self._data.shape)
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return dtypes.from_numpy(self._data.dtype)
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def size(self) -> int:
+        return int(self._data.size)
+
+    @property
+    def place(self) -> Place:
+        return CPU
+
+    @property
+    def name(self) -> str:
+        if self._name is None:  # named lazily: most tensors are never asked
+            self._name = unique_name("generated_tensor")
+        return self._name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self._name = value
+
+    @property
+    def is_leaf(self) -> bool:
+        """A leaf was made by the user, not by an op that recorded a gradient node."""
+        return self._node is None
+
+    @property
+    def inplace_version(self) -> int:
+        """How many times this tensor's storage was changed in place."""
+        return self._version[0]
+
+    @property
+    def grad_fn(self):
+        """The GradNode that produced this tensor, or None for a leaf: the entry to the autograd graph."""
+        return self._node
+
+    # ---- the gradient ----
+
+    @property
+    def grad(self):
+        """The gradient accumulated by backward (a Tensor), or None before any backward reached this tensor."""
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(f"Tensor.grad: expected a Tensor or None, got {type(value).__name__}")
+        self._grad = value
+
+    def _bump_version(self) -> None:
+        """Record an in-place change; every view sharing this storage sees the new version."""
+        self._version[0] += 1
+
+    # ---- leaving the framework ----
+
+    def numpy(self) -> np.ndarray:
+        """The data as a numpy array (shared storage, as in Paddle's CPU tensors)."""
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        if dtype is not None and dtype != self._data.dtype:
+            return self._data.astype(dtype)
+        return self._data.copy() if copy else self._data
+
+    def item(self, *args):
+        """The value of a one-element tensor as a Python number (or of the element at `args`)."""
+        if args:
+            return self._data.item(*args)
+        if self._data.size != 1:
+            raise ValueError(
+                f"Tensor.item: only a tensor with one element can be converted to a Python scalar, "
+                f"but this one has shape {self.shape}"
+            )
+        return self._data.item()
+
+    def tolist(self):
+        return self._data.tolist()
