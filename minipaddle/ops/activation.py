@@ -1,0 +1,90 @@
+"""Activations: relu, sigmoid, softmax, log_softmax."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle import ops
+from minipaddle.core.dispatch import apply
+from minipaddle.core.op import register
+from minipaddle.core.tensor import Tensor
+from minipaddle.ops.kinds import UnaryOp
+
+
+@register
+class Relu(UnaryOp):
+    name = "relu"
+    saves_inputs = False
+    saves_outputs = True
+
+    def kernel(self, x):
+        return np.maximum(x, 0)
+
+    def grad(self, node, g):
+        y = node.output(0)
+        return (ops.multiply(g, ops.cast(ops.greater_than(y, 0.0), g.dtype)),)
+
+
+def relu(x: Tensor) -> Tensor:
+    return apply(Relu, (x,))
+
+
+@register
+class Sigmoid(UnaryOp):
+    name = "sigmoid"
+    saves_inputs = False
+    saves_outputs = True
+
+    def kernel(self, x):
+        with np.errstate(over="ignore"):
+            return 1 / (1 + np.exp(-x))
+
+    def grad(self, node, g):
+        y = node.output(0)
+        return (ops.multiply(g, ops.multiply(y, ops.subtract(1.0, y))),)
+
+
+def sigmoid(x: Tensor) -> Tensor:
+    return apply(Sigmoid, (x,))
+
+
+@register
+class Softmax(UnaryOp):
+    name = "softmax"
+    amp = "black"
+    saves_inputs = False
+    saves_outputs = True
+
+    def kernel(self, x, axis=-1):
+        e = np.exp(x - np.max(x, axis=axis, keepdims=True))  # shift by the max so exp cannot overflow
+        return e / np.sum(e, axis=axis, keepdims=True)
+
+    def grad(self, node, g):
+        y, axis = node.output(0), node.attrs["axis"] % node.output(0).ndim
+        inner = ops.sum(ops.multiply(g, y), (axis,), keepdim=True)
+        return (ops.multiply(y, ops.subtract(g, inner)),)
+
+
+def softmax(x: Tensor, axis: int = -1) -> Tensor:
+    return apply(Softmax, (x,), {"axis": axis})
+
+
+@register
+class LogSoftmax(UnaryOp):
+    name = "log_softmax"
+    amp = "black"
+    saves_inputs = False
+    saves_outputs = True
+
+    def kernel(self, x, axis=-1):
+        shifted = x - np.max(x, axis=axis, keepdims=True)
+        return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+    def grad(self, node, g):
+        y, axis = node.output(0), node.attrs["axis"] % node.output(0).ndim
+        total = ops.sum(g, (axis,), keepdim=True)
+        return (ops.subtract(g, ops.multiply(ops.exp(y), total)),)
+
+
+def log_softmax(x: Tensor, axis: int = -1) -> Tensor:
+    return apply(LogSoftmax, (x,), {"axis": axis})

@@ -1,0 +1,81 @@
+"""Comparisons: elementwise, broadcasting, bool results, no gradient."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle.core import dtype as dtypes
+from minipaddle.core.op import register
+from minipaddle.core.tensor import Tensor
+from minipaddle.ops.elementwise import _binary
+from minipaddle.ops.kinds import BinaryOp
+
+
+class _Compare(BinaryOp):
+    differentiable = False
+    saves_inputs = False
+    out_dtype = dtypes.bool_
+    ufunc = None
+
+    def kernel(self, x, y):
+        return self.ufunc(x, y)
+
+
+@register
+class Equal(_Compare):
+    name = "equal"
+    ufunc = staticmethod(np.equal)
+
+
+@register
+class NotEqual(_Compare):
+    name = "not_equal"
+    ufunc = staticmethod(np.not_equal)
+
+
+@register
+class LessThan(_Compare):
+    name = "less_than"
+    ufunc = staticmethod(np.less)
+
+
+@register
+class LessEqual(_Compare):
+    name = "less_equal"
+    ufunc = staticmethod(np.less_equal)
+
+
+@register
+class GreaterThan(_Compare):
+    name = "greater_than"
+    ufunc = staticmethod(np.greater)
+
+
+@register
+class GreaterEqual(_Compare):
+    name = "greater_equal"
+    ufunc = staticmethod(np.greater_equal)
+
+
+def equal(x, y) -> Tensor:
+    return _binary(Equal, x, y)
+
+
+def not_equal(x, y) -> Tensor:
+    return _binary(NotEqual, x, y)
+
+
+def less_than(x, y) -> Tensor:
+    return _binary(LessThan, x, y)
+
+
+def less_equal(x, y) -> Tensor:
+    return _binary(LessEqual, x, y)
+
+
+def greater_than(x, y) -> Tensor:
+    return _binary(GreaterThan, x, y)
+
+
+def greater_equal(x, y) -> Tensor:
+    return _binary(GreaterEqual, x, y)

@@ -1,0 +1,71 @@
+"""matmul, with Paddle's transpose_x/transpose_y flags, batch broadcasting and 1-D operands."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle import ops
+from minipaddle.core.dispatch import apply
+from minipaddle.core.op import Meta, OpDef, register
+from minipaddle.core.tensor import Tensor
+from minipaddle.ops.kinds import broadcast_shapes
+
+
+def _t(a: np.ndarray) -> np.ndarray:
+    return np.swapaxes(a, -1, -2) if a.ndim >= 2 else a
+
+
+@register
+class Matmul(OpDef):
+    name = "matmul"
+    amp = "white"
+
+    def kernel(self, x, y, transpose_x=False, transpose_y=False):
+        return np.matmul(_t(x) if transpose_x else x, _t(y) if transpose_y else y)
+
+    def grad(self, node, g):
+        x, y = node.inputs
+        tx, ty = node.attrs["transpose_x"], node.attrs["transpose_y"]
+        # A 1-D operand acts as a matrix with one row (x) or one column (y); make that explicit first.
+        x2 = ops.reshape(x, (1, x.shape[0])) if x.ndim == 1 else x
+        y2 = ops.reshape(y, (y.shape[0], 1)) if y.ndim == 1 else y
+        g2 = g
+        if x.ndim == 1:
+            g2 = ops.reshape(g2, tuple(g2.shape[:-1]) + (1, g2.shape[-1]) if y.ndim > 1 else (1, -1))
+        if y.ndim == 1:
+            g2 = ops.reshape(g2, tuple(g2.shape) + (1,))
+        # out = A @ B with A = x or x^T, B = y or y^T; dA = g B^T, dB = A^T g, then undo the transposes.
+        if not tx and not ty:
+            gx, gy = matmul(g2, y2, False, True), matmul(x2, g2, True, False)
+        elif not tx and ty:
+            gx, gy = matmul(g2, y2, False, False), matmul(g2, x2, True, False)
+        elif tx and not ty:
+            gx, gy = matmul(y2, g2, False, True), matmul(x2, g2, False, False)
+        else:
+            gx, gy = matmul(y2, g2, True, True), matmul(g2, x2, True, True)
+        gx = ops.reshape(ops.unbroadcast(gx, x2.shape), x.shape)
+        gy = ops.reshape(ops.unbroadcast(gy, y2.shape), y.shape)
+        return gx, gy
+
+    def infer_meta(self, x: Meta, y: Meta, transpose_x=False, transpose_y=False) -> Meta:
+        xs, ys = list(x.shape), list(y.shape)
+        if transpose_x and len(xs) >= 2:
+            xs[-1], xs[-2] = xs[-2], xs[-1]
+        if transpose_y and len(ys) >= 2:
+            ys[-1], ys[-2] = ys[-2], ys[-1]
+        xs2 = [1] + xs if len(xs) == 1 else xs
+        ys2 = ys + [1] if len(ys) == 1 else ys
+        k1, k2 = xs2[-1], ys2[-2]
+        if k1 != k2 and -1 not in (k1, k2):
+            raise ValueError(f"matmul: x's last dimension ({k1}) must equal y's first matrix dimension ({k2})")
+        batch = broadcast_shapes(tuple(xs2[:-2]), tuple(ys2[:-2]), "matmul")
+        shape = list(batch) + [xs2[-2], ys2[-1]]
+        if len(xs) == 1:
+            shape.pop(-2)
+        if len(ys) == 1:
+            shape.pop(-1)
+        return Meta(tuple(shape), x.dtype)
+
+
+def matmul(x: Tensor, y: Tensor, transpose_x: bool = False, transpose_y: bool = False) -> Tensor:
+    return apply(Matmul, (x, y), {"transpose_x": transpose_x, "transpose_y": transpose_y})

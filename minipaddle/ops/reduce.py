@@ -1,0 +1,99 @@
+"""Reductions over axes: sum, mean, max, min. `axis` is None (all axes) or a tuple of non-negative ints."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle import ops
+from minipaddle.core import dtype as dtypes
+from minipaddle.core.dispatch import apply
+from minipaddle.core.op import register
+from minipaddle.core.tensor import Tensor
+from minipaddle.ops.kinds import ReduceOp
+
+
+def _restore(g: Tensor, node) -> Tensor:
+    """Give the output gradient back the reduced axes (as size 1), then broadcast it to the input's shape."""
+    x_shape = node.inputs[0].shape
+    axis, keepdim = node.attrs["axis"], node.attrs["keepdim"]
+    if not keepdim and axis is not None:  # (a full reduction's 0-d gradient broadcasts as it is)
+        axes = range(len(x_shape)) if axis is None else axis
+        g = ops.reshape(g, tuple(1 if i in axes else d for i, d in enumerate(x_shape)))
+    return ops.expand(g, tuple(x_shape))
+
+
+@register
+class Sum(ReduceOp):
+    name = "sum"
+    amp = "black"
+    saves_inputs = False
+
+    def kernel(self, x, axis=None, keepdim=False, dtype=None):
+        if dtype is None and x.dtype in (np.bool_, np.int32):
+            dtype = np.int64  # Paddle sums bool and int32 into int64 (int8/uint8/int16 keep their dtype)
+        return np.sum(x, axis=axis, keepdims=keepdim, dtype=dtype)
+
+    def grad(self, node, g):
+        return (_restore(g, node),)
+
+    def result_dtype(self, d):
+        return dtypes.int64 if d in (dtypes.bool_, dtypes.int32) else d
+
+
+def sum(x: Tensor, axis=None, keepdim: bool = False) -> Tensor:  # noqa: A001 (Paddle's name)
+    return apply(Sum, (x,), {"axis": axis, "keepdim": keepdim})
+
+
+@register
+class Mean(ReduceOp):
+    name = "mean"
+    amp = "black"
+    saves_inputs = False
+
+    def kernel(self, x, axis=None, keepdim=False):
+        return np.mean(x, axis=axis, keepdims=keepdim, dtype=x.dtype)
+
+    def grad(self, node, g):
+        x_shape = node.inputs[0].shape
+        axes = range(len(x_shape)) if node.attrs["axis"] is None else node.attrs["axis"]
+        count = int(np.prod([x_shape[i] for i in axes]))
+        return (ops.scale(_restore(g, node), 1.0 / (count or 1)),)
+
+
+def mean(x: Tensor, axis=None, keepdim: bool = False) -> Tensor:
+    return apply(Mean, (x,), {"axis": axis, "keepdim": keepdim})
+
+
+class _Extremum(ReduceOp):
+    """max/min. The gradient goes to every element equal to the result (as Paddle's reduce_max_grad does)."""
+
+    saves_outputs = True
+
+    def grad(self, node, g):
+        x = node.inputs[0]
+        hit = ops.equal(x, _restore(node.output(0), node))
+        return (ops.multiply(_restore(g, node), ops.cast(hit, x.dtype)),)
+
+
+@register
+class Max(_Extremum):
+    name = "max"
+
+    def kernel(self, x, axis=None, keepdim=False):
+        return np.max(x, axis=axis, keepdims=keepdim)
+
+
+@register
+class Min(_Extremum):
+    name = "min"
+
+    def kernel(self, x, axis=None, keepdim=False):
+        return np.min(x, axis=axis, keepdims=keepdim)
+
+
+def max(x: Tensor, axis=None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    return apply(Max, (x,), {"axis": axis, "keepdim": keepdim})
+
+
+def min(x: Tensor, axis=None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    return apply(Min, (x,), {"axis": axis, "keepdim": keepdim})
