@@ -1,0 +1,81 @@
+"""The one argument checker of the public API (DESIGN.md, wall 3): public functions check, ops compute.
+
+Every message names the function, what was expected and what came, in Python's own exception types.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from minipaddle.core.tensor import Tensor
+
+
+def check_tensor(x, fn: str, arg: str = "x") -> Tensor:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{fn}: {arg} must be a Tensor, got {type(x).__name__}")
+    return x
+
+
+def check_number(v, fn: str, arg: str):
+    if isinstance(v, Tensor) and v.size == 1:
+        return v.item()
+    if not isinstance(v, numbers.Number):
+        raise TypeError(f"{fn}: {arg} must be a number, got {type(v).__name__}")
+    return v
+
+
+def check_bool(v, fn: str, arg: str) -> bool:
+    if not isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"{fn}: {arg} must be a bool, got {type(v).__name__}")
+    return bool(v)
+
+
+def normalize_axis(axis: int, ndim: int, fn: str) -> int:
+    """One axis, negative allowed, as a non-negative int; ValueError when out of range (as Paddle)."""
+    if isinstance(axis, Tensor):
+        axis = axis.item()
+    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
+        raise TypeError(f"{fn}: axis must be an int, got {type(axis).__name__}")
+    lo = -ndim if ndim else -1
+    hi = ndim - 1 if ndim else 0
+    if not lo <= axis <= hi:
+        raise ValueError(f"{fn}: axis {axis} is out of range for a tensor with {ndim} dimensions "
+                         f"(expected {lo} <= axis <= {hi})")  # fmt: skip
+    return int(axis) % ndim if ndim else 0
+
+
+def normalize_axes(axis, ndim: int, fn: str):
+    """None (all axes) or an int/list/tuple/Tensor of axes, as None or a sorted tuple of non-negative ints."""
+    if axis is None:
+        return None
+    if isinstance(axis, Tensor):
+        axis = axis.tolist()
+    if isinstance(axis, (list, tuple)):
+        if len(axis) == 0:
+            return None
+        axes = tuple(sorted({normalize_axis(a, ndim, fn) for a in axis}))
+        if len(axes) != len(axis):
+            raise ValueError(f"{fn}: axis {list(axis)} names the same dimension twice")
+        return axes
+    return (normalize_axis(axis, ndim, fn),)
+
+
+def check_shape(shape, fn: str) -> tuple:
+    """A shape given as an int, list/tuple of ints (or 1-element Tensors), or a 1-D int Tensor."""
+    if isinstance(shape, Tensor):
+        shape = shape.tolist()
+        shape = [shape] if isinstance(shape, int) else shape
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = [shape]
+    if not isinstance(shape, (list, tuple)):
+        raise TypeError(f"{fn}: shape must be a list or tuple of ints, got {type(shape).__name__}")
+    out = []
+    for d in shape:
+        if isinstance(d, Tensor):
+            d = d.item()
+        if not isinstance(d, (int, np.integer)) or isinstance(d, bool):
+            raise TypeError(f"{fn}: shape must contain ints, got {list(shape)}")
+        out.append(int(d))
+    return tuple(out)

@@ -1,0 +1,339 @@
+"""Bind the public functions onto Tensor as methods and Python operators, in one place (as Paddle's own
+`math_op_patch` does). core/tensor.py stays free of imports from above the core."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle import ops
+from minipaddle.core import autograd
+from minipaddle.core.dispatch import apply_inplace
+from minipaddle.core.op import get_op
+from minipaddle.core.state import no_grad
+from minipaddle.core.tensor import Tensor
+from minipaddle.nn.functional import activation
+from minipaddle.tensor import creation, linalg, logic, manipulation, math
+from minipaddle.tensor.to_string import format_tensor
+
+# ---- operators -------------------------------------------------------------------------------------------------
+
+
+def _swap(fn):
+    """The reflected operator (`2 - x` calls x.__rsub__(2)): same function, operands swapped."""
+
+    def reflected(self, other):
+        return fn(other, self)
+
+    return reflected
+
+
+def _floordiv(x, y):
+    # Python's floor rule (as Paddle 2.6): computed through the divide and floor of the same numbers.
+    x, y = math.binary_operands(x, y, "floor_divide")
+    return creation.to_tensor(np.floor_divide(x.numpy(), y.numpy()))
+
+
+def _identity_fallback(compare, same: bool):
+    """`t == None`, `t == "text"`: not a number, so compare identities as Python does, instead of raising."""
+
+    def operator(self, other):
+        if other is None or isinstance(other, (str, bytes, dict, set)):
+            return (self is other) == same
+        return compare(self, other)
+
+    return operator
+
+
+OPERATORS = {
+    "__add__": math.add,
+    "__radd__": _swap(math.add),
+    "__sub__": math.subtract,
+    "__rsub__": _swap(math.subtract),
+    "__mul__": math.multiply,
+    "__rmul__": _swap(math.multiply),
+    "__truediv__": math.true_divide,
+    "__rtruediv__": _swap(math.true_divide),
+    "__pow__": math.pow,
+    "__rpow__": lambda self, other: math.pow(creation.full_like(self, other), self),
+    "__matmul__": linalg.matmul,
+    "__rmatmul__": _swap(linalg.matmul),
+    "__eq__": _identity_fallback(logic.equal, True),
+    "__ne__": _identity_fallback(logic.not_equal, False),
+    "__lt__": logic.less_than,
+    "__le__": logic.less_equal,
+    "__gt__": logic.greater_than,
+    "__ge__": logic.greater_equal,
+    "__neg__": math.neg,
+    "__abs__": math.abs,
+}
+
+
+# ---- conversions and Python protocols --------------------------------------------------------------------------
+
+
+def _one_value(self, to, what: str):
+    if self._data.size != 1:
+        raise ValueError(
+            f"{what}: only a tensor with exactly one element can be converted, but this one has shape {self.shape}"
+        )
+    return to(self._data.reshape(()).item())
+
+
+def __bool__(self) -> bool:
+    return _one_value(self, bool, "bool(Tensor)")
+
+
+def __float__(self) -> float:
+    return _one_value(self, float, "float(Tensor)")
+
+
+def __int__(self) -> int:
+    return _one_value(self, int, "int(Tensor)")
+
+
+def __complex__(self) -> complex:
+    return _one_value(self, complex, "complex(Tensor)")
+
+
+def __index__(self) -> int:
+    if self._data.dtype.kind not in "iu":
+        raise TypeError(f"only integer tensors can be used as an index, got {self.dtype.name}")
+    return _one_value(self, int, "Tensor.__index__")
+
+
+def __len__(self) -> int:
+    if self._data.ndim == 0:
+        raise TypeError("len() of a 0-D tensor")
+    return self._data.shape[0]
+
+
+def __iter__(self):
+    if self._data.ndim == 0:
+        raise TypeError("iteration over a 0-D tensor")
+    return iter(ops.unstack(self, 0) if self._data.shape[0] else ())
+
+
+def __getitem__(self, index):
+    return ops.getitem(self, _numpy_index(index))
+
+
+def _numpy_index(index):
+    """Tensors inside an index become numpy arrays (an index is data, not part of the graph)."""
+    if isinstance(index, Tensor):
+        return index.numpy()
+    if isinstance(index, tuple):
+        return tuple(i.numpy() if isinstance(i, Tensor) else i for i in index)
+    if isinstance(index, list):
+        return np.asarray(index)
+    return index
+
+
+def __format__(self, spec: str) -> str:
+    if spec and self._data.size == 1:
+        return format(self._data.reshape(()).item(), spec)
+    return str(self)
+
+
+def __repr__(self) -> str:
+    return format_tensor(self._data, dtype_name=self.dtype.name, stop_gradient=self.stop_gradient)
+
+
+# ---- methods -----------------------------------------------------------------------------------------------------
+
+
+def astype(self, dtype) -> Tensor:
+    """A copy converted to `dtype`."""
+    return manipulation.cast(self, dtype)
+
+
+def clone(self) -> Tensor:
+    """A copy that stays in the graph: gradients flow back through it."""
+    return ops.assign(self)
+
+
+def detach(self) -> Tensor:
+    """A tensor sharing this one's data but cut from the graph (stop_gradient=True)."""
+    return Tensor(self._data, stop_gradient=True, version=self._version)
+
+
+def backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
+    """Compute the gradient of this tensor with respect to the leaves it depends on, adding into their `.grad`.
+
+    Args:
+        grad_tensor: the gradient of this tensor (default: ones of its shape).
+        retain_graph: keep the graph so that backward can run through it again.
+    """
+    if grad_tensor is None and not self.stop_gradient:  # the common case, `loss.backward()`, kept short
+        autograd.run_backward([self], [Tensor(np.ones_like(self._data))], retain_graph)
+    else:
+        autograd.backward([self], None if grad_tensor is None else [grad_tensor], retain_graph)
+
+
+def clear_grad(self, set_to_zero: bool = True) -> None:
+    """Reset the accumulated gradient: to zeros in place (the default, as paddle 2.6) or to None."""
+    if self._grad is None:
+        return
+    if set_to_zero:
+        with no_grad():
+            apply_inplace(get_op("full_like"), self._grad, (self._grad,), {"value": 0, "dtype": None})
+    else:
+        self._grad = None
+
+
+def gradient(self):
+    """The gradient as a numpy array, or None (Paddle's older accessor)."""
+    return None if self._grad is None else self._grad.numpy()
+
+
+class _HookHandle:
+    """Returned by register_hook; `remove()` takes the hook off again."""
+
+    def __init__(self, table: dict, key: int) -> None:
+        self.table, self.key = table, key
+
+    def remove(self) -> bool:
+        return self.table.pop(self.key, None) is not None
+
+
+def register_hook(self, hook) -> _HookHandle:
+    """Call `hook(grad)` when this tensor's gradient is computed; a returned Tensor replaces the gradient."""
+    if self.stop_gradient:
+        raise RuntimeError("register_hook: cannot register a hook on a tensor with stop_gradient=True")
+    if not callable(hook):
+        raise TypeError(f"register_hook: hook must be callable, got {type(hook).__name__}")
+    if self._node is None:
+        if self._hooks is None:
+            self._hooks = {}
+        table = self._hooks
+    else:
+        if self._node.out_hooks is None:
+            self._node.out_hooks = {}
+        table = self._node.out_hooks.setdefault(self._out_index, {})
+    key = id(hook)
+    table[key] = hook
+    return _HookHandle(table, key)
+
+
+def retain_grads(self) -> None:
+    """Keep the gradient of a non-leaf tensor in `.grad` after backward (leaves always keep it)."""
+    if self._node is None or self._retain_grads:
+        return
+    self._retain_grads = True
+    import weakref
+
+    ref = weakref.ref(self)
+
+    def keep(g):
+        t = ref()
+        if t is not None:
+            t._grad = g if t._grad is None else math.add(t._grad, g)
+
+    register_hook(self, keep)
+
+
+# ---- in-place methods ------------------------------------------------------------------------------------------
+
+
+def _inplace_binary(op_name: str):
+    def method(self, y, name=None):
+        x, y = math.binary_operands(self, y, op_name + "_")
+        if x is not self:
+            raise TypeError(f"{op_name}_: the result would be {x.dtype.name} but the tensor is {self.dtype.name}")
+        return apply_inplace(get_op(op_name), self, (self, y))
+
+    method.__name__ = op_name + "_"
+    method.__doc__ = f"In-place {op_name}: writes the result into this tensor and returns it."
+    return method
+
+
+def _inplace_unary(op_name: str):
+    def method(self, name=None):
+        return apply_inplace(get_op(op_name), self, (self,))
+
+    method.__name__ = op_name + "_"
+    method.__doc__ = f"In-place {op_name}: writes the result into this tensor and returns it."
+    return method
+
+
+def scale_(self, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None) -> Tensor:
+    """In-place scale * x + bias."""
+    b = bias if bias_after_scale else bias * scale
+    return apply_inplace(get_op("scale"), self, (self,), {"scale": scale, "bias": b})
+
+
+def fill_(self, value) -> Tensor:
+    """Fill with `value` in place (no gradient flows to the old values)."""
+    return apply_inplace(get_op("full_like"), self, (self,), {"value": value, "dtype": None})
+
+
+def zero_(self) -> Tensor:
+    """Fill with zeros in place."""
+    return fill_(self, 0)
+
+
+INPLACE = {
+    "add_": _inplace_binary("add"),
+    "subtract_": _inplace_binary("subtract"),
+    "multiply_": _inplace_binary("multiply"),
+    "divide_": _inplace_binary("divide"),
+    "exp_": _inplace_unary("exp"),
+    "sqrt_": _inplace_unary("sqrt"),
+    "tanh_": _inplace_unary("tanh"),
+    "scale_": scale_,
+    "fill_": fill_,
+    "zero_": zero_,
+}
+
+
+METHODS = {
+    "astype": astype,
+    "clone": clone,
+    "detach": detach,
+    "backward": backward,
+    "clear_grad": clear_grad,
+    "clear_gradient": clear_grad,
+    "gradient": gradient,
+    "register_hook": register_hook,
+    "retain_grads": retain_grads,
+    "cast": manipulation.cast,
+    "reshape": manipulation.reshape,
+    "transpose": manipulation.transpose,
+    "add": math.add,
+    "subtract": math.subtract,
+    "multiply": math.multiply,
+    "divide": math.divide,
+    "pow": math.pow,
+    "maximum": math.maximum,
+    "minimum": math.minimum,
+    "scale": math.scale,
+    "neg": math.neg,
+    "abs": math.abs,
+    "sign": math.sign,
+    "exp": math.exp,
+    "log": math.log,
+    "sqrt": math.sqrt,
+    "tanh": math.tanh,
+    "sum": math.sum,
+    "mean": math.mean,
+    "max": math.max,
+    "min": math.min,
+    "matmul": linalg.matmul,
+    "mm": linalg.mm,
+    "equal": logic.equal,
+    "not_equal": logic.not_equal,
+    "less_than": logic.less_than,
+    "less_equal": logic.less_equal,
+    "greater_than": logic.greater_than,
+    "greater_equal": logic.greater_equal,
+    "sigmoid": activation.sigmoid,
+}
+
+
+def bind() -> None:
+    """Attach every method and operator to Tensor. Called once, when minipaddle is imported."""
+    for name, fn in {**OPERATORS, **METHODS, **INPLACE}.items():
+        setattr(Tensor, name, fn)
+    for fn in (__bool__, __float__, __int__, __complex__, __index__, __len__, __iter__, __getitem__, __format__):
+        setattr(Tensor, fn.__name__, fn)
+    Tensor.__repr__ = Tensor.__str__ = __repr__
+    Tensor.__hash__ = object.__hash__  # __eq__ returns a Tensor, so keep identity hashing (as Paddle)
