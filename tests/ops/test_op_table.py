@@ -1,0 +1,131 @@
+"""Every check that applies to all ops, run over the op table (tests/op_table.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minipaddle as paddle
+from minipaddle.core.dispatch import tracing
+from minipaddle.core.op import OPS
+from tests.op_table import OP_TABLE
+
+CASES = [
+    pytest.param(info, i, id=f"{info.name}-{sample.label or i}")
+    for info in OP_TABLE
+    for i, sample in enumerate(info.samples(np.random.default_rng(0)))
+]
+
+
+def _sample(info, i, seed=0):
+    return info.samples(np.random.default_rng(seed))[i]
+
+
+def _to_tensors(args, dtype, stop_gradient=True):
+    def convert(a):
+        if isinstance(a, np.ndarray) and a.dtype != object and a.dtype.kind != "b" and a.dtype.kind in "fiu":
+            return paddle.to_tensor(a.astype(dtype) if a.dtype.kind == "f" else a, stop_gradient=stop_gradient)
+        if isinstance(a, np.ndarray) and a.dtype.kind in "bc":
+            return paddle.to_tensor(a)
+        if isinstance(a, list) and all(isinstance(e, np.ndarray) for e in a):
+            return [convert(e) for e in a]
+        return a
+
+    return [convert(a) for a in args]
+
+
+def _flat_tensors(args):
+    out = []
+    for a in args:
+        if isinstance(a, list):
+            out.extend(t for t in a if isinstance(t, paddle.Tensor))
+        elif isinstance(a, paddle.Tensor):
+            out.append(a)
+    return out
+
+
+def _cast_args(args, dtype):
+    def cast(a):
+        if isinstance(a, np.ndarray) and a.dtype.kind == "f" and np.dtype(dtype).kind == "f":
+            return a.astype(dtype)
+        if isinstance(a, list):
+            return [cast(e) for e in a]
+        return a
+
+    return [cast(a) for a in args]
+
+
+@pytest.mark.parametrize("info,i", CASES)
+def test_forward_matches_numpy(info, i):
+    sample = _sample(info, i)
+    for dtype in info.dtypes:
+        args = _to_tensors(sample.args, dtype)
+        out = info.fn(*args, **sample.kwargs)
+        expected = np.asarray(info.ref(*_cast_args(sample.args, dtype), **sample.kwargs))
+        assert isinstance(out, paddle.Tensor)
+        assert out.shape == list(expected.shape), f"{info.name}: shape {out.shape} vs numpy {list(expected.shape)}"
+        if expected.dtype.kind in "fc":
+            tol = dict(atol=1e-6, rtol=1e-5) if dtype == "float32" else dict(atol=info.atol, rtol=info.rtol)
+            np.testing.assert_allclose(out.numpy(), expected, **tol)
+            assert out.dtype.name == expected.dtype.name, f"{info.name}: {dtype} input gave {out.dtype.name}"
+        else:
+            np.testing.assert_array_equal(out.numpy(), expected)
+
+
+def _float_inputs(info, i):
+    """float64 leaf tensors for the sample's float arrays; other args pass through."""
+    args = _to_tensors(_sample(info, i).args, "float64", stop_gradient=False)
+    for t in _flat_tensors(args):
+        if t.dtype.name != "float64":
+            t.stop_gradient = True
+    return args
+
+
+def _func_of_leaves(info, i, args):
+    """A function of the differentiable leaves only, for gradcheck."""
+    leaves = [t for t in _flat_tensors(args) if not t.stop_gradient]
+    kwargs = _sample(info, i).kwargs
+
+    def rebuild(*new_leaves):
+        mapping = {id(old): new for old, new in zip(leaves, new_leaves)}
+
+        def swap(a):
+            if isinstance(a, list):
+                return [swap(e) for e in a]
+            return mapping.get(id(a), a) if isinstance(a, paddle.Tensor) else a
+
+        return info.fn(*[swap(a) for a in args], **kwargs)
+
+    return rebuild, leaves
+
+
+GRAD_CASES = [c for c in CASES if c.values[0].grad]
+DOUBLE_CASES = [c for c in CASES if c.values[0].double_grad]
+
+
+@pytest.mark.parametrize("info,i", GRAD_CASES)
+def test_gradcheck(info, i):
+    fn, leaves = _func_of_leaves(info, i, _float_inputs(info, i))
+    assert paddle.testing.gradcheck(fn, leaves, eps=info.grad_eps)
+
+
+@pytest.mark.parametrize("info,i", DOUBLE_CASES)
+def test_double_backward(info, i):
+    fn, leaves = _func_of_leaves(info, i, _float_inputs(info, i))
+    assert paddle.testing.gradgradcheck(fn, leaves, atol=1e-4, rtol=1e-3)
+
+
+def test_every_registered_op_is_exercised_by_the_table():
+    """An op nobody calls in the table is an op nobody tests: run the table (forward and backward) and
+    collect every op that went through the door."""
+    seen = set()
+    with tracing(lambda op, inputs, attrs, outputs: seen.add(op.name)):
+        for info in OP_TABLE:
+            for i, _ in enumerate(info.samples(np.random.default_rng(0))):
+                args = _float_inputs(info, i)
+                out = info.fn(*args, **_sample(info, i).kwargs)
+                if info.grad and not out.stop_gradient:
+                    paddle.grad([out], [t for t in _flat_tensors(args) if not t.stop_gradient],
+                                create_graph=info.double_grad, allow_unused=True)  # fmt: skip
+    missing = sorted(set(OPS) - seen)
+    assert not missing, f"ops never exercised by the op table: {missing}"
