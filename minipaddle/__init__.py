@@ -6,9 +6,11 @@ Where things live (read in this order):
     tensor/     the public tensor functions (paddle.add, paddle.reshape, ...) and Tensor's methods
     nn/         layers and nn.functional
     testing.py  gradcheck, for checking grad rules (yours too)
+
+The `paddle.*` names below come from each module's `__all__`, as Paddle's own `paddle/__init__.py` gathers them.
 """
 
-from minipaddle import (  # noqa: E402
+from minipaddle import (  # noqa: E402, I001
     autograd,
     nn,
     ops,  # noqa: F401  (registers every op)
@@ -16,9 +18,7 @@ from minipaddle import (  # noqa: E402
 )
 from minipaddle.autograd import grad  # noqa: E402
 from minipaddle.core.dtype import DType as dtype
-from minipaddle.core.dtype import (
-    bool_ as bool,  # noqa: A001
-)
+from minipaddle.core.dtype import bool_ as bool  # noqa: A004
 from minipaddle.core.dtype import (
     complex64,
     complex128,
@@ -43,36 +43,14 @@ from minipaddle.core.state import (
     set_grad_enabled,
     set_rng_state,
 )
-from minipaddle.core.tensor import CPUPlace, Place, Tensor
+from minipaddle.core.tensor import CPUPlace, Parameter, Place, Tensor
 from minipaddle.device import CUDAPlace, get_device, is_compiled_with_cuda, set_device
-from minipaddle.nn.functional import log_softmax, relu, sigmoid, softmax  # noqa: E402,F401
-from minipaddle.tensor import methods as _methods
-from minipaddle.tensor.creation import full, full_like, ones, ones_like, to_tensor, zeros, zeros_like
-from minipaddle.tensor.linalg import matmul, mm
-from minipaddle.tensor.logic import equal, greater_equal, greater_than, less_equal, less_than, not_equal
-from minipaddle.tensor.manipulation import assign, cast, concat, reshape, stack, transpose, where
-from minipaddle.tensor.math import (
-    abs,  # noqa: A004
-    add,
-    conj,
-    divide,
-    exp,
-    log,
-    max,  # noqa: A004
-    maximum,
-    mean,
-    min,  # noqa: A004
-    minimum,
-    multiply,
-    neg,
-    pow,  # noqa: A004
-    scale,
-    sign,
-    sqrt,
-    subtract,
-    sum,  # noqa: A004
-    tanh,
-)
+from minipaddle.tensor import methods as _methods  # noqa: E402
+from minipaddle.tensor.creation import *  # noqa: F403
+from minipaddle.tensor.linalg import *  # noqa: F403
+from minipaddle.tensor.logic import *  # noqa: F403
+from minipaddle.tensor.manipulation import *  # noqa: F403
+from minipaddle.tensor.math import *  # noqa: F403
 from minipaddle.tensor.to_string import set_printoptions
 
 _methods.bind()

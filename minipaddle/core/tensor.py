@@ -173,3 +173,30 @@ class Tensor:
 
     def tolist(self):
         return self._data.tolist()
+
+
+class Parameter(Tensor):
+    """A trainable Tensor owned by a Layer (Paddle's EagerParamBase): stop_gradient=False, persistable=True.
+
+    `trainable` is the flip side of stop_gradient (setting one sets the other). `optimize_attr` holds the
+    per-parameter learning-rate factor from ParamAttr; `regularizer` and `need_clip` are read by optimizers.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, data: np.ndarray, name: str | None = None, trainable: bool = True) -> None:
+        super().__init__(data, stop_gradient=not trainable)
+        self.persistable = True
+        self._name = name
+        self.optimize_attr = {"learning_rate": 1.0}
+        self.regularizer = None
+        self.need_clip = True
+        self.do_model_average = None
+
+    @property
+    def trainable(self) -> bool:
+        return not self.stop_gradient
+
+    @trainable.setter
+    def trainable(self, value: bool) -> None:
+        self.stop_gradient = not value

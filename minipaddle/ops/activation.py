@@ -10,6 +10,8 @@ from minipaddle.core.op import register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import UnaryOp
 
+__all__ = ["relu", "sigmoid", "softmax", "log_softmax"]  # the raw op functions; ops/__init__.py gathers them
+
 
 @register
 class Relu(UnaryOp):

@@ -9,6 +9,8 @@ from __future__ import annotations
 from minipaddle import ops
 from minipaddle.core.tensor import Tensor
 
+__all__ = ["unbroadcast"]  # the raw op functions; ops/__init__.py gathers them
+
 
 def unbroadcast(g: Tensor, shape) -> Tensor:
     """Sum `g` over the axes that broadcasting added or stretched, so it gets `shape`."""

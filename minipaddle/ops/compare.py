@@ -10,6 +10,15 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.ops.elementwise import _binary
 from minipaddle.ops.kinds import BinaryOp
 
+__all__ = [
+    "equal",
+    "not_equal",
+    "less_than",
+    "less_equal",
+    "greater_than",
+    "greater_equal",
+]  # the raw op functions; ops/__init__.py gathers them
+
 
 class _Compare(BinaryOp):
     differentiable = False

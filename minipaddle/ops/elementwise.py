@@ -16,6 +16,26 @@ from minipaddle.core.op import register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import BinaryOp, UnaryOp, as_tensor
 
+__all__ = [
+    "pow",
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "elementwise_pow",
+    "maximum",
+    "minimum",
+    "neg",
+    "scale",
+    "sign",
+    "abs",
+    "exp",
+    "log",
+    "sqrt",
+    "tanh",
+    "conj",
+]  # the raw op functions; ops/__init__.py gathers them
+
 
 def _binary(op, x, y) -> Tensor:
     if not isinstance(x, Tensor):

@@ -10,6 +10,8 @@ from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
 
+__all__ = ["matmul"]  # the raw op functions; ops/__init__.py gathers them
+
 
 def _t(a: np.ndarray) -> np.ndarray:
     return np.swapaxes(a, -1, -2) if a.ndim >= 2 else a

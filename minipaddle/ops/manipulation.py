@@ -11,6 +11,21 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
 
+__all__ = [
+    "reshape",
+    "transpose",
+    "expand",
+    "concat",
+    "split",
+    "stack",
+    "unstack",
+    "cast",
+    "where",
+    "full_like",
+    "assign",
+    "getitem",
+]  # the raw op functions; ops/__init__.py gathers them
+
 
 def resolve_shape(shape, source_shape, numel=None) -> tuple:
     """Paddle's reshape target: 0 copies the source dimension, one -1 is inferred (when numel is known)."""

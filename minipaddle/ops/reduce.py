@@ -11,6 +11,8 @@ from minipaddle.core.op import register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import ReduceOp
 
+__all__ = ["sum", "mean", "max", "min"]  # the raw op functions; ops/__init__.py gathers them
+
 
 def _restore(g: Tensor, node) -> Tensor:
     """Give the output gradient back the reduced axes (as size 1), then broadcast it to the input's shape."""

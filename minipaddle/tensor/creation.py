@@ -12,6 +12,8 @@ from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Place, Tensor
 from minipaddle.tensor.checks import check_shape, check_tensor
 
+__all__ = ["to_tensor", "full", "zeros", "ones", "full_like", "zeros_like", "ones_like"]
+
 
 def _infer_array(data) -> np.ndarray:
     """Python data as a numpy array with Paddle's dtype inference (numpy arrays keep their dtype)."""

@@ -7,6 +7,8 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.tensor.checks import check_tensor
 from minipaddle.tensor.math import binary_operands
 
+__all__ = ["matmul", "mm"]
+
 
 def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False, name=None) -> Tensor:
     """Matrix product with numpy's rules: 1-D operands are vectors, leading dimensions broadcast as batches.

@@ -5,6 +5,8 @@ from __future__ import annotations
 from minipaddle import ops
 from minipaddle.tensor.math import binary_operands
 
+__all__ = ["equal", "not_equal", "less_than", "less_equal", "greater_than", "greater_equal"]
+
 
 def _compare(op_fn, fn: str):
     def public(x, y, name=None):

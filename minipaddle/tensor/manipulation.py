@@ -12,6 +12,8 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.tensor.checks import check_shape, check_tensor, normalize_axis
 from minipaddle.tensor.math import binary_operands
 
+__all__ = ["reshape", "transpose", "cast", "concat", "stack", "where", "assign"]
+
 
 def reshape(x, shape, name=None) -> Tensor:
     """Give x a new shape with the same number of elements. 0 keeps x's dimension; one -1 is inferred."""

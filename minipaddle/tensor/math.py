@@ -15,6 +15,29 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor.checks import check_bool, check_number, check_tensor, normalize_axes
 
+__all__ = [
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "maximum",
+    "minimum",
+    "pow",
+    "scale",
+    "sum",
+    "mean",
+    "neg",
+    "conj",
+    "abs",
+    "sign",
+    "exp",
+    "log",
+    "sqrt",
+    "tanh",
+    "max",
+    "min",
+]
+
 
 def binary_operands(x, y, fn: str) -> tuple[Tensor, Tensor]:
     """x and y as Tensors of one dtype, promoted as paddle 2.6 promotes (see core/dtype.py)."""

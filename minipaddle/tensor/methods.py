@@ -10,10 +10,10 @@ from minipaddle.core import autograd
 from minipaddle.core.dispatch import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import no_grad
-from minipaddle.core.tensor import Tensor
+from minipaddle.core.tensor import Parameter, Tensor
 from minipaddle.nn.functional import activation
 from minipaddle.tensor import creation, linalg, logic, manipulation, math
-from minipaddle.tensor.to_string import format_tensor
+from minipaddle.tensor.to_string import format_parameter, format_tensor
 
 # ---- operators -------------------------------------------------------------------------------------------------
 
@@ -135,6 +135,8 @@ def __format__(self, spec: str) -> str:
 
 
 def __repr__(self) -> str:
+    if isinstance(self, Parameter):
+        return format_parameter(self._data, dtype_name=self.dtype.name, stop_gradient=self.stop_gradient)
     return format_tensor(self._data, dtype_name=self.dtype.name, stop_gradient=self.stop_gradient)
 
 
@@ -285,6 +287,10 @@ INPLACE = {
 }
 
 
+# Every function of these modules becomes a method too (`x.sum()` is `paddle.sum(x)`), as in Paddle.
+METHOD_MODULES = (math, linalg, logic, manipulation)
+NOT_METHODS = {"concat", "stack", "where", "assign"}  # take a list, or are not called on a tensor first
+
 METHODS = {
     "astype": astype,
     "clone": clone,
@@ -295,43 +301,14 @@ METHODS = {
     "gradient": gradient,
     "register_hook": register_hook,
     "retain_grads": retain_grads,
-    "cast": manipulation.cast,
-    "reshape": manipulation.reshape,
-    "transpose": manipulation.transpose,
-    "add": math.add,
-    "subtract": math.subtract,
-    "multiply": math.multiply,
-    "divide": math.divide,
-    "pow": math.pow,
-    "maximum": math.maximum,
-    "minimum": math.minimum,
-    "scale": math.scale,
-    "neg": math.neg,
-    "abs": math.abs,
-    "sign": math.sign,
-    "exp": math.exp,
-    "log": math.log,
-    "sqrt": math.sqrt,
-    "tanh": math.tanh,
-    "sum": math.sum,
-    "mean": math.mean,
-    "max": math.max,
-    "min": math.min,
-    "matmul": linalg.matmul,
-    "mm": linalg.mm,
-    "equal": logic.equal,
-    "not_equal": logic.not_equal,
-    "less_than": logic.less_than,
-    "less_equal": logic.less_equal,
-    "greater_than": logic.greater_than,
-    "greater_equal": logic.greater_equal,
     "sigmoid": activation.sigmoid,
 }
 
 
 def bind() -> None:
     """Attach every method and operator to Tensor. Called once, when minipaddle is imported."""
-    for name, fn in {**OPERATORS, **METHODS, **INPLACE}.items():
+    from_modules = {n: getattr(m, n) for m in METHOD_MODULES for n in m.__all__ if n not in NOT_METHODS}
+    for name, fn in {**from_modules, **OPERATORS, **METHODS, **INPLACE}.items():
         setattr(Tensor, name, fn)
     for fn in (__bool__, __float__, __int__, __complex__, __index__, __len__, __iter__, __getitem__, __format__):
         setattr(Tensor, fn.__name__, fn)

@@ -1,102 +1,23 @@
-"""The op table (DESIGN.md, Testing): one entry per public op, with sample inputs and a numpy reference.
-
-tests/ops/test_op_table.py runs every check that applies to all ops over this table: forward against numpy,
-float64 gradcheck, double backward. A new op gets all the checks by adding one entry here; a new subsystem
-(static mode, AMP, ONNX) adds one check that loops over the same entries.
-
-An entry's `samples(rng)` returns a list of `Sample(args, kwargs)`: args are numpy arrays (they become
-Tensors) or other values (passed as they are). Floating arrays are made float64 for gradcheck and cast to
-each dtype in `dtypes` for the forward check.
-"""
+"""Op-table section: the engine's first ops (issue 2): arithmetic, math, activations, reductions, matmul,
+reshaping, comparisons."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 
 import minipaddle as paddle
 import minipaddle.nn.functional as F
-
-
-@dataclass
-class Sample:
-    args: tuple
-    kwargs: dict = field(default_factory=dict)
-    label: str = ""
-
-
-@dataclass
-class OpInfo:
-    name: str
-    fn: Callable  # the public minipaddle function, called with Tensors
-    ref: Callable  # the numpy reference, called with arrays
-    samples: Callable  # rng -> list[Sample]
-    grad: bool = True  # check gradients with gradcheck (float64)
-    double_grad: bool = False  # also check second derivatives (gradgradcheck)
-    dtypes: tuple = ("float32", "float64")
-    atol: float = 1e-5
-    rtol: float = 1e-5
-    grad_eps: float = 1e-6  # gradcheck's nudge (larger for ops that pass through float32 on the way)
-
-
-def r(rng, *shape, low=-1.0, high=1.0):
-    return rng.uniform(low, high, size=shape)
-
-
-def pos(rng, *shape):
-    return rng.uniform(0.5, 2.0, size=shape)
-
-
-def unary_samples(make=r):
-    def samples(rng):
-        return [
-            Sample((make(rng, 3, 4),), label="2-d"),
-            Sample((make(rng, 5),), label="1-d"),
-            Sample((np.asarray(make(rng, 1)[0]),), label="0-d"),
-            Sample((make(rng, 2, 3, 2),), label="3-d"),
-        ]
-
-    return samples
-
-
-def binary_samples(make_x=r, make_y=r):
-    def samples(rng):
-        return [
-            Sample((make_x(rng, 3, 4), make_y(rng, 3, 4)), label="same shape"),
-            Sample((make_x(rng, 3, 4), make_y(rng, 4)), label="broadcast y row"),
-            Sample((make_x(rng, 3, 1), make_y(rng, 1, 4)), label="broadcast both"),
-            Sample((make_x(rng, 2, 3, 4), make_y(rng, 3, 1)), label="broadcast 3-d"),
-            Sample((np.asarray(make_x(rng, 1)[0]), make_y(rng, 2, 2)), label="0-d x"),
-        ]
-
-    return samples
-
-
-def distinct(rng, *shape):
-    """Values with no ties (max/min/maximum gradients are only defined away from ties)."""
-    n = int(np.prod(shape)) if shape else 1
-    return (rng.permutation(n) / n * 2 - 1 + 0.05).reshape(shape)
-
-
-def reduce_samples(rng):
-    x = distinct(rng, 3, 4, 2)
-    return [
-        Sample((x,), {}, "all axes"),
-        Sample((x,), {"axis": 1}, "axis=1"),
-        Sample((x,), {"axis": -1, "keepdim": True}, "axis=-1 keepdim"),
-        Sample((x,), {"axis": [0, 2]}, "axis list"),
-        Sample((distinct(rng, 5),), {"axis": 0}, "1-d"),
-    ]
-
-
-def _np_reduce(fn):
-    def ref(x, axis=None, keepdim=False):
-        axis = tuple(axis) if isinstance(axis, list) else axis
-        return fn(x, axis=axis, keepdims=keepdim)
-
-    return ref
+from tests.op_table.common import (
+    OpInfo,
+    Sample,
+    binary_samples,
+    distinct,
+    np_reduce,
+    pos,
+    r,
+    reduce_samples,
+    unary_samples,
+)
 
 
 def matmul_ref(x, y, transpose_x=False, transpose_y=False):
@@ -178,7 +99,7 @@ def _cmp(name, np_fn):
     return OpInfo(name, getattr(paddle, name), np_fn, cmp_samples, grad=False)
 
 
-OP_TABLE: list[OpInfo] = [
+ENTRIES: list[OpInfo] = [
     # elementwise arithmetic
     OpInfo("add", paddle.add, np.add, binary_samples()),
     OpInfo("subtract", paddle.subtract, np.subtract, binary_samples()),
@@ -209,10 +130,10 @@ OP_TABLE: list[OpInfo] = [
     OpInfo("log_softmax", F.log_softmax, lambda x, axis=-1: np.log(softmax_ref(x, axis)), axis_samples,
            double_grad=True),
     # reductions
-    OpInfo("sum", paddle.sum, _np_reduce(np.sum), reduce_samples),
-    OpInfo("mean", paddle.mean, _np_reduce(np.mean), reduce_samples),
-    OpInfo("max", paddle.max, _np_reduce(np.max), reduce_samples),
-    OpInfo("min", paddle.min, _np_reduce(np.min), reduce_samples),
+    OpInfo("sum", paddle.sum, np_reduce(np.sum), reduce_samples),
+    OpInfo("mean", paddle.mean, np_reduce(np.mean), reduce_samples),
+    OpInfo("max", paddle.max, np_reduce(np.max), reduce_samples),
+    OpInfo("min", paddle.min, np_reduce(np.min), reduce_samples),
     # linear algebra
     OpInfo("matmul", paddle.matmul, matmul_ref, matmul_samples, double_grad=True, atol=1e-5, rtol=1e-4),
     # manipulation
