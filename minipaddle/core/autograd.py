@@ -96,21 +96,24 @@ def run_backward(
                 out_grads = _node_hooks(node, out_grads, watch, captured)
             if node.input_versions is not None or node.out_versions is not None:
                 _check_versions(node)
+
             in_grads = node.op.grad(node, *out_grads)
-            for i, (t, g) in enumerate(zip(node.inputs, in_grads)):
+
+            for i, t in enumerate(node.inputs):
+                g = in_grads[i]
                 if g is None or t is None or t.stop_gradient:
                     continue
                 if g._data.shape != t._data.shape:
-                    raise RuntimeError(
-                        f"backward: the grad rule of op '{node.op.name}' returned a gradient of shape "
-                        f"{list(g._data.shape)} for input {i}, whose shape is {list(t.shape)}"
-                    )
-                if t._node is None:
+                    _raise_bad_shape(node, i, g, t)
+                producer = t._node
+                if producer is None:  # a leaf: collect, accumulate into .grad at the end
                     _add_leaf_grad(leaf_grads, t, g)
-                else:
-                    slots = grads.setdefault(id(t._node), [None] * len(t._node.out_shapes))
-                    k = t._out_index
-                    slots[k] = g if slots[k] is None else _sum(slots[k], g)
+                    continue
+                slots = grads.get(id(producer))
+                if slots is None:
+                    slots = grads[id(producer)] = [None] * len(producer.out_shapes)
+                k = t._out_index
+                slots[k] = g if slots[k] is None else _sum(slots[k], g)
             if not retain_graph:
                 node.release()
 
@@ -124,6 +127,13 @@ def run_backward(
     finally:
         state.STATE.grad_enabled = was_enabled
     return captured
+
+
+def _raise_bad_shape(node: GradNode, i: int, g: Tensor, t: Tensor) -> None:
+    raise RuntimeError(
+        f"backward: the grad rule of op '{node.op.name}' returned a gradient of shape {list(g._data.shape)} "
+        f"for input {i}, whose shape is {list(t.shape)}"
+    )
 
 
 def _add_leaf_grad(leaf_grads: dict, leaf: Tensor, g: Tensor) -> None:
@@ -173,9 +183,9 @@ def _call_hooks(hooks, g: Tensor) -> Tensor:
 def _check_versions(node: GradNode) -> None:
     """Refuse to compute a gradient from a saved tensor that was changed in place since the op used it."""
     if node.input_versions is not None:
-        for i, (t, v) in enumerate(zip(node.inputs, node.input_versions)):
-            if t is not None and t._version[0] != v:
-                _raise_modified(node, f"input {i} ({_describe(t)})", v, t._version[0])
+        for i, t in enumerate(node.inputs):
+            if t is not None and t._version[0] != node.input_versions[i]:
+                _raise_modified(node, f"input {i} ({_describe(t)})", node.input_versions[i], t._version[0])
     if node.out_versions is not None:
         for i, (counter, v) in enumerate(node.out_versions):
             if counter[0] != v:

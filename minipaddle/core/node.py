@@ -36,12 +36,19 @@ class GradNode:
         self.attrs = attrs
         self.inputs = inputs
         # The version of each input when it was used; checked before the grad rule reads them.
-        self.input_versions = tuple(t._version[0] if t is not None else 0 for t in inputs) if op.saves_inputs else None
-        self.out_shapes = tuple(o._data.shape for o in outputs)
-        self.out_dtypes = tuple(o._data.dtype for o in outputs)
+        if op.saves_inputs:
+            self.input_versions = tuple([t._version[0] if t is not None else 0 for t in inputs])
+        else:
+            self.input_versions = None
+        if len(outputs) == 1:  # the common case, without building lists
+            self.out_shapes = (outputs[0]._data.shape,)
+            self.out_dtypes = (outputs[0]._data.dtype,)
+        else:
+            self.out_shapes = tuple([o._data.shape for o in outputs])
+            self.out_dtypes = tuple([o._data.dtype for o in outputs])
         if op.saves_outputs:
-            self.out_data = tuple(o._data for o in outputs)
-            self.out_versions = tuple((o._version, o._version[0]) for o in outputs)
+            self.out_data = tuple([o._data for o in outputs])
+            self.out_versions = tuple([(o._version, o._version[0]) for o in outputs])
         else:
             self.out_data = None
             self.out_versions = None
@@ -71,7 +78,8 @@ class GradNode:
         self.released = True
         self.out_data = None
         if self.op.saves_inputs:
-            self.inputs = tuple(None if t is None else _Released(t) for t in self.inputs)
+            # Leaves (parameters, inputs) are kept alive by the user anyway; intermediates are let go.
+            self.inputs = tuple([t if t is None or t._node is None else _Released(t) for t in self.inputs])
 
     # ---- public introspection (documented in docs/autograd_graph.md; viz reads only these) ----
 
@@ -124,11 +132,19 @@ class GradNode:
 class _Released:
     """Stands in for an input after release(): keeps the graph's shape but not the values."""
 
-    __slots__ = ("_node", "_out_index", "stop_gradient", "shape", "dtype")
+    __slots__ = ("_node", "_out_index", "stop_gradient", "_shape", "_dtype")
 
     def __init__(self, t: Tensor) -> None:
         self._node = t._node
         self._out_index = t._out_index
         self.stop_gradient = t.stop_gradient
-        self.shape = t.shape
-        self.dtype = t.dtype
+        self._shape = t._data.shape
+        self._dtype = t._data.dtype
+
+    @property
+    def shape(self) -> list:
+        return list(self._shape)
+
+    @property
+    def dtype(self) -> dtypes.DType:
+        return dtypes.from_numpy(self._dtype)

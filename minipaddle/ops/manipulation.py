@@ -89,8 +89,11 @@ class Expand(OpDef):
     saves_inputs = False
 
     def kernel(self, x, shape):
-        shape = tuple(x.shape[i - (len(shape) - x.ndim)] if d == -1 else d for i, d in enumerate(shape))
-        return np.broadcast_to(x, shape).copy()  # a copy, as Paddle's expand: the result is writable
+        if -1 in shape:  # -1 keeps x's size in that dimension
+            shape = tuple(x.shape[i - (len(shape) - x.ndim)] if d == -1 else d for i, d in enumerate(shape))
+        out = np.empty(shape, dtype=x.dtype)  # a copy, as Paddle's expand: the result is writable
+        out[...] = x  # numpy broadcasts x into it
+        return out
 
     def grad(self, node, g):
         return (ops.unbroadcast(g, node.inputs[0].shape),)
@@ -223,7 +226,9 @@ class FullLike(OpDef):
     saves_inputs = False
 
     def kernel(self, x, value, dtype=None):
-        return np.full(x.shape, value, dtype=x.dtype if dtype is None else dtype)
+        out = np.empty(x.shape, dtype=x.dtype if dtype is None else dtype)
+        out.fill(value)  # np.full does the same through a slower Python wrapper
+        return out
 
     def infer_meta(self, x: Meta, value, dtype=None) -> Meta:
         return Meta(x.shape, x.dtype if dtype is None else dtypes.from_numpy(np.dtype(dtype)))

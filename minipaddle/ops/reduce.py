@@ -33,7 +33,7 @@ class Sum(ReduceOp):
     def kernel(self, x, axis=None, keepdim=False, dtype=None):
         if dtype is None and x.dtype in (np.bool_, np.int32):
             dtype = np.int64  # Paddle sums bool and int32 into int64 (int8/uint8/int16 keep their dtype)
-        return np.sum(x, axis=axis, keepdims=keepdim, dtype=dtype)
+        return np.add.reduce(x, axis=axis, dtype=dtype, keepdims=keepdim)  # np.sum without its Python wrapper
 
     def grad(self, node, g):
         return (_restore(g, node),)
