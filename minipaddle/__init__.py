@@ -14,9 +14,11 @@ from minipaddle import (  # noqa: E402, I001
     autograd,
     nn,
     ops,  # noqa: F401  (registers every op)
+    static,
     testing,
 )
 from minipaddle.autograd import grad  # noqa: E402
+from minipaddle.static import disable_static, enable_static  # noqa: E402
 from minipaddle.core.dtype import DType as dtype
 from minipaddle.core.dtype import bool_ as bool  # noqa: A004
 from minipaddle.core.dtype import (

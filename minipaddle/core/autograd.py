@@ -30,14 +30,14 @@ def topological_order(roots) -> list[GradNode]:
         if id(root) in seen:
             continue
         seen.add(id(root))
-        stack = [(root, iter(root.inputs))]
+        stack = [(root, iter(root.edges))]
         while stack:
-            node, inputs = stack[-1]
-            for t in inputs:
-                child = None if t is None or t.stop_gradient else t._node
-                if child is not None and id(child) not in seen:
+            node, edges = stack[-1]
+            for edge in edges:
+                child = None if edge is None else edge[0]
+                if type(child) is GradNode and id(child) not in seen:
                     seen.add(id(child))
-                    stack.append((child, iter(child.inputs)))
+                    stack.append((child, iter(child.edges)))
                     break
             else:  # all inputs done: a post-order position
                 stack.pop()
@@ -99,20 +99,21 @@ def run_backward(
 
             in_grads = node.op.grad(node, *out_grads)
 
-            for i, t in enumerate(node.inputs):
+            for i, edge in enumerate(node.edges):  # the inputs' histories as they were when the op ran
                 g = in_grads[i]
-                if g is None or t is None or t.stop_gradient:
+                if g is None or edge is None:
                     continue
-                if g._data.shape != t._data.shape:
-                    _raise_bad_shape(node, i, g, t)
-                producer = t._node
-                if producer is None:  # a leaf: collect, accumulate into .grad at the end
-                    _add_leaf_grad(leaf_grads, t, g)
+                producer, k = edge
+                if type(producer) is not GradNode:  # a leaf: collect, accumulate into .grad at the end
+                    if g._data.shape != producer._data.shape:
+                        _raise_bad_shape(node, i, g, producer._data.shape)
+                    _add_leaf_grad(leaf_grads, producer, g)
                     continue
+                if g._data.shape != producer.out_shapes[k]:
+                    _raise_bad_shape(node, i, g, producer.out_shapes[k])
                 slots = grads.get(id(producer))
                 if slots is None:
                     slots = grads[id(producer)] = [None] * len(producer.out_shapes)
-                k = t._out_index
                 slots[k] = g if slots[k] is None else _sum(slots[k], g)
             if not retain_graph:
                 node.release()
@@ -129,10 +130,10 @@ def run_backward(
     return captured
 
 
-def _raise_bad_shape(node: GradNode, i: int, g: Tensor, t: Tensor) -> None:
+def _raise_bad_shape(node: GradNode, i: int, g: Tensor, shape: tuple) -> None:
     raise RuntimeError(
         f"backward: the grad rule of op '{node.op.name}' returned a gradient of shape {list(g._data.shape)} "
-        f"for input {i}, whose shape is {list(t.shape)}"
+        f"for input {i}, whose shape is {list(shape)}"
     )
 
 

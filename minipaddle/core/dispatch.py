@@ -19,12 +19,13 @@ import contextlib
 import numpy as np
 
 from minipaddle.core.node import GradNode
+from minipaddle.core.op import OPS
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
 
 _NO_ATTRS: dict = {}  # shared, never written: most ops have no attributes
 
-_static_builder = None  # set by minipaddle.static: (op, inputs, attrs) -> Variable(s)
+_static_builder = None  # set by minipaddle.static: (op, inputs, attrs, inplace_target=None) -> Variable(s)
 _amp_hook = None  # set by minipaddle.amp: (op, inputs) -> inputs, possibly cast
 _tracers: list = []  # callables (op, inputs, attrs, outputs) -> None
 
@@ -43,19 +44,18 @@ def apply(op, inputs: tuple, attrs: dict | None = None):
     out = _run_kernel(op, inputs, attrs)
 
     # A gradient is needed when recording is on and some input wants one.
-    need_grad = False
-    if STATE.grad_enabled and op.differentiable:
-        for t in inputs:
-            if t is not None and not t.stop_gradient:
-                need_grad = True
-                break
+    need_grad = STATE.grad_enabled and _wants_grad(inputs) and op.differentiable
 
     if type(out) is tuple:
         outputs = tuple(Tensor(o, not need_grad) for o in out)
     else:
         outputs = (Tensor(out, not need_grad),)
-    if op.view:  # shares storage with input 0, so in-place changes to either are seen by both
-        outputs[0]._version = inputs[0]._version
+    if op.view and np.may_share_memory(out, inputs[0]._data):  # (numpy's reshape copies what it cannot view)
+        # Shares storage with input 0, so in-place changes to either are seen by both.
+        base = inputs[0]
+        outputs[0]._version = base._version
+        if STATE.grad_enabled:  # (a view taken under no_grad is a plain alias, outside autograd, like detach)
+            outputs[0]._view = [base, op, attrs, base._version[0]]
     if need_grad:
         node = GradNode(op, inputs, attrs, outputs, STATE.scope)
         for i, o in enumerate(outputs):
@@ -75,15 +75,17 @@ def apply_inplace(op, target: Tensor, inputs: tuple, attrs: dict | None = None) 
     """
     if attrs is None:
         attrs = _NO_ATTRS
-    if STATE.static_mode:
-        return apply(op, inputs, attrs)
+    if STATE.static_mode:  # the op's output is written back into the target variable when the Program runs
+        if _static_builder is None:
+            raise RuntimeError(f"{op.name}_: static mode is on but no Program builder is installed")
+        return _static_builder(op, inputs, attrs, inplace_target=target)
     out = _run_kernel(op, inputs, attrs)
-    need_grad = STATE.grad_enabled and op.differentiable and any(t is not None and not t.stop_gradient for t in inputs)
-    if need_grad and target._node is None and not target.stop_gradient:
-        raise RuntimeError(
-            f"{op.name}_: a leaf Tensor that requires grad ({target.name}) cannot be changed in place; "
-            "use the out-of-place form or wrap the change in paddle.no_grad()"
-        )
+    need_grad = STATE.grad_enabled and _wants_grad(inputs) and op.differentiable
+    # The target's history changes when the op is recorded, or when a tensor with a history gets a value that
+    # depends on nothing needing a gradient (x.zero_()): its history ends there.
+    cut = not need_grad and STATE.grad_enabled and target._node is not None
+    if need_grad or cut:
+        _check_not_leaf(op, target)
     if out.shape != target._data.shape:
         raise ValueError(f"{op.name}_: the result has shape {list(out.shape)} but the tensor has {target.shape}")
     if need_grad:
@@ -104,10 +106,75 @@ def apply_inplace(op, target: Tensor, inputs: tuple, attrs: dict | None = None) 
         snapshot = Tensor(target._data, stop_gradient=False, version=target._version)
         node = GradNode(op, inputs, attrs, (snapshot,), STATE.scope)
         target._node, target._out_index, target.stop_gradient = node, 0, False
+    elif cut:
+        target._node, target.stop_gradient = None, True
+    if (need_grad or cut) and target._view is not None:
+        _rebase(target)
     if _tracers:
         for trace in _tracers:
             trace(op, inputs, attrs, (target,))
     return target
+
+
+# ---- views and in-place changes ----------------------------------------------------------------------------------
+# A view shares its base's storage and version counter. A recorded in-place change of one of them makes the other's
+# gradient history out of date: changing a view changes the base (`_rebase` records that on the base), and changing
+# the base, or another view of it, changes this view (`_renew_view` re-derives the view's history when it is next
+# used). So gradients stay right whichever of them is changed, as in PyTorch.
+
+
+def _wants_grad(inputs: tuple) -> bool:
+    """Whether some input wants a gradient; views whose storage changed since their history was recorded are
+    brought up to date first."""
+    wants = False
+    for t in inputs:
+        if t is not None:
+            if t._view is not None and t._view[3] != t._version[0]:
+                _renew_view(t)
+            if not t.stop_gradient:
+                wants = True
+    return wants
+
+
+def _renew_view(t: Tensor) -> None:
+    """Give a view the history of its base as the base is now: the view op applied again (a new GradNode)."""
+    base, op, attrs, _ = t._view
+    if t._node is None and base.stop_gradient:  # nothing to renew: both are constants
+        t._view[3] = t._version[0]
+        return
+    fresh = apply(op, (base,), attrs)
+    a, b = fresh._data, t._data
+    if a.shape != b.shape or a.strides != b.strides or a.__array_interface__["data"] != b.__array_interface__["data"]:
+        raise RuntimeError(
+            f"{op.name}: this view (shape {t.shape}) no longer matches its base, which was reshaped in place "
+            f"(now shape {base.shape}); take the view again from the base"
+        )
+    t._view[3] = t._version[0]
+    if fresh._node is not None:
+        t._node, t._out_index, t.stop_gradient = fresh._node, 0, False
+
+
+def _check_not_leaf(op, target: Tensor) -> None:
+    """A leaf that requires grad, or a view of one, cannot be changed in place by a recorded op."""
+    t, what = target, ""
+    while True:
+        if t._node is None and not t.stop_gradient:
+            raise RuntimeError(
+                f"{op.name}_: {what}a leaf Tensor that requires grad ({t.name}) cannot be changed in place; "
+                "use the out-of-place form or wrap the change in paddle.no_grad()"
+            )
+        if t._view is None:
+            return
+        t, what = t._view[0], "a view of "
+
+
+def _rebase(view: Tensor) -> None:
+    """A view was changed in place: record on its base that the viewed part now holds the view's value
+    (op `write_view`, which is also how `x[index] = value` is recorded), and so on up a chain of views."""
+    base, op, attrs, _ = view._view
+    view._view[3] = view._version[0]
+    apply_inplace(OPS["write_view"], base, (base, view), {"view_op": op.name, "view_attrs": attrs})
+    view._view[3] = view._version[0]
 
 
 def _run_kernel(op, inputs: tuple, attrs: dict):

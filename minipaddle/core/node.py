@@ -20,6 +20,7 @@ class GradNode:
         "op",
         "attrs",
         "inputs",
+        "edges",
         "input_versions",
         "out_shapes",
         "out_dtypes",
@@ -35,6 +36,10 @@ class GradNode:
         self.op = op
         self.attrs = attrs
         self.inputs = inputs
+        # Where each input's gradient goes, fixed now: (the GradNode that made it, which output), (the leaf, 0), or
+        # None when no gradient flows. Fixed at creation because an in-place op later re-attaches a tensor to a new
+        # node, and this op used the value from before: its gradient belongs to the old history.
+        self.edges = tuple([None if t is None or t.stop_gradient else (t._node or t, t._out_index) for t in inputs])
         # The version of each input when it was used; checked before the grad rule reads them.
         if op.saves_inputs:
             self.input_versions = tuple([t._version[0] if t is not None else 0 for t in inputs])
@@ -91,13 +96,7 @@ class GradNode:
     @property
     def next_nodes(self) -> list:
         """One entry per input: the GradNode that made it, the leaf Tensor itself, or None (no gradient flows)."""
-        out = []
-        for t in self.inputs:
-            if t is None or t.stop_gradient:
-                out.append(None)
-            else:
-                out.append(t._node if t._node is not None else t)
-        return out
+        return [None if e is None else e[0] for e in self.edges]
 
     @property
     def input_shapes(self) -> list:

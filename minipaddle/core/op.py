@@ -58,15 +58,38 @@ class OpDef:
         raise RuntimeError(f"op {self.name!r} has no gradient rule")
 
     def infer_meta(self, *metas: Meta, **attrs) -> Meta | tuple:
-        """Static mode: the output shape(s)/dtype(s). The default runs the kernel on small zero arrays."""
-        arrays = [None if m is None else np.zeros([1 if d < 0 else d for d in m.shape], m.dtype.np) for m in metas]
-        out = self.kernel(*arrays, **attrs)
-        outs = out if isinstance(out, tuple) else (out,)
-        metas_out = tuple(Meta(o.shape, dtypes.from_numpy(o.dtype)) for o in outs)
-        return metas_out if isinstance(out, tuple) else metas_out[0]
+        """Static mode: the output shape(s)/dtype(s).
+
+        The default runs the kernel on small zero arrays twice, reading each unknown (-1) size first as 1,
+        then as 2: an output size that follows along is unknown too. Ops whose shapes the kernel cannot find
+        this way (data-dependent sizes) or whose kernel fails on zeros override this.
+        """
+        first = _abstract_run(self, metas, attrs, 1)
+        if not any(m is not None and -1 in m.shape for m in metas):
+            return first
+        second = _abstract_run(self, metas, attrs, 2)
+        merged = tuple(
+            Meta(tuple(a if a == b else -1 for a, b in zip(m1.shape, m2.shape)), m1.dtype)
+            for m1, m2 in zip(_as_tuple(first), _as_tuple(second))
+        )
+        return merged if isinstance(first, tuple) and not isinstance(first, Meta) else merged[0]
 
     def __repr__(self) -> str:
         return f"<op {self.name}>"
+
+
+def _as_tuple(m) -> tuple:
+    return (m,) if isinstance(m, Meta) else m
+
+
+def _abstract_run(op: OpDef, metas, attrs: dict, unknown: int):
+    """Run the kernel on zeros shaped like `metas`, each -1 read as `unknown`; return the output Meta(s)."""
+    arrays = [None if m is None else np.zeros([unknown if d < 0 else d for d in m.shape], m.dtype.np) for m in metas]
+    with np.errstate(all="ignore"):
+        out = op.kernel(*arrays, **attrs)
+    if isinstance(out, tuple):
+        return tuple(Meta(np.shape(o), dtypes.from_numpy(np.asarray(o).dtype)) for o in out)
+    return Meta(np.shape(out), dtypes.from_numpy(np.asarray(out).dtype))
 
 
 OPS: dict[str, OpDef] = {}

@@ -30,6 +30,9 @@ class _State:
         self.scope_stack: list[str] = []  # Layer paths, outermost first
         self.scope = ""  # the current Layer path, e.g. "features.0.conv"; "" outside any Layer
         self.amp = None  # filled by minipaddle.amp: the active auto_cast settings, or None
+        self.main_program = None  # static mode's current Programs (minipaddle.static makes them on first use)
+        self.startup_program = None
+        self.global_initializer = (None, None)  # (weight, bias) from paddle.nn.initializer.set_global_initializer
         self.print_options = {
             "precision": 8,
             "threshold": 1000,
@@ -52,6 +55,16 @@ def in_dynamic_mode() -> bool:
 
 def set_static_mode(flag: bool) -> None:
     STATE.static_mode = bool(flag)
+
+
+@contextlib.contextmanager
+def static_mode_off():
+    """Run ops eagerly inside the block even while a Program is being built (e.g. to compute initial values)."""
+    prev, STATE.static_mode = STATE.static_mode, False
+    try:
+        yield
+    finally:
+        STATE.static_mode = prev
 
 
 # ---- gradient recording -------------------------------------------------------------------------------------

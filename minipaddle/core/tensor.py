@@ -6,13 +6,17 @@ A Tensor holds
 - `grad`: the accumulated gradient, itself a Tensor (paddle 2.6), or None;
 - `_node`, `_out_index`: the GradNode that made it and which of that node's outputs it is (None for leaves);
 - `_version`: a one-element list shared with every view of the same storage; in-place ops bump it, and backward
-  compares it with the value saved when the tensor was used, to refuse a gradient computed from changed data.
+  compares it with the value saved when the tensor was used, to refuse a gradient computed from changed data;
+- `_view`: for a view (the output of an op with `view = True`), `[base, op, attrs, version]`: what it views and how,
+  and the storage version its gradient history belongs to (core/dispatch.py keeps the history in step).
 
 Methods that compute (`+`, `.sum()`, `.backward()`, ...) are bound onto Tensor by `minipaddle/tensor/methods.py`,
 above the core, so this file imports nothing that builds on it.
 """
 
 from __future__ import annotations
+
+import copy
 
 import numpy as np
 
@@ -59,6 +63,7 @@ class Tensor:
         "_node",
         "_out_index",
         "_version",
+        "_view",
         "_name",
         "persistable",
         "_hooks",
@@ -77,6 +82,7 @@ class Tensor:
         self._node = node
         self._out_index = out_index
         self._version = [0] if version is None else version
+        self._view = None
         self._name = None
         self.persistable = False
         self._hooks = None
@@ -200,3 +206,12 @@ class Parameter(Tensor):
     @trainable.setter
     def trainable(self, value: bool) -> None:
         self.stop_gradient = not value
+
+    def __deepcopy__(self, memo):
+        """A new Parameter with copied values and attributes (not the gradient), named `<name>_deepcopy_<n>`
+        as paddle 2.6 names it: `copy.deepcopy(layer)` gives every parameter a fresh name."""
+        new = Parameter(self._data.copy(), self.name + unique_name("_deepcopy"), self.trainable)
+        memo[id(self)] = new
+        new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        new.persistable = self.persistable
+        return new

@@ -7,21 +7,20 @@ import numpy as np
 from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
-from minipaddle.core.op import register
+from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import ReduceOp
 
-__all__ = ["sum", "mean", "max", "min"]  # the raw op functions; ops/__init__.py gathers them
+__all__ = ["sum", "mean", "max", "min", "count_elements"]  # the raw op functions; ops/__init__.py gathers them
 
 
 def _restore(g: Tensor, node) -> Tensor:
     """Give the output gradient back the reduced axes (as size 1), then broadcast it to the input's shape."""
-    x_shape = node.inputs[0].shape
+    x = node.inputs[0]
     axis, keepdim = node.attrs["axis"], node.attrs["keepdim"]
     if not keepdim and axis is not None:  # (a full reduction's 0-d gradient broadcasts as it is)
-        axes = range(len(x_shape)) if axis is None else axis
-        g = ops.reshape(g, tuple(1 if i in axes else d for i, d in enumerate(x_shape)))
-    return ops.expand(g, tuple(x_shape))
+        g = ops.reshape(g, tuple(1 if i in axis else d for i, d in enumerate(x.shape)))
+    return ops.broadcast_like(g, x)
 
 
 @register
@@ -56,14 +55,34 @@ class Mean(ReduceOp):
         return np.mean(x, axis=axis, keepdims=keepdim, dtype=x.dtype)
 
     def grad(self, node, g):
-        x_shape = node.inputs[0].shape
-        axes = range(len(x_shape)) if node.attrs["axis"] is None else node.attrs["axis"]
-        count = int(np.prod([x_shape[i] for i in axes]))
-        return (ops.scale(_restore(g, node), 1.0 / (count or 1)),)
+        x = node.inputs[0]
+        sizes = [x.shape[i] for i in (range(len(x.shape)) if node.attrs["axis"] is None else node.attrs["axis"])]
+        if -1 in sizes:  # static mode, size known only at run time: count the elements then
+            return (ops.divide(_restore(g, node), ops.cast(ops.count_elements(x, node.attrs["axis"]), g.dtype)),)
+        return (ops.scale(_restore(g, node), 1.0 / (int(np.prod(sizes)) or 1)),)
 
 
 def mean(x: Tensor, axis=None, keepdim: bool = False) -> Tensor:
     return apply(Mean, (x,), {"axis": axis, "keepdim": keepdim})
+
+
+@register
+class CountElements(OpDef):
+    """How many elements x has along `axis` (all axes when None), as a 0-d int64 tensor; x's values are not read."""
+
+    name = "count_elements"
+    differentiable = False
+    saves_inputs = False
+
+    def kernel(self, x, axis=None):
+        return np.asarray(x.size if axis is None else int(np.prod([x.shape[a] for a in axis])), dtype=np.int64)
+
+    def infer_meta(self, x, axis=None) -> Meta:
+        return Meta((), dtypes.int64)
+
+
+def count_elements(x: Tensor, axis=None) -> Tensor:
+    return apply(CountElements, (x,), {"axis": axis})
 
 
 class _Extremum(ReduceOp):

@@ -38,6 +38,7 @@ class OpInfo:
     atol: float = 1e-5
     rtol: float = 1e-5
     grad_eps: float = 1e-6  # gradcheck's nudge (larger for ops that pass through float32 on the way)
+    static: bool = True  # also check that static mode (Program + Executor) gives the same values and gradients
 
 
 def r(rng, *shape, low=-1.0, high=1.0):

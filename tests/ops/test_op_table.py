@@ -116,8 +116,8 @@ def test_double_backward(info, i):
 
 
 def test_every_registered_op_is_exercised_by_the_table():
-    """An op nobody calls in the table is an op nobody tests: run the table (forward and backward) and
-    collect every op that went through the door."""
+    """An op nobody calls in the table is an op nobody tests: run the table (forward and backward, dynamic and
+    static) and collect every op that went through the door."""
     seen = set()
     with tracing(lambda op, inputs, attrs, outputs: seen.add(op.name)):
         for info in OP_TABLE:
@@ -127,5 +127,60 @@ def test_every_registered_op_is_exercised_by_the_table():
                 if info.grad and not out.stop_gradient:
                     paddle.grad([out], [t for t in _flat_tensors(args) if not t.stop_gradient],
                                 create_graph=info.double_grad, allow_unused=True)  # fmt: skip
+                if info.static:  # static mode adds ops of its own (assign_value for constants)
+                    _static_run(info, i, info.grad)
     missing = sorted(set(OPS) - seen)
     assert not missing, f"ops never exercised by the op table: {missing}"
+
+
+# ---- static mode: the same op, appended to a Program and run by the Executor, gives the same values --------------
+
+STATIC_CASES = [c for c in CASES if c.values[0].static]
+
+
+def _static_run(info, i, with_grads: bool):
+    """Build the sample as a Program (one data variable per array argument), run it, return (out, grads)."""
+    sample = _sample(info, i)
+    args = _to_tensors(sample.args, "float64", stop_gradient=False)
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    feed, leaves, names = {}, [], iter(f"in{k}" for k in range(100))
+
+    def declare(a):
+        if isinstance(a, list):
+            return [declare(e) for e in a]
+        if not isinstance(a, paddle.Tensor):
+            return a
+        v = paddle.static.data(next(names), a.shape, a.dtype)
+        feed[v.name] = a.numpy()
+        if a.dtype.name == "float64":
+            v.stop_gradient = False
+            leaves.append(v)
+        return v
+
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(main, startup):
+            out = info.fn(*[declare(a) for a in args], **sample.kwargs)
+            grads = paddle.static.gradients([out], leaves) if with_grads and leaves else []
+        fetch = [out] + [g for g in grads if g is not None]
+        values = paddle.static.Executor().run(main, feed=feed, fetch_list=fetch)
+    finally:
+        paddle.disable_static()
+    return values[0], values[1:], [g is not None for g in grads]
+
+
+@pytest.mark.parametrize("info,i", STATIC_CASES)
+def test_static_matches_dynamic(info, i):
+    sample = _sample(info, i)
+    want_grads = info.grad
+    static_out, static_grads, has_grad = _static_run(info, i, want_grads)
+    args = _float_inputs(info, i)
+    dynamic_out = info.fn(*args, **sample.kwargs)
+    np.testing.assert_allclose(static_out, dynamic_out.numpy(), rtol=1e-10, atol=1e-12)
+    if want_grads and not dynamic_out.stop_gradient:
+        leaves = [t for t in _flat_tensors(args) if not t.stop_gradient]
+        dynamic_grads = paddle.grad([dynamic_out], leaves, allow_unused=True)
+        expected = [g.numpy() for g, h in zip(dynamic_grads, has_grad) if h]
+        assert len(expected) == len(static_grads)
+        for s, d in zip(static_grads, expected):
+            np.testing.assert_allclose(s, d, rtol=1e-10, atol=1e-12)

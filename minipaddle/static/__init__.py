@@ -1,0 +1,34 @@
+"""paddle.static: Programs, the Executor, static backward, saving and loading, and static.nn.
+
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [-1, 4], "float32")
+        loss = paddle.mean(paddle.nn.functional.relu(x))
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    (value,) = exe.run(main, feed={"x": np.ones((2, 4), "float32")}, fetch_list=[loss])
+"""
+
+from minipaddle.core.tensor import CPUPlace
+from minipaddle.static import nn
+from minipaddle.static.backward import append_backward, gradients
+from minipaddle.static.builder import disable_static, enable_static, in_static_mode
+from minipaddle.static.executor import Executor, Scope, global_scope, scope_guard
+from minipaddle.static.input import InputSpec, data
+from minipaddle.static.program import (
+    Block,
+    OpDesc,
+    Program,
+    Variable,
+    default_main_program,
+    default_startup_program,
+    name_scope,
+    program_guard,
+)
+
+__all__ = [
+    "Block", "CPUPlace", "Executor", "InputSpec", "OpDesc", "Program", "Scope", "Variable", "append_backward",
+    "data", "default_main_program", "default_startup_program", "disable_static", "enable_static", "global_scope",
+    "gradients", "in_static_mode", "name_scope", "nn", "program_guard", "scope_guard",
+]  # fmt: skip

@@ -1,0 +1,183 @@
+"""Static backward: `append_backward` and `gradients` replay each op's grad rule symbolically.
+
+The grad rules are the very same functions dynamic backward calls (minipaddle/ops/). Here they run in static
+mode, so the minipaddle ops they call append OpDescs, marked with the backward role, to the Program: the
+gradient computation becomes part of the graph, printable and drawable like the forward ops.
+
+Walk: the block's ops in reverse order are a valid reverse topological order. For each op that some needed
+gradient flows through, gather its outputs' gradients (zeros for outputs nobody used), call the rule, and add
+each input's share to that input's running gradient. The final gradient of variable `x` is named `x@GRAD`.
+"""
+
+from __future__ import annotations
+
+from minipaddle import ops
+from minipaddle.core.op import get_op
+from minipaddle.static.builder import flat_inputs
+from minipaddle.static.program import ROLE_BACKWARD, ROLE_FORWARD, Variable
+
+GRAD_SUFFIX = "@GRAD"
+
+
+class StaticNode:
+    """What a grad rule reads, for an OpDesc: the same interface as the dynamic GradNode (inputs, output(i),
+    attrs, needs_grad(i)), with Variables in place of Tensors."""
+
+    def __init__(self, desc, block, wants) -> None:
+        self.desc = desc
+        self.op = get_op(desc.type)
+        self.attrs = desc.attrs
+        self.inputs = tuple(None if n is None else block.var(n) for n in flat_inputs(desc))
+        self.outputs = tuple(block.var(n) for n in desc.outputs.get("Out", []))
+        self._wants = wants
+
+    def input(self, i: int) -> Variable:
+        return self.inputs[i]
+
+    def output(self, i: int = 0) -> Variable:
+        return self.outputs[i]
+
+    def needs_grad(self, i: int) -> bool:
+        v = self.inputs[i]
+        return v is not None and self._wants(v)
+
+    @property
+    def out_shapes(self) -> tuple:
+        return tuple(tuple(o.shape) for o in self.outputs)
+
+
+def _needs_grad_set(block, targets, no_grad: set, sources=()) -> set:
+    """Names of variables whose gradient is wanted: those that depend, through differentiable ops, on a
+    trainable leaf (or on one of `sources`), and that lie on a path to a target. Names in `no_grad` (the
+    user's no_grad_set) are constants; setting stop_gradient on an intermediate Variable is not looked at."""
+    forward = [d for d in block.ops if d.role == ROLE_FORWARD]
+    produced = {n for d in forward for n in d.output_names()}
+    depends = {n for n, v in _all_vars(block).items() if not v.stop_gradient and n not in produced}
+    depends = (depends | {v.name for v in sources}) - no_grad
+    for desc in forward:
+        if _differentiable(desc) and any(n in depends for n in desc.input_names()):
+            depends.update(n for n in desc.output_names() if n not in no_grad)
+    reaches = {t.name for t in targets}
+    for desc in reversed(forward):
+        if any(n in reaches for n in desc.output_names()):
+            reaches.update(n for n in desc.input_names() if n is not None)
+    return depends & reaches
+
+
+def _differentiable(desc) -> bool:
+    from minipaddle.static.control_flow import CONTROL_FLOW_GRADS
+
+    return desc.type in CONTROL_FLOW_GRADS or get_op(desc.type).differentiable
+
+
+def _all_vars(block) -> dict:
+    out, b = {}, block
+    while b is not None:
+        out = {**b.vars, **out}
+        b = b.parent
+    return out
+
+
+def backward_ops(block, targets, target_grads, no_grad: set, sources=()) -> dict:
+    """Append the backward ops of `block` for `targets`; return {variable name: gradient Variable}."""
+    from minipaddle.static.control_flow import CONTROL_FLOW_GRADS
+
+    wanted = _needs_grad_set(block, targets, no_grad, sources)
+    grads: dict[str, Variable] = {t.name: g for t, g in zip(targets, target_grads)}
+    with block.program.role(ROLE_BACKWARD):
+        for desc in reversed([d for d in block.ops if d.role == ROLE_FORWARD]):
+            out_names = desc.outputs.get("Out", [])
+            if not any(n in grads for n in out_names):
+                continue
+            if desc.type in CONTROL_FLOW_GRADS:  # cond / while: their gradients are control flow too
+                arriving = {n: grads[n] for n in out_names if n in grads}
+                for name, g in CONTROL_FLOW_GRADS[desc.type](desc, block, arriving, wanted, no_grad).items():
+                    grads[name] = g if name not in grads else ops.add(grads[name], g)
+                continue
+            op = get_op(desc.type)
+            if not op.differentiable:
+                continue
+            node = StaticNode(desc, block, lambda v: v.name in wanted)
+            if not any(node.needs_grad(i) for i in range(len(node.inputs))):
+                continue
+            out_grads = [grads.get(n) if n in grads else ops.full_like(block.var(n), 0) for n in out_names]
+            in_grads = op.grad(node, *out_grads)
+            for v, g in zip(node.inputs, in_grads):
+                if g is None or v is None or v.name not in wanted:
+                    continue
+                grads[v.name] = g if v.name not in grads else ops.add(grads[v.name], g)
+    return grads
+
+
+def _name_grads(block, grads: dict, names) -> dict:
+    """Give each requested gradient Paddle's name, `x@GRAD` (with an assign op when the value has another name)."""
+    named = {}
+    with block.program.role(ROLE_BACKWARD):
+        for name in names:
+            g = grads.get(name)
+            if g is None:
+                continue
+            want = name + GRAD_SUFFIX
+            k = 0
+            while block.has_var(want) and block.var(want) is not g:  # a gradient taken before keeps its name
+                k += 1
+                want = f"{name}{GRAD_SUFFIX}_{k}"
+            if g.name != want:
+                out = ops.assign(g)
+                _rename(block, out.name, want)
+                g = block.vars[want]
+            named[name] = g
+    return named
+
+
+def _rename(block, old: str, new: str) -> None:
+    v = block.vars.pop(old)
+    v.name = new
+    block.vars[new] = v
+    for desc in block.ops:
+        for slot, names in desc.outputs.items():
+            desc.outputs[slot] = [new if n == old else n for n in names]
+
+
+def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None, checkpoints=None,
+                    distop_context=None):  # fmt: skip
+    """Append the ops that compute d(loss)/d(parameter) to loss's Program.
+
+    Args:
+        loss: a 0-d (or one-element) Variable.
+        parameter_list: parameters (Variables or names) to differentiate for (default: all trainable ones).
+        no_grad_set: variables (or names) to treat as constants.
+
+    Returns:
+        A list of (parameter, gradient Variable) pairs; each gradient is named `<parameter>@GRAD`.
+    """
+    if not isinstance(loss, Variable):
+        raise TypeError(f"append_backward: loss must be a static Variable, got {type(loss).__name__}")
+    block = loss.block
+    if parameter_list is None:
+        params = [v for v in block.program.all_parameters() if v.trainable]
+    else:
+        params = [block.var(p) if isinstance(p, str) else p for p in parameter_list]
+    no_grad = {v if isinstance(v, str) else v.name for v in (no_grad_set or ())}
+    with block.program.role(ROLE_BACKWARD):
+        seed = ops.full_like(loss, 1.0)
+    grads = backward_ops(block, [loss], [seed], no_grad)
+    named = _name_grads(block, grads, [p.name for p in params])
+    return [(p, named[p.name]) for p in params if p.name in named]
+
+
+def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
+    """Append backward ops and return the gradients of `targets` with respect to `inputs` (None where unused)."""
+    targets = [targets] if isinstance(targets, Variable) else list(targets)
+    inputs = [inputs] if isinstance(inputs, Variable) else list(inputs)
+    block = targets[0].block
+    if target_gradients is None:
+        with block.program.role(ROLE_BACKWARD):
+            target_gradients = [ops.full_like(t, 1.0) for t in targets]
+    else:
+        target_gradients = [target_gradients] if isinstance(target_gradients, Variable) else list(target_gradients)
+    no_grad = {v if isinstance(v, str) else v.name for v in (no_grad_set or ())}
+    # paddle.static.gradients also differentiates for inputs marked stop_gradient (e.g. data variables)
+    grads = backward_ops(block, targets, target_gradients, no_grad, sources=inputs)
+    named = _name_grads(block, grads, [v.name for v in inputs])
+    return [named.get(v.name) for v in inputs]

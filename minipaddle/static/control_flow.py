@@ -1,0 +1,423 @@
+"""Control flow in a Program: `cond`, `while_loop`, `case`, `switch_case`, built as sub-blocks.
+
+`cond(pred, true_fn, false_fn)` builds each branch into its own sub-block and appends one `cond` op that names
+both blocks; the Executor runs one of them. `while_loop(cond, body, loop_vars)` builds the condition and the
+body into sub-blocks and appends one `while` op; the Executor runs the body until the condition is false,
+keeping each iteration's values when a gradient will be needed.
+
+Backward goes through both: the gradient of a `cond` is another `cond` whose branches are the backward of
+each branch; the gradient of a `while` runs the body's backward block once per recorded iteration, last first.
+
+In dynamic mode the same functions simply run Python control flow on the values (as Paddle does).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle import ops
+from minipaddle.core.state import STATE, unique_name
+from minipaddle.core.tensor import Tensor
+from minipaddle.static.program import Variable, default_main_program
+
+# ---- helpers --------------------------------------------------------------------------------------------------
+
+
+def _flatten(structure) -> list:
+    if isinstance(structure, (list, tuple)):
+        return [x for item in structure for x in _flatten(item)]
+    if isinstance(structure, dict):
+        return [x for key in sorted(structure) for x in _flatten(structure[key])]
+    return [structure]
+
+
+def _pack(structure, flat: list):
+    """Rebuild `structure`'s nesting with the values of `flat`, in order."""
+    it = iter(flat)
+
+    def build(s):
+        if isinstance(s, (list, tuple)):
+            return type(s)(build(x) for x in s)
+        if isinstance(s, dict):
+            return {k: build(s[k]) for k in sorted(s)}
+        return next(it)
+
+    return build(structure)
+
+
+def _as_var(x, fn: str) -> Variable:
+    """A branch result as a Variable of the current block (numbers and Tensors become constants)."""
+    if isinstance(x, Variable):
+        return x
+    if isinstance(x, Tensor):
+        return ops.assign(x)  # the builder turns the Tensor's values into an assign_value op
+    if isinstance(x, (bool, int, float, np.number)):
+        return ops.assign(Tensor(np.asarray(x, dtype=np.float32 if isinstance(x, float) else np.int64)))
+    raise TypeError(f"{fn}: a branch must return Variables, Tensors or numbers, got {type(x).__name__}")
+
+
+def external_reads(program, block_idx: int) -> list:
+    """Names read by the ops of a block (and its sub-blocks) that are defined outside it, in first-read order."""
+    block = program.blocks[block_idx]
+    inner, reads = set(block.vars), []
+    for desc in block.ops:
+        names = desc.input_names() + [n for k, v in desc.attrs.items() if k.endswith("_outs") for n in v]
+        for k, v in desc.attrs.items():
+            if k.endswith("_block"):
+                names += external_reads(program, v)
+        for n in names:
+            if n is not None and n not in inner and n not in reads:
+                reads.append(n)
+    return reads
+
+
+def _merged_shape(a: tuple, b: tuple) -> tuple:
+    if len(a) != len(b):
+        return a
+    return tuple(x if x == y else -1 for x, y in zip(a, b))
+
+
+# ---- cond ------------------------------------------------------------------------------------------------------
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
+    """Run `true_fn()` if `pred` is true, else `false_fn()`; both must return the same structure.
+
+    Args:
+        pred: a one-element bool Tensor/Variable.
+        true_fn, false_fn: functions of no arguments (None: the branch returns nothing).
+
+    Example:
+        >>> out = paddle.static.nn.cond(x < y, lambda: x + y, lambda: x - y)
+    """
+    if not STATE.static_mode:  # dynamic mode: plain Python control flow
+        take = bool(pred)
+        fn = true_fn if take else false_fn
+        return None if fn is None else fn()
+    if not isinstance(pred, Variable):
+        raise TypeError(f"cond: pred must be a bool Variable, got {type(pred).__name__}")
+    if pred.dtype.name != "bool":
+        raise TypeError(f"cond: pred must be a bool Variable, got dtype {pred.dtype.name}")
+    for label, fn in (("true_fn", true_fn), ("false_fn", false_fn)):
+        if fn is not None and not callable(fn):
+            raise TypeError(f"cond: {label} must be callable, got {type(fn).__name__}")
+
+    program = default_main_program()
+    parent = program.current_block()
+    results = []
+    for fn in (true_fn, false_fn):
+        with program.sub_block() as block:
+            out = fn() if fn is not None else None
+            flat = [_as_var(x, "cond") for x in _flatten(out)] if out is not None else []
+        results.append((block, out, flat))
+    (tb, t_out, t_flat), (fb, f_out, f_flat) = results
+    if t_out is None or f_out is None:
+        if not (t_out is None and f_out is None):
+            raise ValueError("cond: one branch returns values and the other returns None; both must match")
+        outs = []
+    else:
+        if len(t_flat) != len(f_flat):
+            raise ValueError(
+                f"cond: true_fn returns {len(t_flat)} values but false_fn returns {len(f_flat)}; "
+                "both branches must return the same structure"
+            )
+        for i, (a, b) in enumerate(zip(t_flat, f_flat)):
+            if a.dtype != b.dtype:
+                raise TypeError(f"cond: output {i} is {a.dtype.name} in true_fn but {b.dtype.name} in false_fn")
+        base = unique_name("cond")
+        outs = [
+            parent.create_var(f"{base}.tmp_{i}", _merged_shape(tuple(a.shape), tuple(b.shape)), a.dtype,
+                              stop_gradient=a.stop_gradient and b.stop_gradient)  # fmt: skip
+            for i, (a, b) in enumerate(zip(t_flat, f_flat))
+        ]
+    reads = [n for n in external_reads(program, tb.idx) + external_reads(program, fb.idx) if n != pred.name]
+    parent.append_op(
+        "cond",
+        {"pred": [pred.name], "inputs": list(dict.fromkeys(reads))},
+        {"Out": [o.name for o in outs]},
+        {"true_block": tb.idx, "false_block": fb.idx, "true_outs": [v.name for v in t_flat],
+         "false_outs": [v.name for v in f_flat]},  # fmt: skip
+        scope=STATE.scope,
+    )
+    return _pack(t_out, outs) if outs else None
+
+
+class CondStep:
+    """Executor step for `cond`: run the chosen branch's plan, then copy its results to the op's outputs."""
+
+    def __init__(self, desc, sub_plans: dict) -> None:
+        self.desc = desc
+        self.sub_plans = sub_plans
+        self.pred = desc.inputs["pred"][0]
+        self.outs = desc.outputs.get("Out", [])
+
+    def run(self, env: dict) -> None:
+        from minipaddle.static.executor import run_plan
+
+        take = bool(np.asarray(env[self.pred]).reshape(-1)[0])
+        key = "true" if take else "false"
+        run_plan(self.sub_plans[f"{key}_block"], env)
+        for out, src in zip(self.outs, self.desc.attrs[f"{key}_outs"]):
+            env[out] = env[src]
+
+
+def case(pred_fn_pairs, default=None, name=None):
+    """The first function whose predicate is true runs (else `default`): a chain of `cond`s."""
+    if not isinstance(pred_fn_pairs, (list, tuple)) or not pred_fn_pairs:
+        raise TypeError("case: pred_fn_pairs must be a non-empty list of (pred, fn) pairs")
+    for pair in pred_fn_pairs:
+        if not (isinstance(pair, (list, tuple)) and len(pair) == 2 and callable(pair[1])):
+            raise TypeError(f"case: each entry must be a (pred, callable) pair, got {pair!r}")
+    (pred, fn), rest = pred_fn_pairs[0], list(pred_fn_pairs[1:])
+    if not rest:
+        if default is None:  # Paddle: the last function is the default
+            return fn()
+        return cond(pred, fn, default)
+    return cond(pred, fn, lambda: case(rest, default))
+
+
+def switch_case(branch_index, branch_fns, default=None, name=None):
+    """Run `branch_fns[branch_index]` (a dict {index: fn}, or a list of fns / (index, fn) pairs)."""
+    if isinstance(branch_fns, dict):
+        pairs = sorted(branch_fns.items())
+    elif isinstance(branch_fns, (list, tuple)):
+        pairs = [p if isinstance(p, (list, tuple)) else (i, p) for i, p in enumerate(branch_fns)]
+    else:
+        raise TypeError(f"switch_case: branch_fns must be a dict or list, got {type(branch_fns).__name__}")
+    for index, fn in pairs:
+        if not isinstance(index, int) or not callable(fn):
+            raise TypeError(f"switch_case: each branch must be (int index, callable), got ({index!r}, {fn!r})")
+    if default is None:
+        (*pairs, (_, default)) = pairs  # Paddle: the branch with the largest index is the default
+    if not STATE.static_mode:
+        i = int(branch_index)
+        return dict(pairs).get(i, default)()
+    return case([(ops.equal(branch_index, Tensor(np.asarray(i, branch_index.dtype.np))), fn) for i, fn in pairs],
+                default)  # fmt: skip
+
+
+# ---- while_loop ---------------------------------------------------------------------------------------------------
+
+
+def while_loop(cond, body, loop_vars, is_test=False, name=None):
+    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)` is true; return the final loop_vars.
+
+    Example:
+        >>> i = paddle.full([1], 0, 'int64'); s = paddle.full([1], 0.0)
+        >>> i, s = paddle.static.nn.while_loop(lambda i, s: i < 10, lambda i, s: [i + 1, s + 2.0], [i, s])
+    """
+    if not callable(cond) or not callable(body):
+        raise TypeError("while_loop: cond and body must be callable")
+    if not isinstance(loop_vars, (list, tuple)) or not loop_vars:
+        raise TypeError("while_loop: loop_vars must be a non-empty list or tuple")
+    if not STATE.static_mode:
+        values = list(loop_vars)
+        while bool(cond(*values)):
+            values = body(*values)
+            values = list(values) if isinstance(values, (list, tuple)) else [values]
+        return values
+
+    program = default_main_program()
+    parent = program.current_block()
+    # The loop state lives in variables of the parent block, copied from loop_vars (so loop_vars stay intact).
+    state = [ops.assign(_as_var(v, "while_loop")) for v in loop_vars]
+    with program.sub_block() as cb:
+        c = cond(*state)
+        if not isinstance(c, Variable) or c.dtype.name != "bool":
+            raise TypeError("while_loop: cond must return a bool Variable")
+    with program.sub_block() as bb:
+        new = body(*state)
+        new = list(new) if isinstance(new, (list, tuple)) else [new]
+        if len(new) != len(state):
+            raise ValueError(f"while_loop: body returns {len(new)} values for {len(state)} loop variables")
+        new = [_as_var(v, "while_loop") for v in new]
+        for i, (s, n) in enumerate(zip(state, new)):
+            if s.dtype != n.dtype:
+                raise TypeError(f"while_loop: loop variable {i} is {s.dtype.name} but body returns {n.dtype.name}")
+    base = unique_name("while")
+    outs = [parent.create_var(f"{base}.tmp_{i}", s.shape, s.dtype, stop_gradient=s.stop_gradient)
+            for i, s in enumerate(state)]  # fmt: skip
+    reads = [n for n in external_reads(program, cb.idx) + external_reads(program, bb.idx) if n not in
+             {s.name for s in state}]  # fmt: skip
+    parent.append_op(
+        "while",
+        {"loop_vars": [s.name for s in state], "inputs": list(dict.fromkeys(reads))},
+        {"Out": [o.name for o in outs]},
+        {"cond_block": cb.idx, "body_block": bb.idx, "cond_outs": [c.name], "body_outs": [n.name for n in new],
+         "keep_history": False, "is_test": bool(is_test)},  # fmt: skip
+        scope=STATE.scope,
+    )
+    return outs
+
+
+class WhileStep:
+    """Executor step for `while`. With `keep_history` (set when a backward goes through the loop), it saves the
+    values each iteration started from, for the backward pass."""
+
+    MAX_ITERATIONS = 10_000_000
+
+    def __init__(self, desc, sub_plans: dict) -> None:
+        self.desc = desc
+        self.sub_plans = sub_plans
+        self.state = desc.inputs["loop_vars"]
+        self.outs = desc.outputs["Out"]
+        self.cond_out = desc.attrs["cond_outs"][0]
+        self.body_outs = desc.attrs["body_outs"]
+        self.history_key = self.outs[0] + "@HISTORY"
+
+    def run(self, env: dict) -> None:
+        from minipaddle.static.executor import run_plan
+
+        history = [] if self.desc.attrs.get("keep_history") else None
+        for _ in range(self.MAX_ITERATIONS):
+            run_plan(self.sub_plans["cond_block"], env)
+            if not bool(np.asarray(env[self.cond_out]).reshape(-1)[0]):
+                break
+            if history is not None:
+                history.append({n: env[n] for n in self.state})
+            run_plan(self.sub_plans["body_block"], env)
+            new = [env[n] for n in self.body_outs]
+            for n, v in zip(self.state, new):
+                env[n] = v
+        else:
+            raise RuntimeError(f"while_loop: stopped after {self.MAX_ITERATIONS} iterations; is cond ever false?")
+        for out, n in zip(self.outs, self.state):
+            env[out] = env[n]
+        if history is not None:
+            env[self.history_key] = history
+
+
+# ---- backward through control flow ------------------------------------------------------------------------------
+
+
+def cond_grad(desc, block, out_grads: dict, wanted: set, no_grad: set) -> dict:
+    """Gradients of a `cond` op's inputs: a `cond` whose branches are the backward of each forward branch."""
+    from minipaddle.static.backward import backward_ops
+
+    program = block.program
+    targets_wanted = [n for n in desc.inputs["inputs"] if n in wanted]
+    if not targets_wanted:
+        return {}
+    parent = program.current_block()
+    branch_outs = {}
+    for key in ("true", "false"):
+        fwd = program.blocks[desc.attrs[f"{key}_block"]]
+        with program.sub_block() as gb:
+            outs = [fwd.var(n) for n in desc.attrs[f"{key}_outs"]]
+            seeds = [out_grads.get(o) for o in desc.outputs["Out"]]
+            pairs = [(v, g) for v, g in zip(outs, seeds) if g is not None]
+            sources = [block.var(n) for n in targets_wanted]
+            grads = backward_ops(fwd, [v for v, _ in pairs], [g for _, g in pairs], no_grad, sources=sources)
+            final = []
+            for n in targets_wanted:
+                g = grads.get(n)
+                final.append(g if g is not None else ops.full_like(block.var(n), 0.0))
+        branch_outs[key] = (gb, final)
+    base = unique_name("cond_grad")
+    outs = [parent.create_var(f"{base}.tmp_{i}", block.var(n).shape, block.var(n).dtype, stop_gradient=False)
+            for i, n in enumerate(targets_wanted)]  # fmt: skip
+    parent.append_op(
+        "cond",
+        {"pred": desc.inputs["pred"], "inputs": []},
+        {"Out": [o.name for o in outs]},
+        {"true_block": branch_outs["true"][0].idx, "false_block": branch_outs["false"][0].idx,
+         "true_outs": [g.name for g in branch_outs["true"][1]],
+         "false_outs": [g.name for g in branch_outs["false"][1]]},  # fmt: skip
+    )
+    return dict(zip(targets_wanted, outs))
+
+
+def while_grad(desc, block, out_grads: dict, wanted: set, no_grad: set) -> dict:
+    """Gradients of a `while` op's loop variables and outside inputs: the body's backward, once per iteration."""
+    from minipaddle.static.backward import backward_ops
+
+    program = block.program
+    state = desc.inputs["loop_vars"]
+    ext = [n for n in desc.inputs["inputs"] if n in wanted]
+    grad_state = [n for n, o in zip(state, desc.outputs["Out"]) if o in out_grads or n in wanted]
+    float_state = [n for n in state if block.var(n).dtype.is_floating or block.var(n).dtype.is_complex]
+    if not (ext or any(n in float_state for n in grad_state)):
+        return {}
+    desc.attrs["keep_history"] = True
+    program._version += 1
+    body = program.blocks[desc.attrs["body_block"]]
+    parent = program.current_block()
+    with program.sub_block() as gb:
+        # Each iteration's incoming gradient of the body's outputs is fed into these placeholders.
+        seeds = [gb.create_var(f"{n}@GRAD@ITER", body.var(n).shape, body.var(n).dtype, stop_gradient=False)
+                 for n in desc.attrs["body_outs"]]  # fmt: skip
+        body_outs = [body.var(n) for n in desc.attrs["body_outs"]]
+        keep = [(v, s) for v, s, n in zip(body_outs, seeds, state) if n in float_state]
+        sources = [block.var(n) for n in state if n in float_state] + [block.var(n) for n in ext]
+        grads = backward_ops(body, [v for v, _ in keep], [s for _, s in keep], no_grad, sources=sources)
+        def grad_or_zeros(n):
+            g = grads.get(n)
+            return g if g is not None else ops.full_like(block.var(n), 0.0)
+
+        state_grads = [grad_or_zeros(n) if n in float_state else None for n in state]
+        ext_grads = [grad_or_zeros(n) for n in ext]
+    base = unique_name("while_grad")
+    outs_state = [parent.create_var(f"{base}.state_{i}", block.var(n).shape, block.var(n).dtype, stop_gradient=False)
+                  for i, n in enumerate(state) if n in float_state]  # fmt: skip
+    outs_ext = [parent.create_var(f"{base}.input_{i}", block.var(n).shape, block.var(n).dtype, stop_gradient=False)
+                for i, n in enumerate(ext)]  # fmt: skip
+    incoming = [out_grads[o].name if o in out_grads else None for o in desc.outputs["Out"]]
+    parent.append_op(
+        "while_grad",
+        {"out_grads": incoming, "inputs": []},
+        {"Out": [o.name for o in outs_state + outs_ext]},
+        {"grad_block": gb.idx, "body_block": desc.attrs["body_block"], "history": desc.outputs["Out"][0] + "@HISTORY", "state": state,
+         "float_state": float_state, "seeds": [s.name for s in seeds],
+         "state_grads": [g.name for g in state_grads if g is not None], "ext": ext,
+         "ext_grads": [g.name for g in ext_grads]},  # fmt: skip
+    )
+    result = {n: o for n, o in zip([n for n in state if n in float_state], outs_state)}
+    result.update(dict(zip(ext, outs_ext)))
+    return result
+
+
+class WhileGradStep:
+    """Executor step for `while_grad`: for each recorded iteration, last first, restore the values the body
+    started from, recompute the body (so its inner values are that iteration's), feed the gradient of its
+    outputs, and run the body's backward block."""
+
+    def __init__(self, desc, sub_plans: dict) -> None:
+        self.desc = desc
+        self.sub_plans = sub_plans
+
+    def run(self, env: dict) -> None:
+        from minipaddle.static.executor import run_plan
+
+        a = self.desc.attrs
+        history = env.get(a["history"])
+        if history is None:
+            raise RuntimeError("while_grad: the forward while_loop kept no history; run forward and backward together")
+        state_float = [n in a["float_state"] for n in a["state"]]
+        carry = []
+        for name, n in zip(self.desc.inputs["out_grads"], a["state"]):
+            carry.append(env[name] if name is not None else np.zeros_like(env[n]))
+        ext_total = [np.zeros_like(env[n]) for n in a["ext"]]
+        for values in reversed(history):
+            env.update(values)
+            run_plan(self.sub_plans["body_block"], env)  # recompute the iteration's inner values from its start
+            for seed, g in zip(a["seeds"], carry):
+                env[seed] = g
+            run_plan(self.sub_plans["grad_block"], env)
+            new_carry, k = [], 0
+            for n, is_float, g in zip(a["state"], state_float, carry):
+                if is_float:
+                    new_carry.append(env[a["state_grads"][k]])
+                    k += 1
+                else:
+                    new_carry.append(g)
+            carry = new_carry
+            for i, n in enumerate(a["ext_grads"]):
+                ext_total[i] = ext_total[i] + env[n]
+        outs = self.desc.outputs["Out"]
+        float_carry = [g for g, f in zip(carry, state_float) if f]
+        for name, value in zip(outs, float_carry + ext_total):
+            env[name] = value
+
+
+CONTROL_FLOW_OPS = {"cond": CondStep, "while": WhileStep, "while_grad": WhileGradStep}
+CONTROL_FLOW_GRADS = {"cond": cond_grad, "while": while_grad}

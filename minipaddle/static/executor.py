@@ -1,0 +1,223 @@
+"""Running a Program: Scope holds the persistable values, Executor runs the ops with the same kernels as
+dynamic mode.
+
+Before the first run, a Program is lowered once into a flat plan: a list of steps, each the op's kernel bound
+with its attributes and the names it reads and writes. Running is then one tight loop over the plan with a
+dict of arrays, no shape inference and no dispatch: that is why a compiled Program runs faster than the same
+model in dynamic mode. Ops with sub-blocks (cond, while) carry their own compiled plans.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from minipaddle.core import dtype as dtypes
+from minipaddle.core.tensor import Place, Tensor
+from minipaddle.static.builder import flat_inputs, op_of
+from minipaddle.static.program import Program, Variable, default_main_program
+
+
+class Scope:
+    """Where persistable variables (parameters, optimizer state, running statistics) keep their values
+    between runs: a dict from variable name to numpy array."""
+
+    def __init__(self) -> None:
+        self.vars: dict[str, np.ndarray] = {}
+
+    def find_var(self, name: str):
+        """The value as a Tensor-like holder with `get_tensor()`, or None (Paddle's Scope API)."""
+        return _ScopeVar(self, name) if name in self.vars else None
+
+    def var(self, name: str):
+        self.vars.setdefault(name, np.zeros(0, np.float32))
+        return _ScopeVar(self, name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.vars
+
+    def __repr__(self) -> str:
+        return f"<Scope: {len(self.vars)} variables>"
+
+
+class _ScopeVar:
+    def __init__(self, scope: Scope, name: str) -> None:
+        self.scope, self.name = scope, name
+
+    def get_tensor(self):
+        return _LoDTensor(self.scope, self.name)
+
+
+class _LoDTensor:
+    """What `scope.find_var(name).get_tensor()` returns in Paddle: np.array(t) reads it, t.set(array) writes it."""
+
+    def __init__(self, scope: Scope, name: str) -> None:
+        self.scope, self.name = scope, name
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.scope.vars[self.name]
+        return a if dtype is None else a.astype(dtype)
+
+    def set(self, value, place=None) -> None:
+        self.scope.vars[self.name] = np.array(value)
+
+    def shape(self):
+        return list(self.scope.vars[self.name].shape)
+
+
+_GLOBAL_SCOPE = Scope()
+_scope_stack: list[Scope] = []
+
+
+def global_scope() -> Scope:
+    """The Scope used when `Executor.run` gets none (or the one set by `scope_guard`)."""
+    return _scope_stack[-1] if _scope_stack else _GLOBAL_SCOPE
+
+
+@contextlib.contextmanager
+def scope_guard(scope: Scope):
+    """Make `scope` the global scope inside the `with`."""
+    if not isinstance(scope, Scope):
+        raise TypeError(f"scope_guard: scope must be a paddle.static.Scope, got {type(scope).__name__}")
+    _scope_stack.append(scope)
+    try:
+        yield
+    finally:
+        _scope_stack.pop()
+
+
+# ---- the compiled plan -------------------------------------------------------------------------------------------
+
+
+class Step:
+    """One op, ready to run: kernel, the names it reads (None for an absent input), the names it writes."""
+
+    __slots__ = ("kernel", "reads", "writes", "attrs", "desc", "sub_plans")
+
+    def __init__(self, desc, sub_plans=None) -> None:
+        op = op_of(desc)
+        self.kernel = op.kernel
+        self.reads = flat_inputs(desc)
+        self.writes = desc.outputs.get("Out", [])
+        self.attrs = desc.attrs
+        self.desc = desc
+        self.sub_plans = sub_plans
+
+
+def compile_block(program: Program, idx: int = 0) -> list:
+    """Lower one block into a flat list of Steps (control-flow ops compile their sub-blocks too)."""
+    from minipaddle.static.control_flow import CONTROL_FLOW_OPS
+
+    plan = []
+    for desc in program.blocks[idx].ops:
+        if desc.type in CONTROL_FLOW_OPS:
+            subs = {key: compile_block(program, b) for key, b in desc.attrs.items() if key.endswith("_block")}
+            plan.append(CONTROL_FLOW_OPS[desc.type](desc, subs))
+        else:
+            plan.append(Step(desc))
+    return plan
+
+
+def run_plan(plan: list, env: dict) -> None:
+    """Run the steps in order, reading and writing arrays in `env` (a dict name -> array)."""
+    for step in plan:
+        if step.sub_plans is not None:
+            step.run(env)
+            continue
+        try:
+            args = [None if n is None else env[n] for n in step.reads]
+        except KeyError as e:
+            raise RuntimeError(
+                f"Executor: op '{step.desc.type}' reads variable {e.args[0]!r}, which has no value: feed it, or run "
+                "the startup program first if it is a parameter"
+            ) from None
+        try:
+            out = step.kernel(*args, **step.attrs)
+        except (ValueError, TypeError, IndexError, ArithmeticError) as e:
+            where = f" (built in {step.desc.scope})" if step.desc.scope else ""
+            raise type(e)(f"{step.desc.type}{where}: {e}") from e
+        if type(out) is tuple:
+            for name, value in zip(step.writes, out):
+                env[name] = np.asarray(value)
+        else:
+            env[step.writes[0]] = out if type(out) is np.ndarray else np.asarray(out)
+
+
+class Executor:
+    """Runs Programs on the CPU: `exe.run(program, feed={'x': array}, fetch_list=[loss])` -> [arrays]."""
+
+    def __init__(self, place=None) -> None:
+        if place is not None and not (isinstance(place, Place) or str(place).lower().startswith("cpu")):
+            raise ValueError(f"Executor: minipaddle runs on the CPU only, got place {place!r}")
+        self.place = place
+        self._plans: dict = {}
+
+    def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed", fetch_var_name="fetch",
+            scope=None, return_numpy=True, use_program_cache=False, return_merged=True, use_prune=False):  # fmt: skip
+        """Run `program` once.
+
+        Args:
+            program: the Program (default: the default main program).
+            feed: {data variable name: numpy array or Tensor}.
+            fetch_list: Variables or names whose values to return.
+            scope: where persistable values live between runs (default: the global scope).
+            return_numpy: return numpy arrays (default) or Tensors.
+
+        Returns:
+            A list with one value per entry of fetch_list.
+        """
+        program = default_main_program() if program is None else program
+        if not isinstance(program, Program):
+            program = getattr(program, "program", program)  # a CompiledProgram wraps its Program
+        if not isinstance(program, Program):
+            raise TypeError(f"Executor.run: program must be a paddle.static.Program, got {type(program).__name__}")
+        scope = global_scope() if scope is None else scope
+        block = program.global_block()
+
+        env = dict(scope.vars)
+        for name, value in (feed or {}).items():
+            env[name] = _check_feed(block, name, value)
+        run_plan(self._plan(program), env)
+
+        for name, v in block.vars.items():  # persistable results (updated parameters, statistics) outlive the run
+            if v.persistable and name in env:
+                scope.vars[name] = env[name]
+        results = []
+        for f in fetch_list or []:
+            name = f.name if isinstance(f, Variable) else f
+            if not isinstance(name, str):
+                raise TypeError(f"Executor.run: fetch_list holds Variables or names, got {type(f).__name__}")
+            if name not in env:
+                raise ValueError(f"Executor.run: cannot fetch {name!r}: no op of the program computes it and it was not fed")
+            results.append(env[name] if return_numpy else Tensor(env[name]))
+        return results
+
+    def _plan(self, program: Program) -> list:
+        key = id(program)
+        version = program._version
+        cached = self._plans.get(key)
+        if cached is None or cached[0] != version or cached[2] is not program:
+            cached = (version, compile_block(program, 0), program)
+            self._plans[key] = cached
+        return cached[1]
+
+    def close(self) -> None:
+        self._plans.clear()
+
+
+def _check_feed(block, name: str, value) -> np.ndarray:
+    """A fed value as an array of the data variable's dtype, with its known dimensions checked."""
+    arr = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
+    if not block.has_var(name):
+        raise ValueError(f"Executor.run: feed names {name!r}, but the program has no variable of that name")
+    v = block.var(name)
+    want = v.dtype.np
+    if arr.dtype != want:
+        if arr.dtype.kind != want.kind and not (arr.dtype.kind in "iu" and want.kind in "iu"):
+            raise TypeError(f"Executor.run: fed {name!r} as {arr.dtype}, but the variable is {dtypes.from_numpy(want).name}")
+        arr = arr.astype(want)
+    shape = v.shape
+    if len(shape) != arr.ndim or any(s not in (-1, a) for s, a in zip(shape, arr.shape)):
+        raise ValueError(f"Executor.run: fed {name!r} with shape {list(arr.shape)}, but the variable has shape {list(shape)}")
+    return arr

@@ -1,0 +1,51 @@
+"""Parameters in static mode: a Layer built inside `program_guard` gets Variables for its weights.
+
+The values are made exactly as in dynamic mode (the same initializers, drawing from the same RNG), then
+declared twice: as a persistable parameter Variable in the main Program, and in the startup Program with an
+`assign_value` op that writes those initial values into the scope when the startup Program runs.
+"""
+
+from __future__ import annotations
+
+from minipaddle.core.tensor import Parameter
+from minipaddle.ops.constant import AssignValue
+from minipaddle.static.builder import slot_inputs
+from minipaddle.static.program import Variable, default_main_program, default_startup_program
+
+
+class StaticParameter(Variable, Parameter):
+    """A parameter of a static Program: a Variable (no values while building) that Layers treat as a Parameter."""
+
+    __slots__ = ()
+
+    def __init__(self, block, name: str, shape, dtype, trainable: bool = True) -> None:
+        Variable.__init__(self, block, name, shape, dtype, persistable=True, stop_gradient=not trainable,
+                          is_parameter=True)  # fmt: skip
+        self.optimize_attr = {"learning_rate": 1.0}
+        self.regularizer = None
+        self.need_clip = True
+        self.do_model_average = None
+
+    @property
+    def trainable(self) -> bool:
+        return not self.stop_gradient
+
+    @trainable.setter
+    def trainable(self, value: bool) -> None:
+        self.stop_gradient = not value
+
+
+def declare_parameter(param: Parameter) -> StaticParameter:
+    """Declare an initialized (dynamic) Parameter in the current main and startup Programs."""
+    main = default_main_program().global_block()
+    v = StaticParameter(main, param.name, param.shape, param.dtype, param.trainable)
+    for attr in ("optimize_attr", "regularizer", "need_clip", "do_model_average"):
+        setattr(v, attr, getattr(param, attr, None))
+    main.vars[v.name] = v
+
+    startup = default_startup_program().global_block()
+    startup.vars[v.name] = StaticParameter(startup, param.name, param.shape, param.dtype, param.trainable)
+    values = param.numpy()
+    attrs = {"values": values.reshape(-1).tolist(), "shape": tuple(values.shape), "dtype": param.dtype.name}
+    startup.append_op(AssignValue.name, slot_inputs(AssignValue, []), {"Out": [v.name]}, attrs)
+    return v

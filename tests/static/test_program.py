@@ -1,0 +1,102 @@
+"""Programs as data: building them with the ordinary API, printing them, cloning, and running them."""
+
+import numpy as np
+import pytest
+
+import minipaddle as paddle
+
+
+def test_mode_switches(static_mode):
+    assert not paddle.in_dynamic_mode()
+    paddle.disable_static()
+    assert paddle.in_dynamic_mode()
+    paddle.enable_static()
+
+
+def test_the_same_calls_build_a_program(static_mode):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [-1, 4], "float32")
+        y = paddle.nn.functional.relu(x * 2.0)
+        z = paddle.mean(y)
+    assert isinstance(x, paddle.static.Variable) and x.shape == (-1, 4) and x.stop_gradient
+    assert y.shape == (-1, 4) and z.shape == ()
+    types = [op.type for op in main.global_block().ops]
+    assert types == ["assign_value", "multiply", "relu", "mean"]
+    assert main.num_blocks == 1 and len(startup.global_block().ops) == 0
+    text = str(main)
+    assert "var x : shape(-1, 4).dtype(float32).stop_gradient(True)" in text
+    assert "= relu(inputs={x=['multiply_" in text
+    names = [v.name for v in main.list_vars()]
+    assert names[0] == "x" and z.name in names
+
+
+def test_variables_refuse_python_values(static_mode):
+    x = paddle.static.data("x", [2], "float32")
+    with pytest.raises(RuntimeError, match="has no value while the Program is being built"):
+        x.numpy()
+    with pytest.raises(TypeError, match="paddle.static.nn.cond"):
+        bool(x > 1.0)
+
+
+def test_executor_runs_and_checks_feeds(static_mode):
+    x = paddle.static.data("x", [-1, 3], "float32")
+    y = paddle.sum(x * x, axis=1)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    (out,) = exe.run(feed={"x": np.arange(6, dtype="float32").reshape(2, 3)}, fetch_list=[y])
+    np.testing.assert_allclose(out, [5, 50])
+    with pytest.raises(ValueError, match=r"fed 'x' with shape \[2, 4\], but the variable has shape \[-1, 3\]"):
+        exe.run(feed={"x": np.zeros((2, 4), "float32")}, fetch_list=[y])
+    with pytest.raises(RuntimeError, match="reads variable 'x', which has no value"):
+        exe.run(fetch_list=[y])
+    with pytest.raises(ValueError, match="no variable of that name"):
+        exe.run(feed={"nope": np.zeros(3)}, fetch_list=[y])
+
+
+def test_layers_build_parameters_into_main_and_startup(static_mode):
+    paddle.seed(3)
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [-1, 4], "float32")
+        fc = paddle.nn.Linear(4, 2)
+        y = fc(x)
+    params = main.all_parameters()
+    assert {p.name for p in params} == {fc.weight.name, fc.bias.name}
+    assert all(p.persistable and p.trainable for p in params)
+    assert [op.type for op in startup.global_block().ops] == ["assign_value", "assign_value"]
+    exe = paddle.static.Executor()
+    scope = paddle.static.Scope()
+    exe.run(startup, scope=scope)
+    xv = np.random.rand(3, 4).astype("float32")
+    (out,) = exe.run(main, feed={"x": xv}, fetch_list=[y], scope=scope)
+    w, b = scope.vars[fc.weight.name], scope.vars[fc.bias.name]
+    np.testing.assert_allclose(out, xv @ w + b, rtol=1e-6)
+    # the same seed gives the same initial weights as dynamic mode
+    paddle.disable_static()
+    paddle.seed(3)
+    dyn = paddle.nn.Linear(4, 2)
+    np.testing.assert_array_equal(dyn.weight.numpy(), w)
+    paddle.enable_static()
+
+
+def test_clone_for_test_drops_backward_ops(static_mode):
+    main = paddle.static.default_main_program()
+    x = paddle.static.data("x", [-1, 4], "float32")
+    w = main.global_block().create_parameter("w", [4, 1], "float32")
+    loss = paddle.mean(paddle.matmul(x, w))
+    paddle.static.append_backward(loss)
+    test = main.clone(for_test=True)
+    roles = {op.role for op in test.global_block().ops}
+    assert roles == {"forward"}
+    assert len(test.global_block().ops) == 2 and len(main.global_block().ops) > 2
+    assert "w@GRAD" not in [v.name for v in test.list_vars()]
+
+
+def test_scope_guard_and_global_scope(static_mode):
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        assert paddle.static.global_scope() is scope
+    assert paddle.static.global_scope() is not scope
+    scope.vars["a"] = np.ones(2)
+    np.testing.assert_array_equal(np.array(scope.find_var("a").get_tensor()), [1, 1])
+    assert scope.find_var("b") is None
