@@ -32,6 +32,7 @@ class _State:
         self.amp = None  # filled by minipaddle.amp: the active auto_cast settings, or None
         self.main_program = None  # static mode's current Programs (minipaddle.static makes them on first use)
         self.startup_program = None
+        self.py_funcs: dict[int, object] = {}  # static.py_func's Python functions, by the id in the op's attrs
         self.global_initializer = (None, None)  # (weight, bias) from paddle.nn.initializer.set_global_initializer
         self.print_options = {
             "precision": 8,

@@ -10,6 +10,7 @@ from minipaddle.ops.activation import *  # noqa: F403
 from minipaddle.ops.broadcast import *  # noqa: F403
 from minipaddle.ops.compare import *  # noqa: F403
 from minipaddle.ops.constant import *  # noqa: F403
+from minipaddle.ops.debug import *  # noqa: F403
 from minipaddle.ops.elementwise import *  # noqa: F403
 from minipaddle.ops.linalg import *  # noqa: F403
 from minipaddle.ops.manipulation import *  # noqa: F403

@@ -14,6 +14,7 @@ from minipaddle.core.tensor import CPUPlace
 from minipaddle.static import nn
 from minipaddle.static.backward import append_backward, gradients
 from minipaddle.static.builder import disable_static, enable_static, in_static_mode
+from minipaddle.static.debug import Print, py_func
 from minipaddle.static.executor import Executor, Scope, global_scope, scope_guard
 from minipaddle.static.input import InputSpec, data
 from minipaddle.static.program import (
@@ -28,7 +29,7 @@ from minipaddle.static.program import (
 )
 
 __all__ = [
-    "Block", "CPUPlace", "Executor", "InputSpec", "OpDesc", "Program", "Scope", "Variable", "append_backward",
+    "Block", "CPUPlace", "Print", "Executor", "InputSpec", "OpDesc", "Program", "Scope", "Variable", "append_backward",
     "data", "default_main_program", "default_startup_program", "disable_static", "enable_static", "global_scope",
-    "gradients", "in_static_mode", "name_scope", "nn", "program_guard", "scope_guard",
+    "gradients", "in_static_mode", "name_scope", "nn", "program_guard", "py_func", "scope_guard",
 ]  # fmt: skip

@@ -48,9 +48,10 @@ class Variable(Tensor):
         self.initializer = None
 
     @property
-    def shape(self) -> tuple:
-        """The static shape, -1 where unknown (a tuple, as in Paddle's static mode)."""
-        return self._static_shape
+    def shape(self) -> list:
+        """The static shape, -1 where unknown. A list, like Tensor.shape (Paddle's static Variable gives a tuple;
+        one type for both keeps every shape check in the library working on both)."""
+        return list(self._static_shape)
 
     @property
     def ndim(self) -> int:

@@ -4,10 +4,10 @@ API, so work on different areas never touches the same file); add a new section 
 tests/ops/test_op_table.py runs every check that applies to all ops over OP_TABLE.
 """
 
-from tests.op_table import core
+from tests.op_table import core, debug
 from tests.op_table.common import OpInfo, Sample
 
-SECTIONS = [core]
+SECTIONS = [core, debug]
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 

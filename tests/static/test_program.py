@@ -19,8 +19,8 @@ def test_the_same_calls_build_a_program(static_mode):
         x = paddle.static.data("x", [-1, 4], "float32")
         y = paddle.nn.functional.relu(x * 2.0)
         z = paddle.mean(y)
-    assert isinstance(x, paddle.static.Variable) and x.shape == (-1, 4) and x.stop_gradient
-    assert y.shape == (-1, 4) and z.shape == ()
+    assert isinstance(x, paddle.static.Variable) and x.shape == [-1, 4] and x.stop_gradient
+    assert y.shape == [-1, 4] and z.shape == []
     types = [op.type for op in main.global_block().ops]
     assert types == ["assign_value", "multiply", "relu", "mean"]
     assert main.num_blocks == 1 and len(startup.global_block().ops) == 0
@@ -100,3 +100,28 @@ def test_scope_guard_and_global_scope(static_mode):
     scope.vars["a"] = np.ones(2)
     np.testing.assert_array_equal(np.array(scope.find_var("a").get_tensor()), [1, 1])
     assert scope.find_var("b") is None
+
+
+def test_print_prints_when_the_program_runs(static_mode, capsys):
+    x = paddle.static.data("x", [2], "float32")
+    y = paddle.static.Print(x * 2.0, message="doubled", print_phase="forward")
+    assert capsys.readouterr().out == ""  # building prints nothing
+    (out,) = paddle.static.Executor().run(feed={"x": np.array([1, 2], "float32")}, fetch_list=[y])
+    printed = capsys.readouterr().out
+    assert "doubled" in printed and "data: [2., 4.]" in printed and "shape: [2]" in printed
+    np.testing.assert_array_equal(out, [2, 4])
+
+
+def test_py_func_runs_python_inside_the_program_with_a_backward(static_mode):
+    main = paddle.static.default_main_program()
+    x = paddle.static.data("x", [3], "float32")
+    x.stop_gradient = False
+    out = main.global_block().create_var(name="cubed", shape=[3], dtype="float32")
+    paddle.static.py_func(lambda a: a**3, x, out, backward_func=lambda a, y, dy: 3 * a**2 * dy)
+    loss = paddle.sum(out)
+    (gx,) = paddle.static.gradients(loss, [x])
+    xv = np.array([1, 2, 3], "float32")
+    o, g = paddle.static.Executor().run(feed={"x": xv}, fetch_list=[out, gx])
+    np.testing.assert_allclose(o, xv**3)
+    np.testing.assert_allclose(g, 3 * xv**2)
+    assert any(op.type == "py_func" and op.attrs["serializable"] is False for op in main.global_block().ops)
