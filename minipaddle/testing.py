@@ -35,27 +35,50 @@ def _differentiable(inputs) -> list[int]:
     return [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and not t.stop_gradient]
 
 
+# Complex numbers are checked as pairs of real numbers. A complex output w counts as two real outputs, Re(w) and
+# Im(w) (rows: all real parts, then all imaginary parts); a complex input z as two real inputs (columns: all real
+# parts, then all imaginary parts). In Paddle's and PyTorch's convention the gradient backward gives for z is
+# dL/dRe(z) + i dL/dIm(z), and seeding an output with 1 (or 1j) asks for the gradient of Re(w) (or Im(w)); see
+# docs/complex_autograd.md. For real inputs and outputs all of this reduces to the plain Jacobian.
+
+
+def _is_complex(a: np.ndarray) -> bool:
+    return a.dtype.kind == "c"
+
+
+def _as_real_columns(g: np.ndarray, complex_input: bool) -> np.ndarray:
+    """A gradient (flattened) as Jacobian entries: [Re, Im] for a complex input, the real part for a real one."""
+    g = g.reshape(-1)
+    return np.concatenate([g.real, g.imag]) if complex_input else g.real
+
+
 def analytic_jacobians(func, inputs) -> list:
-    """J[k][i] of shape (out_k.size, in_i.size), by one backward per output element."""
+    """J[k][i] of shape (out_k.size, in_i.size), by one backward per output element (doubled for complex)."""
     outs = _as_outputs(func(*inputs))
     wrt = [inputs[i] for i in _differentiable(inputs)]
-    jac = [[np.zeros((o.size, t.size), dtype=o.numpy().dtype) for t in wrt] for o in outs]
-    for k, o in enumerate(outs):
+    widths = [t.size * (2 if _is_complex(t.numpy()) else 1) for t in wrt]
+    jac = []
+    for o in outs:
+        data = o.numpy()
+        units = (1, 1j) if _is_complex(data) else (1,)
+        rows = [np.zeros((o.size * len(units), w)) for w in widths]
+        jac.append(rows)
         if o.stop_gradient:
             continue
-        for r in range(o.size):
-            seed = np.zeros(o.size, dtype=o.numpy().dtype)
-            seed[r] = 1
-            grads = autograd_grad([o], wrt, [Tensor(seed.reshape(o.numpy().shape))], retain_graph=True,
-                                  allow_unused=True)  # fmt: skip
-            for i, g in enumerate(grads):
-                if g is not None:
-                    jac[k][i][r] = g.numpy().reshape(-1)
+        for u, unit in enumerate(units):
+            for r in range(o.size):
+                seed = np.zeros(o.size, dtype=data.dtype)
+                seed[r] = unit
+                grads = autograd_grad([o], wrt, [Tensor(seed.reshape(data.shape))], retain_graph=True,
+                                      allow_unused=True)  # fmt: skip
+                for i, g in enumerate(grads):
+                    if g is not None:
+                        rows[i][u * o.size + r] = _as_real_columns(g.numpy(), _is_complex(wrt[i].numpy()))
     return jac
 
 
 def numerical_jacobians(func, inputs, eps: float) -> list:
-    """The same Jacobians by central differences, nudging one input element at a time."""
+    """The same Jacobians by central differences, nudging one input element (or its imaginary part) at a time."""
     idx = _differentiable(inputs)
     base = [np.array(t.numpy()) if isinstance(t, Tensor) else t for t in inputs]
 
@@ -63,22 +86,25 @@ def numerical_jacobians(func, inputs, eps: float) -> list:
         # Fresh tensors each run; they keep stop_gradient so functions that differentiate inside still can.
         args = [Tensor(a.copy(), stop_gradient=t.stop_gradient) if isinstance(t, Tensor) else a
                 for a, t in zip(arrays, inputs)]  # fmt: skip
-        return [o.numpy().reshape(-1).copy() for o in _as_outputs(func(*args))]
+        flat = [o.numpy().reshape(-1) for o in _as_outputs(func(*args))]
+        return [np.concatenate([f.real, f.imag]) if _is_complex(f) else f.copy() for f in flat]
 
     n_out = len(run(base))
     jac = [[None] * len(idx) for _ in range(n_out)]
     for col, i in enumerate(idx):
         flat = base[i].reshape(-1)
+        steps = (eps, eps * 1j) if _is_complex(flat) else (eps,)
         cols = [[] for _ in range(n_out)]
-        for j in range(flat.size):
-            orig = flat[j]
-            flat[j] = orig + eps
-            plus = run(base)
-            flat[j] = orig - eps
-            minus = run(base)
-            flat[j] = orig
-            for k in range(n_out):
-                cols[k].append((plus[k] - minus[k]) / (2 * eps))
+        for step in steps:
+            for j in range(flat.size):
+                orig = flat[j]
+                flat[j] = orig + step
+                plus = run(base)
+                flat[j] = orig - step
+                minus = run(base)
+                flat[j] = orig
+                for k in range(n_out):
+                    cols[k].append((plus[k] - minus[k]) / (2 * eps))
         for k in range(n_out):
             jac[k][col] = np.stack(cols[k], axis=1) if cols[k] else np.zeros((plus[k].size, 0))
     return jac

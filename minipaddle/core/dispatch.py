@@ -85,7 +85,7 @@ def apply_inplace(op, target: Tensor, inputs: tuple, attrs: dict | None = None) 
     # depends on nothing needing a gradient (x.zero_()): its history ends there.
     cut = not need_grad and STATE.grad_enabled and target._node is not None
     if need_grad or cut:
-        _check_not_leaf(op, target)
+        check_not_leaf(f"{op.name}_", target)
     if out.shape != target._data.shape:
         raise ValueError(f"{op.name}_: the result has shape {list(out.shape)} but the tensor has {target.shape}")
     if need_grad:
@@ -154,13 +154,13 @@ def _renew_view(t: Tensor) -> None:
         t._node, t._out_index, t.stop_gradient = fresh._node, 0, False
 
 
-def _check_not_leaf(op, target: Tensor) -> None:
-    """A leaf that requires grad, or a view of one, cannot be changed in place by a recorded op."""
+def check_not_leaf(fn: str, target: Tensor) -> None:
+    """A leaf that requires grad, or a view of one, cannot be changed in place by a recorded op (`fn` names it)."""
     t, what = target, ""
     while True:
         if t._node is None and not t.stop_gradient:
             raise RuntimeError(
-                f"{op.name}_: {what}a leaf Tensor that requires grad ({t.name}) cannot be changed in place; "
+                f"{fn}: {what}a leaf Tensor that requires grad ({t.name}) cannot be changed in place; "
                 "use the out-of-place form or wrap the change in paddle.no_grad()"
             )
         if t._view is None:

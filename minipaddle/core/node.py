@@ -67,6 +67,13 @@ class GradNode:
         """The i-th input Tensor, as it was when the op ran (backward checks it was not changed since)."""
         return self.inputs[i]
 
+    def input_shape(self, i: int) -> tuple:
+        """The shape input i had when the op ran (reshape_ and friends may reshape a tensor in place later)."""
+        edge = self.edges[i]
+        if edge is not None and type(edge[0]) is GradNode:
+            return edge[0].out_shapes[edge[1]]
+        return tuple(self.inputs[i].shape)
+
     def needs_grad(self, i: int) -> bool:
         """Whether input i wants a gradient; grad rules may return None for inputs that do not."""
         t = self.inputs[i]

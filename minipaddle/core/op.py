@@ -40,6 +40,8 @@ class OpDef:
       checked against in-place changes before backward uses them.
     - `view`: the output shares storage with input 0 (reshape, transpose), so they share a version counter.
     - `differentiable`: False for ops with no gradient (comparisons, argmax).
+    - `random`: the kernel draws random numbers, so its result is not a function of its inputs (constant
+      folding must not evaluate it at build time).
     """
 
     name = ""
@@ -48,6 +50,7 @@ class OpDef:
     saves_outputs = False
     view = False
     differentiable = True
+    random = False
 
     def kernel(self, *arrays, **attrs):
         """Compute the outputs (a numpy array or a tuple of them) from numpy arrays."""

@@ -30,9 +30,11 @@ class _State:
         self.scope_stack: list[str] = []  # Layer paths, outermost first
         self.scope = ""  # the current Layer path, e.g. "features.0.conv"; "" outside any Layer
         self.amp = None  # filled by minipaddle.amp: the active auto_cast settings, or None
+        self.worker_info = None  # inside a DataLoader worker process: its WorkerInfo (paddle.io.get_worker_info)
         self.main_program = None  # static mode's current Programs (minipaddle.static makes them on first use)
         self.startup_program = None
-        self.py_funcs: dict[int, object] = {}  # static.py_func's Python functions, by the id in the op's attrs
+        self.py_funcs: dict[int, object] = {}
+        self.in_train_switch = False  # building one side of a static train/eval switch (static/train_switch.py)  # static.py_func's Python functions, by the id in the op's attrs
         self.global_initializer = (None, None)  # (weight, bias) from paddle.nn.initializer.set_global_initializer
         self.print_options = {
             "precision": 8,

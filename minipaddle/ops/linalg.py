@@ -31,6 +31,7 @@ class Matmul(OpDef):
         # A 1-D operand acts as a matrix with one row (x) or one column (y); make that explicit first.
         x2 = ops.reshape(x, (1, x.shape[0])) if x.ndim == 1 else x
         y2 = ops.reshape(y, (y.shape[0], 1)) if y.ndim == 1 else y
+        x2, y2 = ops.conj(x2), ops.conj(y2)  # complex: d(x @ y) pairs g with conj(y), conj(x) (real: no-op)
         g2 = g
         if x.ndim == 1:
             g2 = ops.reshape(g2, tuple(g2.shape[:-1]) + (1, g2.shape[-1]) if y.ndim > 1 else (1, -1))

@@ -1,5 +1,9 @@
 """Ops that move data around without arithmetic: reshape, transpose, expand, concat/split, stack/unstack,
-cast, where, full_like. Several are views (the output shares the input's storage), as numpy gives them."""
+cast, where, full_like, assign, flip, roll, tile, shard_index.
+
+reshape and transpose are views (the output shares the input's storage, as numpy and Paddle 2.6 give them);
+the ops with several outputs (split, unstack) return copies, so each output has its own storage and version.
+Indexing, gather and scatter live in ops/indexing.py."""
 
 from __future__ import annotations
 
@@ -23,8 +27,18 @@ __all__ = [
     "where",
     "full_like",
     "assign",
-    "getitem",
+    "flip",
+    "roll",
+    "tile",
+    "shard_index",
 ]  # the raw op functions; ops/__init__.py gathers them
+
+
+def input_shape(node, i: int) -> tuple:
+    """The shape input i had when the op ran, for grad rules: a tensor may be reshaped in place afterwards
+    (reshape_, unsqueeze_, ...). Static mode's nodes hold Variables, whose shape never changes."""
+    exact = getattr(node, "input_shape", None)
+    return exact(i) if exact is not None else tuple(node.inputs[i].shape)
 
 
 def resolve_shape(shape, source_shape, numel=None) -> tuple:
@@ -49,7 +63,7 @@ class Reshape(OpDef):
         return x.reshape(target)
 
     def grad(self, node, g):
-        return (reshape(g, tuple(node.inputs[0].shape)),)
+        return (reshape(g, input_shape(node, 0)),)
 
     def infer_meta(self, x: Meta, shape) -> Meta:
         known = -1 not in x.shape
@@ -96,7 +110,7 @@ class Expand(OpDef):
         return out
 
     def grad(self, node, g):
-        return (ops.unbroadcast(g, node.inputs[0].shape),)
+        return (ops.unbroadcast(g, input_shape(node, 0)),)
 
 
 def expand(x: Tensor, shape) -> Tensor:
@@ -114,7 +128,7 @@ class Concat(OpDef):
         return np.concatenate(xs, axis=axis)
 
     def grad(self, node, g):
-        sizes = tuple(t.shape[node.attrs["axis"]] for t in node.inputs)
+        sizes = tuple(input_shape(node, i)[node.attrs["axis"]] for i in range(len(node.inputs)))
         return split(g, sizes, node.attrs["axis"])
 
 
@@ -131,7 +145,7 @@ class Split(OpDef):
 
     def kernel(self, x, sections, axis):
         bounds = np.cumsum(sections)[:-1]
-        return tuple(np.split(x, bounds, axis=axis))
+        return tuple(part.copy() for part in np.split(x, bounds, axis=axis))
 
     def grad(self, node, *gs):
         return (concat(gs, node.attrs["axis"]),)
@@ -163,7 +177,7 @@ class Unstack(OpDef):
     saves_inputs = False
 
     def kernel(self, x, axis):
-        return tuple(np.moveaxis(x, axis, 0))
+        return tuple(part.copy() for part in np.moveaxis(x, axis, 0))
 
     def grad(self, node, *gs):
         return (stack(gs, node.attrs["axis"]),)
@@ -204,12 +218,12 @@ class Where(OpDef):
         return np.where(cond, x, y)
 
     def grad(self, node, g):
-        cond, x, y = node.inputs
+        cond = node.inputs[0]
         zeros = full_like(g, 0)
         return (
             None,
-            ops.unbroadcast(where(cond, g, zeros), x.shape),
-            ops.unbroadcast(where(cond, zeros, g), y.shape),
+            ops.unbroadcast(where(cond, g, zeros), input_shape(node, 1)),
+            ops.unbroadcast(where(cond, zeros, g), input_shape(node, 2)),
         )
 
 
@@ -260,35 +274,89 @@ def assign(x: Tensor) -> Tensor:
 
 
 @register
-class GetItem(OpDef):
-    """x[index] for a numpy-style index (ints, slices, None, Ellipsis, int or bool arrays).
-
-    The gradient scatters back into zeros of x's shape with its own op, `getitem_grad`, so repeated indices
-    add up (numpy's `np.add.at`)."""
-
-    name = "getitem"
+class Flip(OpDef):
+    name = "flip"
     saves_inputs = False
 
-    def kernel(self, x, index):
-        return np.array(x[index], copy=True)
+    def kernel(self, x, axis):
+        return np.flip(x, axis).copy()
 
     def grad(self, node, g):
-        return (apply(GetItemGrad, (g,), {"index": node.attrs["index"], "shape": tuple(node.inputs[0].shape)}),)
+        return (flip(g, node.attrs["axis"]),)
+
+    def infer_meta(self, x: Meta, axis) -> Meta:
+        return x
+
+
+def flip(x: Tensor, axis: tuple) -> Tensor:
+    return apply(Flip, (x,), {"axis": tuple(axis)})
 
 
 @register
-class GetItemGrad(OpDef):
-    name = "getitem_grad"
+class Roll(OpDef):
+    """Shift elements along axes, wrapping around (axis None: over the flattened tensor)."""
+
+    name = "roll"
     saves_inputs = False
 
-    def kernel(self, g, index, shape):
-        out = np.zeros(shape, dtype=g.dtype)
-        np.add.at(out, index, g)
-        return out
+    def kernel(self, x, shifts, axis):
+        return np.roll(x, shifts, axis)
 
-    def grad(self, node, gg):
-        return (getitem(gg, node.attrs["index"]),)
+    def grad(self, node, g):
+        shifts = node.attrs["shifts"]
+        return (roll(g, tuple(-s for s in shifts), node.attrs["axis"]),)
+
+    def infer_meta(self, x: Meta, shifts, axis) -> Meta:
+        return x
 
 
-def getitem(x: Tensor, index) -> Tensor:
-    return apply(GetItem, (x,), {"index": index})
+def roll(x: Tensor, shifts: tuple, axis) -> Tensor:
+    return apply(Roll, (x,), {"shifts": tuple(shifts), "axis": axis})
+
+
+@register
+class Tile(OpDef):
+    """Repeat x `repeat_times[i]` times along each axis (numpy's tile). The gradient sums the copies."""
+
+    name = "tile"
+    saves_inputs = False
+
+    def kernel(self, x, repeat_times):
+        return np.tile(x, repeat_times)
+
+    def grad(self, node, g):
+        x_shape = input_shape(node, 0)
+        reps = node.attrs["repeat_times"]
+        n = max(len(x_shape), len(reps))
+        dims = (1,) * (n - len(x_shape)) + x_shape
+        reps = (1,) * (n - len(reps)) + tuple(reps)
+        # g's axis i holds reps[i] copies of x's axis i, one after the other: split it into (copy, element).
+        interleaved = ops.reshape(g, tuple(d for pair in zip(reps, dims) for d in pair))
+        summed = ops.sum(interleaved, tuple(range(0, 2 * n, 2)))
+        return (ops.reshape(summed, x_shape),)
+
+
+def tile(x: Tensor, repeat_times: tuple) -> Tensor:
+    return apply(Tile, (x,), {"repeat_times": tuple(repeat_times)})
+
+
+@register
+class ShardIndex(OpDef):
+    """Labels to positions within one shard: `input - shard_id * shard_size` where the label belongs to shard
+    `shard_id`, else `ignore_value` (shard_size = ceil(index_num / nshards))."""
+
+    name = "shard_index"
+    differentiable = False
+    saves_inputs = False
+
+    def kernel(self, x, index_num, nshards, shard_id, ignore_value):
+        size = (index_num + nshards - 1) // nshards
+        return np.where(x // size == shard_id, x % size, ignore_value).astype(x.dtype)
+
+    def infer_meta(self, x: Meta, **attrs) -> Meta:
+        return x
+
+
+def shard_index(x: Tensor, index_num: int, nshards: int, shard_id: int, ignore_value: int) -> Tensor:
+    attrs = {"index_num": index_num, "nshards": nshards, "shard_id": shard_id, "ignore_value": ignore_value}
+    return apply(ShardIndex, (x,), attrs)

@@ -10,6 +10,7 @@ import numbers
 import numpy as np
 
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.kinds import broadcast_shapes
 
 
 def check_tensor(x, fn: str, arg: str = "x") -> Tensor:
@@ -79,3 +80,10 @@ def check_shape(shape, fn: str) -> tuple:
             raise TypeError(f"{fn}: shape must contain ints, got {list(shape)}")
         out.append(int(d))
     return tuple(out)
+
+
+def check_broadcast(x: Tensor, y: Tensor, fn: str) -> None:
+    """A ValueError naming `fn` and both shapes when x and y do not broadcast (checked only when they differ)."""
+    xs, ys = tuple(x.shape), tuple(y.shape)
+    if xs != ys:
+        broadcast_shapes(xs, ys, fn)

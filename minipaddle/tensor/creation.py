@@ -1,4 +1,5 @@
-"""Making tensors: to_tensor, zeros, ones, full and their *_like forms (paddle.tensor.creation)."""
+"""Making tensors (paddle.tensor.creation): to_tensor, zeros, ones, full, empty and their *_like forms, arange,
+linspace, eye, meshgrid, and the diagonal and triangle makers diag, diag_embed, tril, triu."""
 
 from __future__ import annotations
 
@@ -10,9 +11,27 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Place, Tensor
-from minipaddle.tensor.checks import check_shape, check_tensor
+from minipaddle.tensor.checks import check_number, check_shape, check_tensor, normalize_axis
 
-__all__ = ["to_tensor", "full", "zeros", "ones", "full_like", "zeros_like", "ones_like"]
+__all__ = [
+    "to_tensor",
+    "full",
+    "zeros",
+    "ones",
+    "full_like",
+    "zeros_like",
+    "ones_like",
+    "empty",
+    "empty_like",
+    "arange",
+    "linspace",
+    "eye",
+    "meshgrid",
+    "diag",
+    "diag_embed",
+    "tril",
+    "triu",
+]
 
 
 def _infer_array(data) -> np.ndarray:
@@ -115,3 +134,195 @@ def zeros_like(x, dtype=None, name=None) -> Tensor:
 
 def ones_like(x, dtype=None, name=None) -> Tensor:
     return full_like(x, 1, dtype)
+
+
+def empty(shape, dtype=None, name=None) -> Tensor:
+    """A tensor of `shape` whose values are whatever the memory held (not initialized), float32 by default.
+
+    Example:
+        >>> paddle.empty([2, 3]).shape    # [2, 3]
+    """
+    shape = check_shape(shape, "empty")
+    if any(d < 0 for d in shape):
+        raise ValueError(f"empty: dimensions must be >= 0, got {list(shape)}")
+    return Tensor(np.empty(shape, dtype=_dtype_or(dtype, STATE.default_dtype)))
+
+
+def empty_like(x, dtype=None, name=None) -> Tensor:
+    """An uninitialized tensor of x's shape, and of x's dtype unless `dtype` is given."""
+    check_tensor(x, "empty_like")
+    return Tensor(np.empty(tuple(x.shape), dtype=x.dtype.np if dtype is None else dtypes.to_dtype(dtype).np))
+
+
+def create_tensor(dtype, name=None, persistable=False) -> Tensor:
+    """An empty tensor (no elements) of `dtype`, to be filled later, e.g. by paddle.assign(x, output=t).
+
+    Paddle binds it as a Tensor method too, where the tensor itself lands in `dtype` and is refused.
+    """
+    t = Tensor(np.empty((0,), dtype=dtypes.to_dtype(dtype).np))
+    if name is not None:
+        t.name = name
+    t.persistable = bool(persistable)
+    return t
+
+
+def _scalar(v, fn: str, arg: str):
+    """A number given as a Python number or a one-element Tensor."""
+    return check_number(v, fn, arg)
+
+
+def arange(start=0, end=None, step=1, dtype=None, name=None) -> Tensor:
+    """start, start + step, ... up to but excluding end; with one argument, 0 ... start - 1.
+
+    The dtype is int64 when every argument is an integer, else the default float dtype (float32), unless given.
+
+    Example:
+        >>> paddle.arange(5)               # [0, 1, 2, 3, 4] int64
+        >>> paddle.arange(1, 2, 0.25)      # [1., 1.25, 1.5, 1.75] float32
+    """
+    start, step = _scalar(start, "arange", "start"), _scalar(step, "arange", "step")
+    start, end = (0, start) if end is None else (start, _scalar(end, "arange", "end"))
+    if step == 0:
+        raise ValueError("arange: step must not be 0")
+    if (end - start) * step < 0:
+        raise ValueError(
+            f"arange: step {step} points away from end: start={start}, end={end} (use a negative step to count down)"
+        )
+    if dtype is None:
+        whole = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (start, end, step))
+        d = dtypes.int64 if whole else dtypes.default_float()
+    else:
+        d = dtypes.to_dtype(dtype)
+    return ops.arange(start, end, step, d.np)
+
+
+def linspace(start, stop, num, dtype=None, name=None) -> Tensor:
+    """num evenly spaced values from start to stop, both ends included (float32 unless `dtype` is given).
+
+    Example:
+        >>> paddle.linspace(0, 1, 5)    # [0., 0.25, 0.5, 0.75, 1.]
+    """
+    start, stop = _scalar(start, "linspace", "start"), _scalar(stop, "linspace", "stop")
+    num = _scalar(num, "linspace", "num")
+    if isinstance(num, bool) or not isinstance(num, (int, np.integer)) or num <= 0:
+        raise ValueError(f"linspace: num must be a positive int, got {num!r}")
+    return ops.linspace(start, stop, int(num), _dtype_or(dtype, STATE.default_dtype))
+
+
+def _count(v, fn: str, arg: str) -> int:
+    v = v.item() if isinstance(v, Tensor) else v
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+        raise TypeError(f"{fn}: {arg} must be a non-negative int, got {v!r}")
+    return int(v)
+
+
+def eye(num_rows, num_columns=None, dtype=None, name=None) -> Tensor:
+    """An identity matrix: ones on the main diagonal of num_rows x num_columns (default square), float32.
+
+    Example:
+        >>> paddle.eye(2, 3, dtype='int32')    # [[1, 0, 0], [0, 1, 0]]
+    """
+    rows = _count(num_rows, "eye", "num_rows")
+    cols = rows if num_columns is None else _count(num_columns, "eye", "num_columns")
+    return ops.eye(rows, cols, _dtype_or(dtype, STATE.default_dtype))
+
+
+def meshgrid(*args, **kwargs) -> list:
+    """Coordinate grids from 1-D tensors ('ij' indexing): output k varies along axis k and repeats elsewhere.
+
+    Takes the tensors as arguments or as one list. Example:
+        >>> xs, ys = paddle.meshgrid(paddle.to_tensor([1, 2]), paddle.to_tensor([1, 2, 3]))    # both [2, 3]
+    """
+    if kwargs.keys() - {"name"}:
+        raise TypeError(f"meshgrid: unexpected keyword arguments {sorted(kwargs.keys() - {'name'})}")
+    tensors = list(args[0]) if len(args) == 1 and isinstance(args[0], (list, tuple)) else list(args)
+    if not tensors:
+        raise ValueError("meshgrid: give at least one 1-D Tensor")
+    for i, t in enumerate(tensors):
+        check_tensor(t, "meshgrid", f"args[{i}]")
+        if t.ndim > 1:
+            raise ValueError(f"meshgrid: every input must be 0-D or 1-D, args[{i}] has shape {t.shape}")
+    d = tensors[0].dtype
+    for t in tensors[1:]:
+        d = dtypes.promote_types(d, t.dtype)
+    sizes = tuple(max(t.size, 1) if t.ndim == 0 else t.shape[0] for t in tensors)
+    grids = []
+    for k, t in enumerate(tensors):
+        t = t if t.dtype is d else ops.cast(t, d)
+        along_k = tuple(sizes[k] if i == k else 1 for i in range(len(sizes)))
+        grids.append(ops.expand(ops.reshape(t, along_k), sizes))
+    return grids
+
+
+def diag(x, offset=0, padding_value=0, name=None) -> Tensor:
+    """A vector's square diagonal matrix, or a matrix's diagonal as a vector.
+
+    Args:
+        x (Tensor): 1-D (or 0-D): the diagonal to place; 2-D: the matrix to read.
+        offset (int): which diagonal: 0 the main one, > 0 above it, < 0 below it.
+        padding_value (number): the value off the diagonal, when building a matrix.
+
+    Example:
+        >>> paddle.diag(paddle.to_tensor([1, 2]), offset=1)    # [[0, 1, 0], [0, 0, 2], [0, 0, 0]]
+    """
+    check_tensor(x, "diag")
+    offset = _offset(offset, "diag")
+    if x.ndim == 2:
+        return ops.extract_diagonal(x, offset, 0, 1)
+    if x.ndim > 2:
+        raise ValueError(f"diag: x must be 0-D, 1-D or 2-D, got shape {x.shape}")
+    if x.ndim == 0:
+        x = ops.reshape(x, (1,))
+    out = ops.diag_embed(x, offset, 0, 1)
+    padding_value = check_number(padding_value, "diag", "padding_value")
+    if padding_value == 0:
+        return out
+    # Off the diagonal: padding_value * (1 - mask), where mask marks the diagonal.
+    mask = ops.diag_embed(ops.full_like(x, 1), offset, 0, 1)
+    return ops.add(out, ops.scale(mask, -padding_value, padding_value))
+
+
+def _offset(offset, fn: str) -> int:
+    if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)):
+        raise TypeError(f"{fn}: offset must be an int, got {type(offset).__name__}")
+    return int(offset)
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1) -> Tensor:  # noqa: A002 (Paddle's name)
+    """Put the last axis of `input` on a diagonal of new matrices, which occupy dimensions (dim1, dim2) of the
+    result (one more dimension than input); everything off that diagonal is 0.
+
+    Example:
+        >>> paddle.diag_embed(paddle.to_tensor([[1., 2.], [3., 4.]])).shape    # [2, 2, 2]
+    """
+    check_tensor(input, "diag_embed", "input")
+    if input.ndim < 1:
+        raise ValueError("diag_embed: input needs at least 1 dimension, got a 0-d tensor")
+    d1 = normalize_axis(dim1, input.ndim + 1, "diag_embed")
+    d2 = normalize_axis(dim2, input.ndim + 1, "diag_embed")
+    if d1 == d2:
+        raise ValueError(f"diag_embed: dim1 and dim2 must be different dimensions, both are {d1}")
+    return ops.diag_embed(input, _offset(offset, "diag_embed"), d1, d2)
+
+
+def _triangle(op_fn, fn: str, which: str):
+    def public(x, diagonal=0, name=None) -> Tensor:
+        check_tensor(x, fn)
+        if x.ndim < 2:
+            raise ValueError(f"{fn}: x needs at least 2 dimensions (matrices), got shape {x.shape}")
+        return op_fn(x, _offset(diagonal, fn))
+
+    public.__name__ = public.__qualname__ = fn
+    public.__doc__ = f"""The {which} triangle of x's matrices (its last two axes), with the rest set to 0.
+
+    Args:
+        x (Tensor): at least 2-D. diagonal (int): the border diagonal: 0 the main one, > 0 above, < 0 below.
+
+    Example:
+        >>> paddle.{fn}(paddle.ones([3, 3]), diagonal=-1)
+    """
+    return public
+
+
+tril = _triangle(ops.tril, "tril", "lower")
+triu = _triangle(ops.triu, "triu", "upper")

@@ -1,13 +1,44 @@
-"""Matrix products of the public API (paddle.tensor.linalg)."""
+"""Linear algebra of the public API (paddle.tensor.linalg): matrix and vector products, norms and distances,
+cross products, inverse, cholesky, condition numbers, histogram.
+
+det, matrix_power and multi_dot are reached through paddle.linalg (minipaddle/linalg.py), as in Paddle.
+"""
 
 from __future__ import annotations
 
+import builtins
+import math
+import numbers
+
+import numpy as np
+
 from minipaddle import ops
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_tensor
+from minipaddle.tensor.checks import (
+    check_bool,
+    check_broadcast,
+    check_number,
+    check_tensor,
+    normalize_axes,
+    normalize_axis,
+)
 from minipaddle.tensor.math import binary_operands
 
-__all__ = ["matmul", "mm"]
+__all__ = [
+    "matmul",
+    "mm",
+    "bmm",
+    "dot",
+    "mv",
+    "norm",
+    "dist",
+    "cross",
+    "inverse",
+    "cholesky",
+    "cond",
+    "histogram",
+]
 
 
 def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False, name=None) -> Tensor:
@@ -39,3 +70,279 @@ def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False, name=None
 
 def mm(input, mat2, name=None) -> Tensor:  # noqa: A002 (Paddle's name)
     return matmul(input, mat2)
+
+
+def bmm(x, y, name=None) -> Tensor:
+    """Batched matrix product of x [b, m, k] and y [b, k, n] (no broadcasting of the batch).
+
+    Example:
+        >>> paddle.bmm(paddle.ones([2, 3, 4]), paddle.ones([2, 4, 5])).shape    # [2, 3, 5]
+    """
+    check_tensor(x, "bmm", "x")
+    check_tensor(y, "bmm", "y")
+    if x.ndim != 3 or y.ndim != 3:
+        raise ValueError(f"bmm: x and y must be 3-D [batch, rows, cols], got shapes {x.shape} and {y.shape}")
+    if x.shape[0] != y.shape[0] and min(x.shape[0], y.shape[0]) >= 0:  # -1: not known yet (static mode)
+        raise ValueError(f"bmm: x and y must have the same batch size, got {x.shape[0]} and {y.shape[0]}")
+    if x.shape[2] != y.shape[1]:
+        raise ValueError(
+            f"bmm: x has shape {x.shape} and y has shape {y.shape}; x's columns ({x.shape[2]}) must equal "
+            f"y's rows ({y.shape[1]})"
+        )
+    x, y = binary_operands(x, y, "bmm")
+    return ops.matmul(x, y)
+
+
+def dot(x, y, name=None) -> Tensor:
+    """The inner product of vectors: 1-D x and y give a 0-d tensor; 2-D [n, k] give the n row-wise products.
+
+    Example:
+        >>> paddle.dot(paddle.to_tensor([1., 2.]), paddle.to_tensor([3., 4.]))    # 11.
+    """
+    check_tensor(x, "dot", "x")
+    check_tensor(y, "dot", "y")
+    if x.ndim not in (1, 2) or x.shape != y.shape:
+        raise ValueError(f"dot: x and y must be 1-D or 2-D with the same shape, got {x.shape} and {y.shape}")
+    x, y = binary_operands(x, y, "dot")
+    return ops.sum(ops.multiply(x, y), (x.ndim - 1,), False)
+
+
+def mv(x, vec, name=None) -> Tensor:
+    """The product of the matrix x [m, n] and the vector vec [n], a vector [m].
+
+    Example:
+        >>> paddle.mv(paddle.ones([2, 3]), paddle.to_tensor([1., 2., 3.]))    # [6., 6.]
+    """
+    check_tensor(x, "mv", "x")
+    check_tensor(vec, "mv", "vec")
+    if x.ndim != 2 or vec.ndim != 1:
+        raise ValueError(f"mv: x must be 2-D and vec 1-D, got shapes {x.shape} and {vec.shape}")
+    if x.shape[1] != vec.shape[0]:
+        raise ValueError(f"mv: x has shape {x.shape} and vec {vec.shape}; x's columns must equal vec's length")
+    x, vec = binary_operands(x, vec, "mv")
+    return ops.matmul(x, vec)
+
+
+# ---- norms and distances ---------------------------------------------------------------------------------------
+
+
+def _float(x: Tensor) -> Tensor:
+    return x if (x.dtype.is_floating or x.dtype.is_complex) else ops.cast(x, dtypes.default_float())
+
+
+def _vector_norm(x: Tensor, p, axes, keepdim: bool) -> Tensor:
+    """The p-norm of x's elements over `axes` (None: all), p any number including +-inf and 0."""
+    if x.dtype.is_complex:  # every norm reads only the magnitudes
+        x = ops.abs(x)
+    if p == 0:  # the count of nonzero elements (no gradient, as in Paddle)
+        return ops.sum(ops.cast(ops.not_equal(x, 0.0), x.dtype), axes, keepdim)
+    if p == 2:
+        return ops.sqrt(ops.sum(ops.multiply(x, x), axes, keepdim))
+    magnitude = ops.abs(x)
+    if p == math.inf:
+        return ops.max(magnitude, axes, keepdim)
+    if p == -math.inf:
+        return ops.min(magnitude, axes, keepdim)
+    if p == 1:
+        return ops.sum(magnitude, axes, keepdim)
+    return ops.pow(ops.sum(ops.pow(magnitude, p), axes, keepdim), 1.0 / p)
+
+
+def _check_p(p, fn: str):
+    if isinstance(p, str):
+        if p != "fro":
+            raise ValueError(f"{fn}: the only string value of p is 'fro', got {p!r}")
+        return 2
+    if isinstance(p, bool) or not isinstance(p, numbers.Real):
+        raise TypeError(f"{fn}: p must be a number or 'fro', got {type(p).__name__}")
+    return float(p)
+
+
+def norm(x, p="fro", axis=None, keepdim=False, name=None) -> Tensor:
+    """The p-norm of x over `axis`: 'fro' (the default) and 2 are sqrt(sum |x|^2), inf the largest |x|, -inf
+    the smallest, 0 the count of nonzeros, any other p (sum |x|^p)^(1/p).
+
+    Args:
+        x (Tensor): the input (integers are computed in the default float dtype).
+        p (float|str): the order. axis (int|list|None): one axis, two axes, or None for all elements.
+        keepdim (bool): keep the reduced axes as size 1.
+
+    Example:
+        >>> paddle.norm(paddle.to_tensor([[3., 4.], [0., 0.]]), p=2, axis=1)    # [5., 0.]
+    """
+    check_tensor(x, "norm")
+    p = _check_p(p, "norm")
+    if isinstance(axis, (list, tuple)) and len(axis) > 2:
+        raise ValueError(f"norm: axis must be an int or a list of one or two ints, got {list(axis)}")
+    axes = normalize_axes(axis, x.ndim, "norm")
+    return _vector_norm(_float(x), p, axes, check_bool(keepdim, "norm", "keepdim"))
+
+
+def dist(x, y, p=2, name=None) -> Tensor:
+    """The p-norm of x - y over all elements (x and y broadcast), a 0-d tensor.
+
+    Example:
+        >>> paddle.dist(paddle.to_tensor([1., 2.]), paddle.to_tensor([4., 6.]))    # 5.
+    """
+    check_tensor(x, "dist", "x")
+    check_tensor(y, "dist", "y")
+    p = _check_p(check_number(p, "dist", "p"), "dist")
+    x, y = binary_operands(x, y, "dist")
+    check_broadcast(x, y, "dist")
+    return _vector_norm(_float(ops.subtract(x, y)), p, None, False)
+
+
+# ---- cross product, inverse, cholesky --------------------------------------------------------------------------
+
+
+def cross(x, y, axis=9, name=None) -> Tensor:
+    """The cross product of 3-vectors along `axis` (x and y have the same shape). The default axis (9, as in
+    Paddle, or None) means the first axis of size 3.
+
+    Example:
+        >>> paddle.cross(paddle.to_tensor([1., 0., 0.]), paddle.to_tensor([0., 1., 0.]))    # [0., 0., 1.]
+    """
+    check_tensor(x, "cross", "x")
+    check_tensor(y, "cross", "y")
+    if x.shape != y.shape:
+        raise ValueError(f"cross: x and y must have the same shape, got {x.shape} and {y.shape}")
+    if axis is None or axis == 9:
+        axis = next((i for i, d in enumerate(x.shape) if d == 3), None)
+        if axis is None:
+            raise ValueError(f"cross: x of shape {x.shape} has no dimension of size 3")
+    axis = normalize_axis(axis, x.ndim, "cross")
+    if x.shape[axis] != 3:
+        raise ValueError(f"cross: dimension {axis} of x must have size 3, got shape {x.shape}")
+    x, y = binary_operands(x, y, "cross")
+    return ops.cross(x, y, axis)
+
+
+def _check_square(x, fn: str) -> Tensor:
+    check_tensor(x, fn)
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"{fn}: x must be a square matrix or a batch of them [..., n, n], got shape {x.shape}")
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError(f"{fn}: x must be a float or complex tensor, got {x.dtype.name}")
+    return x
+
+
+def inverse(x, name=None) -> Tensor:
+    """The inverse of a square matrix (or of each in a batch [..., n, n]). ValueError when singular.
+
+    Example:
+        >>> paddle.inverse(paddle.to_tensor([[2., 0.], [0., 4.]]))    # [[0.5, 0.], [0., 0.25]]
+    """
+    return ops.inverse(_check_square(x, "inverse"))
+
+
+def cholesky(x, upper=False, name=None) -> Tensor:
+    """The Cholesky factor of a symmetric positive-definite matrix: lower L with L @ L^T = x, or upper U = L^T
+    with upper=True. ValueError when x is not positive definite. Batches [..., n, n] work too.
+
+    Example:
+        >>> paddle.cholesky(paddle.to_tensor([[4., 2.], [2., 3.]]))    # [[2., 0.], [1., 1.4142]]
+    """
+    return ops.cholesky(_check_square(x, "cholesky"), check_bool(upper, "cholesky", "upper"))
+
+
+def _matrix_norm(a: Tensor, p) -> Tensor:
+    rows, cols = a.ndim - 2, a.ndim - 1
+    if p == "fro":
+        return _vector_norm(a, 2, (rows, cols), False)
+    if p == "nuc":
+        return ops.sum(ops.svdvals(a), (a.ndim - 2,), False)
+    pick = ops.max if p > 0 else ops.min
+    if builtins.abs(p) == 1:  # the largest (smallest) column sum
+        return pick(ops.sum(ops.abs(a), (rows,), False), (rows,), False)
+    return pick(ops.sum(ops.abs(a), (cols,), False), (rows,), False)  # +-inf: row sums
+
+
+def cond(x, p=None, name=None) -> Tensor:
+    """The condition number of a matrix (or each in a batch): how much x amplifies relative errors.
+
+    p None or 2 is the ratio of the largest to the smallest singular value (-2: the inverse ratio); p 'fro',
+    'nuc', 1, -1, inf or -inf is norm(x, p) * norm(inverse(x), p) for square x.
+
+    Example:
+        >>> paddle.linalg.cond(paddle.to_tensor([[4., 2.], [2., 3.]]))    # 3.8664
+    """
+    check_tensor(x, "cond")
+    if x.ndim < 2:
+        raise ValueError(f"cond: x must be a matrix or a batch of matrices, got shape {x.shape}")
+    x = _float(x)
+    if p is None or (not isinstance(p, str) and p in (2, -2)):
+        s = ops.svdvals(x)
+        last = (s.ndim - 1,)
+        big, small = ops.max(s, last, False), ops.min(s, last, False)
+        return ops.divide(small, big) if p == -2 else ops.divide(big, small)
+    if p not in ("fro", "nuc", 1, -1, math.inf, -math.inf):
+        raise ValueError(f"cond: p must be None, 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got {p!r}")
+    _check_square(x, "cond")
+    return ops.multiply(_matrix_norm(x, p), _matrix_norm(ops.inverse(x), p))
+
+
+def histogram(input, bins=100, min=0, max=0, name=None) -> Tensor:  # noqa: A002 (Paddle's names)
+    """Counts of input's elements in `bins` equal-width bins over [min, max] (int64, no gradient).
+
+    min == max == 0 uses the data's smallest and largest values; elements outside [min, max] are not counted.
+
+    Example:
+        >>> paddle.histogram(paddle.to_tensor([1., 2., 1.]), bins=4, min=0, max=3)    # [0, 2, 1, 0]
+    """
+    check_tensor(input, "histogram", "input")
+    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 1:
+        raise ValueError(f"histogram: bins must be a positive int, got {bins!r}")
+    lo, hi = check_number(min, "histogram", "min"), check_number(max, "histogram", "max")
+    if hi < lo:
+        raise ValueError(f"histogram: max must be larger than or equal to min, got min={lo} and max={hi}")
+    return ops.histogram(input, int(bins), lo, hi)
+
+
+# ---- reached through paddle.linalg -----------------------------------------------------------------------------
+
+
+def det(x, name=None) -> Tensor:
+    """The determinant of a square matrix (or of each in a batch [..., n, n]).
+
+    Example:
+        >>> paddle.linalg.det(paddle.to_tensor([[2., 1.], [1., 3.]]))    # 5.
+    """
+    return ops.det(_check_square(x, "det"))
+
+
+def matrix_power(x, n, name=None) -> Tensor:
+    """x multiplied by itself n times (n an int; 0 gives the identity, negative n powers of the inverse).
+
+    Example:
+        >>> paddle.linalg.matrix_power(paddle.to_tensor([[1., 1.], [0., 1.]]), 3)    # [[1., 3.], [0., 1.]]
+    """
+    x = _check_square(x, "matrix_power")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"matrix_power: n must be an int, got {type(n).__name__}")
+    if n == 0:
+        eye = ops.eye(x.shape[-1], x.shape[-1], x.dtype.np)
+        return ops.expand(eye, tuple(x.shape))
+    base = ops.inverse(x) if n < 0 else x
+    result = None
+    n = builtins.abs(int(n))
+    while n:  # square-and-multiply: about log2(n) products
+        if n & 1:
+            result = base if result is None else ops.matmul(result, base)
+        n >>= 1
+        if n:
+            base = ops.matmul(base, base)
+    return result
+
+
+def multi_dot(x, name=None) -> Tensor:
+    """The product of a list of matrices, x[0] @ x[1] @ ... (the first may be a vector, as may the last).
+
+    Example:
+        >>> paddle.linalg.multi_dot([paddle.ones([2, 3]), paddle.ones([3, 4]), paddle.ones([4])])    # [12., 12.]
+    """
+    if not isinstance(x, (list, tuple)) or len(x) < 2:
+        raise ValueError(f"multi_dot: x must be a list of at least 2 Tensors, got {x!r}")
+    out = x[0]
+    for t in x[1:]:
+        out = matmul(out, t)
+    return out

@@ -6,14 +6,26 @@ live in minipaddle/ops/.
 
 from __future__ import annotations
 
+import builtins
 import numbers
 
 import numpy as np
 
 from minipaddle import ops
 from minipaddle.core import dtype as dtypes
+from minipaddle.core.dispatch import apply_inplace
+from minipaddle.core.op import get_op
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_bool, check_number, check_tensor, normalize_axes
+from minipaddle.ops.kinds import broadcast_shapes
+from minipaddle.tensor.checks import (
+    check_bool,
+    check_broadcast,
+    check_number,
+    check_shape,
+    check_tensor,
+    normalize_axes,
+    normalize_axis,
+)
 
 __all__ = [
     "add",
@@ -36,6 +48,54 @@ __all__ = [
     "tanh",
     "max",
     "min",
+    # trigonometric and hyperbolic
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "stanh",
+    # rounding, erf, logarithms, powers
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "erf",
+    "log2",
+    "log10",
+    "log1p",
+    "expm1",
+    "rsqrt",
+    "reciprocal",
+    "square",
+    "clip",
+    "increment",
+    # integer division
+    "floor_divide",
+    "remainder",
+    "mod",
+    "floor_mod",
+    # products and sums of several tensors
+    "kron",
+    "addmm",
+    "add_n",
+    "multiplex",
+    "trace",
+    # reductions
+    "cumsum",
+    "prod",
+    "logsumexp",
+    "all",
+    "any",
+    "amax",
+    "amin",
+    "broadcast_shape",
 ]
 
 
@@ -68,11 +128,12 @@ def _with_scalar(t: Tensor, v, fn: str, scalar_first: bool) -> tuple[Tensor, Ten
     d = dtypes.scalar_result_dtype(t.dtype, v)
     if d is not t.dtype:
         t = ops.cast(t, d)
-    return t, Tensor(np.asarray(v, dtype=d.np))
+    return t, Tensor(np.asarray(v).astype(d.np))  # an int out of range wraps around, as in Paddle (uint8 + 300)
 
 
 def _binary(op_fn, x, y, fn: str) -> Tensor:
     x, y = binary_operands(x, y, fn)
+    check_broadcast(x, y, fn)
     return op_fn(x, y)
 
 
@@ -135,17 +196,26 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None) ->
     return out
 
 
-def _unary(op_fn, fn: str):
+def _unary_doc(fn: str, what: str | None, note: str = "") -> str:
+    what = what or f"Elementwise {fn} of x."
+    return (
+        f"{what}{note}\n\n    Args:\n        x (Tensor): the input.\n        name: unused, for compatibility.\n\n"
+        "    Returns:\n        Tensor of x's shape.\n\n"
+        f"    Example:\n        >>> paddle.{fn}(paddle.to_tensor([0.5, 1.0]))\n"
+    )
+
+
+def _unary(op_fn, fn: str, what: str | None = None):
     def public(x, name=None) -> Tensor:
         check_tensor(x, fn)
         return op_fn(x)
 
     public.__name__ = public.__qualname__ = fn
-    public.__doc__ = f"Elementwise {fn} of x."
+    public.__doc__ = _unary_doc(fn, what, " The dtype is kept.")
     return public
 
 
-def _float_unary(op_fn, fn: str):
+def _float_unary(op_fn, fn: str, what: str | None = None):
     """Like _unary, but integer inputs are first cast to the default float dtype (exp of an int tensor)."""
 
     def public(x, name=None) -> Tensor:
@@ -155,7 +225,7 @@ def _float_unary(op_fn, fn: str):
         return op_fn(x)
 
     public.__name__ = public.__qualname__ = fn
-    public.__doc__ = f"Elementwise {fn} of x."
+    public.__doc__ = _unary_doc(fn, what, " Integer and bool inputs are computed in the default float dtype.")
     return public
 
 
@@ -198,3 +268,292 @@ def mean(x, axis=None, keepdim=False, name=None) -> Tensor:
 
 max = _reduction(ops.max, "max", "Largest element over `axis`; the gradient goes to every maximal element.")  # noqa: A001
 min = _reduction(ops.min, "min", "Smallest element over `axis`; the gradient goes to every minimal element.")  # noqa: A001
+
+
+def _float_reduction(op_fn, fn: str, doc: str):
+    """A reduction computed in floating point: integer inputs are cast to the default float dtype first."""
+
+    def public(x, axis=None, keepdim=False, name=None) -> Tensor:
+        check_tensor(x, fn)
+        if not (x.dtype.is_floating or x.dtype.is_complex):
+            x = ops.cast(x, dtypes.default_float())
+        return op_fn(x, normalize_axes(axis, x.ndim, fn), check_bool(keepdim, fn, "keepdim"))
+
+    public.__name__ = public.__qualname__ = fn
+    public.__doc__ = doc
+    return public
+
+
+# ---- trigonometric and hyperbolic ------------------------------------------------------------------------------
+
+sin = _float_unary(ops.sin, "sin", "Elementwise sine of x (in radians).")
+cos = _float_unary(ops.cos, "cos", "Elementwise cosine of x (in radians).")
+tan = _float_unary(ops.tan, "tan", "Elementwise tangent of x (in radians).")
+asin = _float_unary(ops.asin, "asin", "Elementwise arcsine of x; nan outside [-1, 1].")
+acos = _float_unary(ops.acos, "acos", "Elementwise arccosine of x; nan outside [-1, 1].")
+atan = _float_unary(ops.atan, "atan", "Elementwise arctangent of x.")
+sinh = _float_unary(ops.sinh, "sinh", "Elementwise hyperbolic sine of x.")
+cosh = _float_unary(ops.cosh, "cosh", "Elementwise hyperbolic cosine of x.")
+asinh = _float_unary(ops.asinh, "asinh", "Elementwise inverse hyperbolic sine of x.")
+acosh = _float_unary(ops.acosh, "acosh", "Elementwise inverse hyperbolic cosine of x; nan below 1.")
+atanh = _float_unary(ops.atanh, "atanh", "Elementwise inverse hyperbolic tangent of x; nan outside [-1, 1].")
+
+
+def stanh(x, scale_a=0.67, scale_b=1.7159, name=None) -> Tensor:
+    """The scaled tanh, scale_b * tanh(scale_a * x), elementwise.
+
+    Args:
+        x (Tensor): the input. scale_a, scale_b (float): the inner and outer scales.
+
+    Example:
+        >>> paddle.stanh(paddle.to_tensor([1.0]))        # 1.7159 * tanh(0.67)
+    """
+    check_tensor(x, "stanh")
+    a, b = check_number(scale_a, "stanh", "scale_a"), check_number(scale_b, "stanh", "scale_b")
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        x = ops.cast(x, dtypes.default_float())
+    return ops.scale(ops.tanh(ops.scale(x, a)), b)
+
+
+# ---- rounding, erf, logarithms, powers -------------------------------------------------------------------------
+
+floor = _unary(ops.floor, "floor", "Round x down to a whole number, elementwise (integers are unchanged).")
+ceil = _unary(ops.ceil, "ceil", "Round x up to a whole number, elementwise (integers are unchanged).")
+round = _unary(ops.round, "round", "Round x to the nearest whole number, halves away from zero (2.5 -> 3).")  # noqa: A001
+trunc = _unary(ops.trunc, "trunc", "Round x toward zero, elementwise (integers are unchanged).")
+erf = _float_unary(ops.erf, "erf", "The error function 2/sqrt(pi) * integral_0^x exp(-t^2) dt, elementwise.")
+log2 = _float_unary(ops.log2, "log2", "Elementwise base-2 logarithm of x.")
+log10 = _float_unary(ops.log10, "log10", "Elementwise base-10 logarithm of x.")
+log1p = _float_unary(ops.log1p, "log1p", "log(1 + x), elementwise, accurate for small x.")
+expm1 = _float_unary(ops.expm1, "expm1", "exp(x) - 1, elementwise, accurate for small x.")
+rsqrt = _float_unary(ops.rsqrt, "rsqrt", "1 / sqrt(x), elementwise.")
+reciprocal = _float_unary(ops.reciprocal, "reciprocal", "1 / x, elementwise.")
+square = _unary(ops.square, "square", "x * x, elementwise.")
+
+
+def clip(x, min=None, max=None, name=None) -> Tensor:  # noqa: A002 (Paddle's names)
+    """Limit x to [min, max] elementwise; a None bound is not applied.
+
+    The gradient is 1 strictly inside (min, max) and 0 elsewhere, at the bounds included (as Paddle).
+    Bounds may be numbers or one-element Tensors; for an integer x they are truncated to integers.
+
+    Example:
+        >>> paddle.clip(paddle.to_tensor([0.5, -1.5, 2.5]), min=0.0, max=1.0)     # [0.5, 0.0, 1.0]
+    """
+    check_tensor(x, "clip")
+    lo = None if min is None else check_number(min, "clip", "min")
+    hi = None if max is None else check_number(max, "clip", "max")
+    if lo is not None and hi is not None and lo > hi:
+        raise ValueError(f"clip: max must be greater than or equal to min, got min={lo} and max={hi}")
+    return ops.clip(x, lo, hi)
+
+
+def increment(x, value=1.0, name=None) -> Tensor:
+    """Add `value` to the one-element tensor x, in place, and return x (a loop counter, as in Paddle).
+
+    Example:
+        >>> i = paddle.zeros([1]); paddle.increment(i); i      # [1.]
+    """
+    check_tensor(x, "increment")
+    value = check_number(value, "increment", "value")
+    if x.size != 1:
+        raise ValueError(f"increment: x must have exactly one element, got shape {x.shape}")
+    return apply_inplace(get_op("scale"), x, (x,), {"scale": 1, "bias": value})
+
+
+# ---- integer division ------------------------------------------------------------------------------------------
+
+
+def floor_divide(x, y, name=None) -> Tensor:
+    """x // y elementwise, rounding toward minus infinity (Python's rule: -3 // 2 == -2). No gradient.
+
+    Integer division by zero raises ZeroDivisionError. Example:
+        >>> paddle.floor_divide(paddle.to_tensor([-3, 3]), paddle.to_tensor([2, -2]))    # [-2, -2]
+    """
+    return _binary(ops.floor_divide, x, y, "floor_divide")
+
+
+def remainder(x, y, name=None) -> Tensor:
+    """x % y elementwise, with the sign of y (Python's rule: -3 % 2 == 1). No gradient. Aliases: mod, floor_mod.
+
+    Example:
+        >>> paddle.remainder(paddle.to_tensor([-3, 3]), paddle.to_tensor([2, -2]))       # [1, -1]
+    """
+    return _binary(ops.remainder, x, y, "remainder")
+
+
+def mod(x, y, name=None) -> Tensor:
+    """The same as paddle.remainder."""
+    return _binary(ops.remainder, x, y, "mod")
+
+
+def floor_mod(x, y, name=None) -> Tensor:
+    """The same as paddle.remainder."""
+    return _binary(ops.remainder, x, y, "floor_mod")
+
+
+# ---- products and sums of several tensors ----------------------------------------------------------------------
+
+
+def kron(x, y, name=None) -> Tensor:
+    """The Kronecker product: a block matrix whose block (i, j) is x[i, j] * y (any number of dimensions).
+
+    Example:
+        >>> paddle.kron(paddle.to_tensor([1, 2]), paddle.to_tensor([[1, 2], [3, 4]]))   # [[1, 2, 2, 4], [3, 4, 6, 8]]
+    """
+    check_tensor(x, "kron", "x")
+    check_tensor(y, "kron", "y")
+    return ops.kron(*binary_operands(x, y, "kron"))
+
+
+def addmm(input, x, y, beta=1.0, alpha=1.0, name=None) -> Tensor:  # noqa: A002 (Paddle's name)
+    """beta * input + alpha * (x @ y), for matrices x [m, k] and y [k, n]; input broadcasts to [m, n].
+
+    Example:
+        >>> paddle.addmm(paddle.ones([2, 2]), paddle.ones([2, 3]), paddle.ones([3, 2]), beta=0.5, alpha=2.0)
+    """
+    for arg, t in (("input", input), ("x", x), ("y", y)):
+        check_tensor(t, "addmm", arg)
+    if x.ndim != 2 or y.ndim != 2:
+        raise ValueError(f"addmm: x and y must be matrices (2-D), got shapes {x.shape} and {y.shape}")
+    if x.shape[1] != y.shape[0]:
+        raise ValueError(
+            f"addmm: x has shape {x.shape} and y has shape {y.shape}; x's columns ({x.shape[1]}) must equal "
+            f"y's rows ({y.shape[0]})"
+        )
+    out_shape = [x.shape[0], y.shape[1]]
+    if input.ndim > 2 or builtins.any(d not in (1, o) for d, o in zip(reversed(input.shape), reversed(out_shape))):
+        raise ValueError(f"addmm: input of shape {input.shape} does not broadcast to x @ y's shape {out_shape}")
+    beta = check_number(beta, "addmm", "beta")
+    alpha = check_number(alpha, "addmm", "alpha")
+    x, y = binary_operands(x, y, "addmm")
+    product = ops.matmul(x, y)
+    if alpha != 1:
+        product = ops.scale(product, alpha)
+    return add(product, input if beta == 1 else ops.scale(input, beta))
+
+
+def add_n(inputs, name=None) -> Tensor:
+    """The elementwise sum of a list of same-shaped tensors (a single Tensor counts as a list of one).
+
+    Example:
+        >>> paddle.add_n([paddle.ones([2]), paddle.ones([2]), paddle.ones([2])])    # [3., 3.]
+    """
+    if isinstance(inputs, Tensor):
+        inputs = [inputs]
+    if not isinstance(inputs, (list, tuple)) or not inputs:
+        raise TypeError(f"add_n: inputs must be a Tensor or a non-empty list of Tensors, got {inputs!r}")
+    for i, t in enumerate(inputs):
+        check_tensor(t, "add_n", f"inputs[{i}]")
+        if t.shape != inputs[0].shape:
+            raise ValueError(
+                f"add_n: every input must have the same shape; inputs[0] has {inputs[0].shape}, inputs[{i}] has "
+                f"{t.shape}"
+            )
+    total = ops.assign(inputs[0])
+    for t in inputs[1:]:
+        total = add(total, t)
+    return total
+
+
+def multiplex(inputs, index, name=None) -> Tensor:
+    """Pick each row from one of several tensors: out[i] = inputs[index[i]][i].
+
+    Args:
+        inputs (list[Tensor]): at least two tensors of the same shape [N, ...].
+        index (Tensor): int32 or int64 of shape [N, 1], each value in [0, len(inputs)).
+
+    Example:
+        >>> a, b = paddle.ones([2, 2]), paddle.zeros([2, 2])
+        >>> paddle.multiplex([a, b], paddle.to_tensor([[1], [0]], dtype='int32'))    # row 0 of b, row 1 of a
+    """
+    if not isinstance(inputs, (list, tuple)) or len(inputs) < 2:
+        raise ValueError(f"multiplex: inputs must be a list of at least 2 Tensors, got {inputs!r}")
+    for i, t in enumerate(inputs):
+        check_tensor(t, "multiplex", f"inputs[{i}]")
+        if t.shape != inputs[0].shape or t.dtype != inputs[0].dtype:
+            raise ValueError(
+                f"multiplex: every input must match inputs[0] ({inputs[0].shape}, {inputs[0].dtype.name}); "
+                f"inputs[{i}] is {t.shape}, {t.dtype.name}"
+            )
+    check_tensor(index, "multiplex", "index")
+    n = inputs[0].shape[0] if inputs[0].ndim else 0
+    if not index.dtype.is_integer or list(index.shape) != [n, 1]:
+        raise ValueError(
+            f"multiplex: index must be an int32/int64 tensor of shape [{n}, 1], got {index.dtype.name} {index.shape}"
+        )
+    rest = [1] * (inputs[0].ndim - 1)
+    where = ops.expand(ops.reshape(index, [1, n] + rest), [1] + list(inputs[0].shape))
+    picked = ops.gather_along_axis(ops.stack(list(inputs), 0), where, 0)
+    return ops.reshape(picked, inputs[0].shape)
+
+
+def trace(x, offset=0, axis1=0, axis2=1, name=None) -> Tensor:
+    """The sum of the diagonal at `offset` of the matrices spanned by axes (axis1, axis2).
+
+    Example:
+        >>> paddle.trace(paddle.to_tensor([[1., 2.], [3., 4.]]))    # 5.
+    """
+    check_tensor(x, "trace")
+    if x.ndim < 2:
+        raise ValueError(f"trace: x needs at least 2 dimensions, got shape {x.shape}")
+    a1, a2 = normalize_axis(axis1, x.ndim, "trace"), normalize_axis(axis2, x.ndim, "trace")
+    if a1 == a2:
+        raise ValueError(f"trace: axis1 and axis2 must be different dimensions, both are {a1}")
+    if not isinstance(offset, (int, np.integer)) or isinstance(offset, bool):
+        raise TypeError(f"trace: offset must be an int, got {type(offset).__name__}")
+    return ops.sum(ops.extract_diagonal(x, int(offset), a1, a2), (x.ndim - 2,), False)
+
+
+# ---- more reductions -------------------------------------------------------------------------------------------
+
+
+def cumsum(x, axis=None, dtype=None, name=None) -> Tensor:
+    """Running sums along `axis` (None: over the flattened tensor). dtype casts x first; bool sums as int64.
+
+    Example:
+        >>> paddle.cumsum(paddle.to_tensor([[1, 2], [3, 4]]), axis=1)    # [[1, 3], [3, 7]]
+    """
+    check_tensor(x, "cumsum")
+    if dtype is not None:
+        x = ops.cast(x, dtypes.to_dtype(dtype))
+    elif x.dtype is dtypes.bool_:
+        x = ops.cast(x, dtypes.int64)
+    if axis is None:
+        return ops.cumsum(ops.reshape(x, (-1,)), 0)
+    return ops.cumsum(x, normalize_axis(axis, x.ndim, "cumsum"))
+
+
+def prod(x, axis=None, keepdim=False, dtype=None, name=None) -> Tensor:
+    """The product over `axis` (None: all axes). dtype casts x first; bool multiplies as int64.
+
+    Example:
+        >>> paddle.prod(paddle.to_tensor([[1., 2.], [3., 4.]]), axis=0)    # [3., 8.]
+    """
+    check_tensor(x, "prod")
+    if dtype is not None:
+        x = ops.cast(x, dtypes.to_dtype(dtype))
+    elif x.dtype is dtypes.bool_:
+        x = ops.cast(x, dtypes.int64)
+    return ops.prod(x, normalize_axes(axis, x.ndim, "prod"), check_bool(keepdim, "prod", "keepdim"))
+
+
+logsumexp = _float_reduction(
+    ops.logsumexp,
+    "logsumexp",
+    "log(sum(exp(x))) over `axis` (None: all axes), computed without overflow. Its gradient is the softmax.",
+)
+all = _reduction(ops.all, "all", "Whether every element over `axis` is nonzero (True), as a bool tensor.")  # noqa: A001
+any = _reduction(ops.any, "any", "Whether some element over `axis` is nonzero (True), as a bool tensor.")  # noqa: A001
+amax = _reduction(ops.amax, "amax", "Largest element over `axis`; tied maxima share the gradient equally.")
+amin = _reduction(ops.amin, "amin", "Smallest element over `axis`; tied minima share the gradient equally.")
+
+
+def broadcast_shape(x_shape, y_shape) -> list:
+    """The shape that tensors of shapes x_shape and y_shape broadcast to (numpy's rule), as a list.
+
+    Example:
+        >>> paddle.broadcast_shape([2, 1, 3], [4, 1])    # [2, 4, 3]
+    """
+    x_shape, y_shape = check_shape(x_shape, "broadcast_shape"), check_shape(y_shape, "broadcast_shape")
+    return list(broadcast_shapes(x_shape, y_shape, "broadcast_shape"))

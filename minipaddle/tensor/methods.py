@@ -11,7 +11,21 @@ from minipaddle.core.dispatch import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.tensor import Parameter, Tensor
 from minipaddle.nn.functional import activation
-from minipaddle.tensor import creation, linalg, logic, manipulation, math
+from minipaddle.nn.param_attr import create_parameter
+from minipaddle.tensor import (
+    attribute,
+    creation,
+    indexing,
+    inplace,
+    linalg,
+    logic,
+    manipulation,
+    math,
+    properties,
+    random,
+    search,
+    stat,
+)
 from minipaddle.tensor.to_string import format_parameter, format_tensor
 
 # ---- operators -------------------------------------------------------------------------------------------------
@@ -24,12 +38,6 @@ def _swap(fn):
         return fn(other, self)
 
     return reflected
-
-
-def _floordiv(x, y):
-    # Python's floor rule (as Paddle 2.6): computed through the divide and floor of the same numbers.
-    x, y = math.binary_operands(x, y, "floor_divide")
-    return creation.to_tensor(np.floor_divide(x.numpy(), y.numpy()))
 
 
 def _identity_fallback(compare, same: bool):
@@ -64,6 +72,12 @@ OPERATORS = {
     "__ge__": logic.greater_equal,
     "__neg__": math.neg,
     "__abs__": math.abs,
+    "__floordiv__": math.floor_divide,  # Python's floor rules; no reflected form, as in Paddle
+    "__mod__": math.remainder,
+    "__and__": logic.bitwise_and,  # on bool tensors these are the logical and/or/xor/not
+    "__or__": logic.bitwise_or,
+    "__xor__": logic.bitwise_xor,
+    "__invert__": logic.bitwise_not,
 }
 
 
@@ -113,18 +127,11 @@ def __iter__(self):
 
 
 def __getitem__(self, index):
-    return ops.getitem(self, _numpy_index(index))
+    return indexing.getitem(self, index)
 
 
-def _numpy_index(index):
-    """Tensors inside an index become numpy arrays (an index is data, not part of the graph)."""
-    if isinstance(index, Tensor):
-        return index.numpy()
-    if isinstance(index, tuple):
-        return tuple(i.numpy() if isinstance(i, Tensor) else i for i in index)
-    if isinstance(index, list):
-        return np.asarray(index)
-    return index
+def __setitem__(self, index, value) -> None:
+    indexing.setitem(self, index, value)
 
 
 def __format__(self, spec: str) -> str:
@@ -240,60 +247,16 @@ def retain_grads(self) -> None:
 # ---- in-place methods ------------------------------------------------------------------------------------------
 
 
-def _inplace_binary(op_name: str):
-    def method(self, y, name=None):
-        x, y = math.binary_operands(self, y, op_name + "_")
-        if x is not self:
-            raise TypeError(f"{op_name}_: the result would be {x.dtype.name} but the tensor is {self.dtype.name}")
-        return apply_inplace(get_op(op_name), self, (self, y))
-
-    method.__name__ = op_name + "_"
-    method.__doc__ = f"In-place {op_name}: writes the result into this tensor and returns it."
-    return method
-
-
-def _inplace_unary(op_name: str):
-    def method(self, name=None):
-        return apply_inplace(get_op(op_name), self, (self,))
-
-    method.__name__ = op_name + "_"
-    method.__doc__ = f"In-place {op_name}: writes the result into this tensor and returns it."
-    return method
-
-
-def scale_(self, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None) -> Tensor:
-    """In-place scale * x + bias."""
-    b = bias if bias_after_scale else bias * scale
-    return apply_inplace(get_op("scale"), self, (self,), {"scale": scale, "bias": b})
-
-
-def fill_(self, value) -> Tensor:
-    """Fill with `value` in place (no gradient flows to the old values)."""
-    return apply_inplace(get_op("full_like"), self, (self,), {"value": value, "dtype": None})
-
-
-def zero_(self) -> Tensor:
-    """Fill with zeros in place."""
-    return fill_(self, 0)
-
-
-INPLACE = {
-    "add_": _inplace_binary("add"),
-    "subtract_": _inplace_binary("subtract"),
-    "multiply_": _inplace_binary("multiply"),
-    "divide_": _inplace_binary("divide"),
-    "exp_": _inplace_unary("exp"),
-    "sqrt_": _inplace_unary("sqrt"),
-    "tanh_": _inplace_unary("tanh"),
-    "scale_": scale_,
-    "fill_": fill_,
-    "zero_": zero_,
-}
+def _inplace_methods(functions: dict) -> dict:
+    """The `_` methods of paddle 2.6 (tensor/inplace.py): each one whose out-of-place function exists."""
+    built = {n: inplace.inplace_of(functions[n[:-1]], n) for n in inplace.WRITE_BACK + inplace.REBIND
+             if n[:-1] in functions}  # fmt: skip
+    return {**built, **inplace.SPECIAL}
 
 
 # Every function of these modules becomes a method too (`x.sum()` is `paddle.sum(x)`), as in Paddle.
-METHOD_MODULES = (math, linalg, logic, manipulation)
-NOT_METHODS = {"concat", "stack", "where", "assign"}  # take a list, or are not called on a tensor first
+METHOD_MODULES = (math, linalg, logic, manipulation, indexing, attribute, search, stat)
+NOT_METHODS = {"assign", "shape", "complex"}  # not called on a tensor first, or clash with an attribute
 
 METHODS = {
     "astype": astype,
@@ -306,15 +269,25 @@ METHODS = {
     "register_hook": register_hook,
     "retain_grads": retain_grads,
     "sigmoid": activation.sigmoid,
+    # creation and random functions that Paddle binds as methods too
+    "diag": creation.diag,
+    "diag_embed": creation.diag_embed,
+    "tril": creation.tril,
+    "triu": creation.triu,
+    "multinomial": random.multinomial,
+    "create_tensor": creation.create_tensor,
+    "create_parameter": create_parameter,
 }
 
 
 def bind() -> None:
     """Attach every method and operator to Tensor. Called once, when minipaddle is imported."""
     from_modules = {n: getattr(m, n) for m in METHOD_MODULES for n in m.__all__ if n not in NOT_METHODS}
-    for name, fn in {**from_modules, **OPERATORS, **METHODS, **INPLACE}.items():
+    methods = {**properties.METHODS, **from_modules, **OPERATORS, **METHODS}
+    for name, fn in {**methods, **_inplace_methods(methods), **properties.PROPERTIES}.items():
         setattr(Tensor, name, fn)
-    for fn in (__bool__, __float__, __int__, __complex__, __index__, __len__, __iter__, __getitem__, __format__):
+    for fn in (__bool__, __float__, __int__, __complex__, __index__, __len__, __iter__, __getitem__, __setitem__,
+               __format__):  # fmt: skip
         setattr(Tensor, fn.__name__, fn)
     Tensor.__repr__ = Tensor.__str__ = __repr__
     Tensor.__hash__ = object.__hash__  # __eq__ returns a Tensor, so keep identity hashing (as Paddle)

@@ -133,6 +133,7 @@ ENTRIES: list[OpInfo] = [
     OpInfo("sum", paddle.sum, np_reduce(np.sum), reduce_samples),
     OpInfo("mean", paddle.mean, np_reduce(np.mean), reduce_samples),
     OpInfo("max", paddle.max, np_reduce(np.max), reduce_samples),
+    OpInfo("numel", paddle.numel, lambda x: np.asarray(x.size, dtype=np.int64), unary_samples(), grad=False),
     OpInfo("min", paddle.min, np_reduce(np.min), reduce_samples),
     # linear algebra
     OpInfo("matmul", paddle.matmul, matmul_ref, matmul_samples, double_grad=True, atol=1e-5, rtol=1e-4),

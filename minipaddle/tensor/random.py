@@ -1,0 +1,262 @@
+"""Random numbers of the public API (paddle.tensor.random and paddle.framework.random): seed and the generator
+state, rand, randn, standard_normal, normal, uniform, randint, randperm, bernoulli, multinomial.
+
+Every draw comes from the one generator in core/state.py, drawn when the op runs (in static mode: when the
+Executor runs the Program), so `paddle.seed(n)` makes everything after it repeat exactly.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from minipaddle import ops
+from minipaddle.core import dtype as dtypes
+from minipaddle.core import state
+from minipaddle.core.tensor import Tensor
+from minipaddle.tensor.checks import check_bool, check_number, check_shape, check_tensor
+
+__all__ = [
+    "seed",
+    "get_rng_state",
+    "set_rng_state",
+    "get_cuda_rng_state",
+    "set_cuda_rng_state",
+    "rand",
+    "randn",
+    "standard_normal",
+    "normal",
+    "uniform",
+    "randint",
+    "randperm",
+    "bernoulli",
+    "multinomial",
+]
+
+
+# ---- the generator ---------------------------------------------------------------------------------------------
+
+
+def seed(seed) -> None:
+    """Restart the random generator from `seed` (an int): every random function then repeats its numbers.
+
+    Example:
+        >>> paddle.seed(42); a = paddle.rand([2])
+        >>> paddle.seed(42); b = paddle.rand([2])       # b equals a
+    """
+    if isinstance(seed, Tensor):
+        seed = seed.item()
+    try:
+        value = int(seed)
+    except (TypeError, ValueError):
+        raise TypeError(f"seed: seed must be an int, got {seed!r}") from None
+    if value < 0:
+        raise ValueError(f"seed: seed must be >= 0, got {value}")
+    state.seed(value)
+
+
+def get_rng_state(device=None) -> list:
+    """The generator's state, as a list with one entry (Paddle keeps one per device; minipaddle has the CPU).
+
+    Pass it to `set_rng_state` to replay the numbers drawn since.
+    """
+    return [state.get_rng_state()]
+
+
+def set_rng_state(state_list, device=None) -> None:
+    """Put back a state returned by `get_rng_state`."""
+    if isinstance(state_list, (list, tuple)):
+        if len(state_list) != 1:
+            raise ValueError(f"set_rng_state: expected the one-entry list from get_rng_state, got {len(state_list)}")
+        state_list = state_list[0]
+    if not isinstance(state_list, dict):
+        raise TypeError(f"set_rng_state: expected a state from get_rng_state, got {type(state_list).__name__}")
+    state.set_rng_state(state_list)
+
+
+def get_cuda_rng_state() -> list:
+    """The states of the CUDA generators: an empty list, since minipaddle has no GPU (as CPU-only Paddle)."""
+    return []
+
+
+def set_cuda_rng_state(state_list) -> None:
+    """Accepts the empty list from get_cuda_rng_state; there are no CUDA generators to set."""
+    if state_list:
+        raise ValueError("set_cuda_rng_state: minipaddle runs on the CPU only and has no CUDA generator state")
+
+
+# ---- argument checks -------------------------------------------------------------------------------------------
+
+
+def _shape(shape, fn: str) -> tuple:
+    shape = check_shape(shape, fn)
+    if any(d < 0 for d in shape):
+        raise ValueError(f"{fn}: dimensions must be >= 0, got {list(shape)}")
+    return shape
+
+
+def _float_dtype(dtype, fn: str) -> np.dtype:
+    d = dtypes.default_float() if dtype is None else dtypes.to_dtype(dtype)
+    if not d.is_floating:
+        raise TypeError(f"{fn}: dtype must be float16, float32 or float64, got {d.name}")
+    return d.np
+
+
+def _float_tensor(x, fn: str, arg: str = "x") -> Tensor:
+    check_tensor(x, fn, arg)
+    if not x.dtype.is_floating:
+        raise TypeError(f"{fn}: {arg} must be a float tensor, got {x.dtype.name}")
+    return x
+
+
+def _int(v, fn: str, arg: str) -> int:
+    v = v.item() if isinstance(v, Tensor) else v
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise TypeError(f"{fn}: {arg} must be an int, got {type(v).__name__}")
+    return int(v)
+
+
+# ---- continuous distributions ----------------------------------------------------------------------------------
+
+
+def rand(shape, dtype=None, name=None) -> Tensor:
+    """Uniform random numbers in [0, 1) of `shape` (the default float dtype unless given).
+
+    Example:
+        >>> paddle.rand([2, 3])
+    """
+    return ops.uniform(_shape(shape, "rand"), _float_dtype(dtype, "rand"), 0.0, 1.0)
+
+
+def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None) -> Tensor:  # noqa: A002 (Paddle's names)
+    """Uniform random numbers in [min, max) of `shape`. A nonzero `seed` draws from its own fresh generator
+    (the same numbers every call); 0 draws from the global one.
+
+    Example:
+        >>> paddle.uniform([2], min=2.0, max=3.0)
+    """
+    lo, hi = check_number(min, "uniform", "min"), check_number(max, "uniform", "max")
+    if lo > hi:
+        raise ValueError(f"uniform: min must not exceed max, got min={lo} and max={hi}")
+    seed = _int(seed, "uniform", "seed")
+    return ops.uniform(_shape(shape, "uniform"), _float_dtype(dtype, "uniform"), float(lo), float(hi), seed)
+
+
+def randn(shape, dtype=None, name=None) -> Tensor:
+    """Standard normal random numbers (mean 0, std 1) of `shape`.
+
+    Example:
+        >>> paddle.randn([2, 3])
+    """
+    return ops.gaussian(_shape(shape, "randn"), _float_dtype(dtype, "randn"), 0.0, 1.0)
+
+
+def standard_normal(shape, dtype=None, name=None) -> Tensor:
+    """The same as paddle.randn."""
+    return ops.gaussian(_shape(shape, "standard_normal"), _float_dtype(dtype, "standard_normal"), 0.0, 1.0)
+
+
+def normal(mean=0.0, std=1.0, shape=None, name=None) -> Tensor:
+    """Normal random numbers with the given mean and standard deviation.
+
+    mean and std are numbers (then `shape` gives the shape) or float Tensors (elementwise parameters; the
+    result has their broadcast shape).
+
+    Example:
+        >>> paddle.normal(shape=[2, 3])
+        >>> paddle.normal(paddle.to_tensor([0., 100.]), 1.0)
+    """
+    if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
+        mean, std = check_number(mean, "normal", "mean"), check_number(std, "normal", "std")
+        if std < 0:
+            raise ValueError(f"normal: std must be >= 0, got {std}")
+        if shape is None:
+            raise ValueError("normal: give `shape` when mean and std are numbers")
+        return ops.gaussian(_shape(shape, "normal"), dtypes.default_float().np, float(mean), float(std))
+    tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
+    for t in tensors:
+        _float_tensor(t, "normal", "mean" if t is mean else "std")
+    for v, arg in ((mean, "mean"), (std, "std")):
+        if not isinstance(v, (Tensor, numbers.Number)):
+            raise TypeError(f"normal: {arg} must be a number or a Tensor, got {type(v).__name__}")
+    try:
+        out_shape = np.broadcast_shapes(*(tuple(t.shape) for t in tensors))
+    except ValueError:
+        raise ValueError(f"normal: mean of shape {mean.shape} and std of shape {std.shape} do not broadcast") from None
+    d = tensors[0].dtype
+    noise = ops.gaussian(out_shape, d.np, 0.0, 1.0)
+    scaled = ops.multiply(noise, std) if isinstance(std, Tensor) else ops.scale(noise, float(std))
+    return ops.add(scaled, mean) if isinstance(mean, Tensor) else ops.scale(scaled, 1.0, float(mean))
+
+
+# ---- integers --------------------------------------------------------------------------------------------------
+
+
+def randint(low=0, high=None, shape=[1], dtype=None, name=None) -> Tensor:  # noqa: B006 (Paddle's default)
+    """Random integers drawn uniformly from [low, high); with high None, from [0, low). int64 by default.
+
+    Example:
+        >>> paddle.randint(0, 10, [2, 3])
+    """
+    low = _int(low, "randint", "low")
+    if high is None:
+        if low <= 0:
+            raise ValueError(f"randint: with high=None, low must be > 0 (the range is [0, low)), got {low}")
+        low, high = 0, low
+    high = _int(high, "randint", "high")
+    if low >= high:
+        raise ValueError(f"randint: low must be less than high, got low={low} and high={high}")
+    d = dtypes.int64 if dtype is None else dtypes.to_dtype(dtype)
+    if not d.is_integer:
+        raise TypeError(f"randint: dtype must be an integer dtype, got {d.name}")
+    return ops.randint(_shape(shape, "randint"), d.np, low, high)
+
+
+def randperm(n, dtype="int64", name=None) -> Tensor:
+    """A random permutation of the integers 0 .. n-1.
+
+    Example:
+        >>> paddle.randperm(5)
+    """
+    n = _int(n, "randperm", "n")
+    if n < 0:
+        raise ValueError(f"randperm: n must be >= 0, got {n}")
+    d = dtypes.to_dtype(dtype)
+    if not (d.is_integer or d.is_floating):
+        raise TypeError(f"randperm: dtype must be an integer or float dtype, got {d.name}")
+    return ops.randperm(n, d.np)
+
+
+# ---- sampling from tensors -------------------------------------------------------------------------------------
+
+
+def bernoulli(x, name=None) -> Tensor:
+    """1 with probability x, else 0, for each element of the float tensor x (values in [0, 1]).
+
+    Example:
+        >>> paddle.bernoulli(paddle.full([3], 0.5))
+    """
+    return ops.bernoulli(_float_tensor(x, "bernoulli"))
+
+
+def multinomial(x, num_samples=1, replacement=False, name=None) -> Tensor:
+    """Draw category indices from the weights in x (1-D, or 2-D with one distribution per row).
+
+    Args:
+        x (Tensor): non-negative float weights (they need not sum to 1).
+        num_samples (int): draws per distribution. replacement (bool): whether a category may be drawn again.
+
+    Returns:
+        int64 Tensor [num_samples] or [rows, num_samples].
+
+    Example:
+        >>> paddle.multinomial(paddle.to_tensor([0.2, 0.8]), 4, replacement=True)
+    """
+    x = _float_tensor(x, "multinomial")
+    if x.ndim not in (1, 2) or x.shape[-1] == 0:
+        raise ValueError(f"multinomial: x must be 1-D or 2-D with at least one category, got shape {x.shape}")
+    num_samples = _int(num_samples, "multinomial", "num_samples")
+    if num_samples < 1:
+        raise ValueError(f"multinomial: num_samples must be >= 1, got {num_samples}")
+    return ops.multinomial(x, num_samples, check_bool(replacement, "multinomial", "replacement"))
