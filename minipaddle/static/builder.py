@@ -18,7 +18,7 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.static.program import Variable, default_main_program
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def input_slots(op) -> tuple:
     """Slot names of an op's inputs: its kernel's positional parameters (`x`, `y`; `*xs` takes the rest)."""
     slots = []

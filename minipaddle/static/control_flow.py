@@ -58,17 +58,28 @@ def _as_var(x, fn: str) -> Variable:
 
 def external_reads(program, block_idx: int) -> list:
     """Names read by the ops of a block (and its sub-blocks) that are defined outside it, in first-read order."""
-    block = program.blocks[block_idx]
-    inner, reads = set(block.vars), []
-    for desc in block.ops:
-        names = desc.input_names() + [n for k, v in desc.attrs.items() if k.endswith("_outs") for n in v]
-        for k, v in desc.attrs.items():
-            if k.endswith("_block"):
-                names += external_reads(program, v)
-        for n in names:
-            if n is not None and n not in inner and n not in reads:
-                reads.append(n)
+    inner = set()
+    for idx in _block_and_descendants(program, block_idx):
+        inner.update(program.blocks[idx].vars)
+    reads = []
+    for idx in _block_and_descendants(program, block_idx):
+        for desc in program.blocks[idx].ops:
+            names = desc.input_names() + [n for k, v in desc.attrs.items() if k.endswith("_outs") for n in v]
+            for n in names:
+                if n is not None and n not in inner and n not in reads:
+                    reads.append(n)
     return reads
+
+
+def _block_and_descendants(program, block_idx: int) -> list:
+    """The block and every block nested in it, through the `*_block` attributes of its ops."""
+    out, todo = [], [block_idx]
+    while todo:
+        idx = todo.pop()
+        out.append(idx)
+        for desc in program.blocks[idx].ops:
+            todo.extend(v for k, v in desc.attrs.items() if k.endswith("_block") and v not in out)
+    return out
 
 
 def _merged_shape(a: tuple, b: tuple) -> tuple:
@@ -126,8 +137,12 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
                 raise TypeError(f"cond: output {i} is {a.dtype.name} in true_fn but {b.dtype.name} in false_fn")
         base = unique_name("cond")
         outs = [
-            parent.create_var(f"{base}.tmp_{i}", _merged_shape(tuple(a.shape), tuple(b.shape)), a.dtype,
-                              stop_gradient=a.stop_gradient and b.stop_gradient)  # fmt: skip
+            parent.create_var(
+                f"{base}.tmp_{i}",
+                _merged_shape(tuple(a.shape), tuple(b.shape)),
+                a.dtype,
+                stop_gradient=a.stop_gradient and b.stop_gradient,
+            )  # fmt: skip
             for i, (a, b) in enumerate(zip(t_flat, f_flat))
         ]
     reads = [n for n in external_reads(program, tb.idx) + external_reads(program, fb.idx) if n != pred.name]
@@ -135,8 +150,12 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
         "cond",
         {"pred": [pred.name], "inputs": list(dict.fromkeys(reads))},
         {"Out": [o.name for o in outs]},
-        {"true_block": tb.idx, "false_block": fb.idx, "true_outs": [v.name for v in t_flat],
-         "false_outs": [v.name for v in f_flat]},  # fmt: skip
+        {
+            "true_block": tb.idx,
+            "false_block": fb.idx,
+            "true_outs": [v.name for v in t_flat],
+            "false_outs": [v.name for v in f_flat],
+        },  # fmt: skip
         scope=STATE.scope,
     )
     return _pack(t_out, outs) if outs else None
@@ -243,8 +262,14 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
         "while",
         {"loop_vars": [s.name for s in state], "inputs": list(dict.fromkeys(reads))},
         {"Out": [o.name for o in outs]},
-        {"cond_block": cb.idx, "body_block": bb.idx, "cond_outs": [c.name], "body_outs": [n.name for n in new],
-         "keep_history": False, "is_test": bool(is_test)},  # fmt: skip
+        {
+            "cond_block": cb.idx,
+            "body_block": bb.idx,
+            "cond_outs": [c.name],
+            "body_outs": [n.name for n in new],
+            "keep_history": False,
+            "is_test": bool(is_test),
+        },  # fmt: skip
         scope=STATE.scope,
     )
     return outs
@@ -316,13 +341,17 @@ def cond_grad(desc, block, out_grads: dict, wanted: set, no_grad: set) -> dict:
     base = unique_name("cond_grad")
     outs = [parent.create_var(f"{base}.tmp_{i}", block.var(n).shape, block.var(n).dtype, stop_gradient=False)
             for i, n in enumerate(targets_wanted)]  # fmt: skip
+    reads = external_reads(program, branch_outs["true"][0].idx) + external_reads(program, branch_outs["false"][0].idx)
     parent.append_op(
         "cond",
-        {"pred": desc.inputs["pred"], "inputs": []},
+        {"pred": desc.inputs["pred"], "inputs": list(dict.fromkeys(reads))},
         {"Out": [o.name for o in outs]},
-        {"true_block": branch_outs["true"][0].idx, "false_block": branch_outs["false"][0].idx,
-         "true_outs": [g.name for g in branch_outs["true"][1]],
-         "false_outs": [g.name for g in branch_outs["false"][1]]},  # fmt: skip
+        {
+            "true_block": branch_outs["true"][0].idx,
+            "false_block": branch_outs["false"][0].idx,
+            "true_outs": [g.name for g in branch_outs["true"][1]],
+            "false_outs": [g.name for g in branch_outs["false"][1]],
+        },  # fmt: skip
     )
     return dict(zip(targets_wanted, outs))
 
@@ -350,6 +379,7 @@ def while_grad(desc, block, out_grads: dict, wanted: set, no_grad: set) -> dict:
         keep = [(v, s) for v, s, n in zip(body_outs, seeds, state) if n in float_state]
         sources = [block.var(n) for n in state if n in float_state] + [block.var(n) for n in ext]
         grads = backward_ops(body, [v for v, _ in keep], [s for _, s in keep], no_grad, sources=sources)
+
         def grad_or_zeros(n):
             g = grads.get(n)
             return g if g is not None else ops.full_like(block.var(n), 0.0)
@@ -362,14 +392,23 @@ def while_grad(desc, block, out_grads: dict, wanted: set, no_grad: set) -> dict:
     outs_ext = [parent.create_var(f"{base}.input_{i}", block.var(n).shape, block.var(n).dtype, stop_gradient=False)
                 for i, n in enumerate(ext)]  # fmt: skip
     incoming = [out_grads[o].name if o in out_grads else None for o in desc.outputs["Out"]]
+    reads = [n for n in external_reads(program, gb.idx) + external_reads(program, desc.attrs["body_block"])
+             if n not in incoming]  # fmt: skip
     parent.append_op(
         "while_grad",
-        {"out_grads": incoming, "inputs": []},
+        {"out_grads": incoming, "inputs": list(dict.fromkeys(reads))},
         {"Out": [o.name for o in outs_state + outs_ext]},
-        {"grad_block": gb.idx, "body_block": desc.attrs["body_block"], "history": desc.outputs["Out"][0] + "@HISTORY", "state": state,
-         "float_state": float_state, "seeds": [s.name for s in seeds],
-         "state_grads": [g.name for g in state_grads if g is not None], "ext": ext,
-         "ext_grads": [g.name for g in ext_grads]},  # fmt: skip
+        {
+            "grad_block": gb.idx,
+            "body_block": desc.attrs["body_block"],
+            "history": desc.outputs["Out"][0] + "@HISTORY",
+            "state": state,
+            "float_state": float_state,
+            "seeds": [s.name for s in seeds],
+            "state_grads": [g.name for g in state_grads if g is not None],
+            "ext": ext,
+            "ext_grads": [g.name for g in ext_grads],
+        },  # fmt: skip
     )
     result = {n: o for n, o in zip([n for n in state if n in float_state], outs_state)}
     result.update(dict(zip(ext, outs_ext)))
@@ -404,7 +443,7 @@ class WhileGradStep:
                 env[seed] = g
             run_plan(self.sub_plans["grad_block"], env)
             new_carry, k = [], 0
-            for n, is_float, g in zip(a["state"], state_float, carry):
+            for is_float, g in zip(state_float, carry):
                 if is_float:
                     new_carry.append(env[a["state_grads"][k]])
                     k += 1

@@ -175,6 +175,10 @@ class Executor:
         scope = global_scope() if scope is None else scope
         block = program.global_block()
 
+        if program.lr_feeds:  # optimizers' learning rates (an LRScheduler may have stepped since the last run)
+            from minipaddle.static.optimize import refresh_learning_rates
+
+            refresh_learning_rates(program, scope)
         env = dict(scope.vars)
         for name, value in (feed or {}).items():
             env[name] = _check_feed(block, name, value)
@@ -189,7 +193,9 @@ class Executor:
             if not isinstance(name, str):
                 raise TypeError(f"Executor.run: fetch_list holds Variables or names, got {type(f).__name__}")
             if name not in env:
-                raise ValueError(f"Executor.run: cannot fetch {name!r}: no op of the program computes it and it was not fed")
+                raise ValueError(
+                    f"Executor.run: cannot fetch {name!r}: no op of the program computes it and it was not fed"
+                )
             results.append(env[name] if return_numpy else Tensor(env[name]))
         return results
 
@@ -215,9 +221,12 @@ def _check_feed(block, name: str, value) -> np.ndarray:
     want = v.dtype.np
     if arr.dtype != want:
         if arr.dtype.kind != want.kind and not (arr.dtype.kind in "iu" and want.kind in "iu"):
-            raise TypeError(f"Executor.run: fed {name!r} as {arr.dtype}, but the variable is {dtypes.from_numpy(want).name}")
+            want_name = dtypes.from_numpy(want).name
+            raise TypeError(f"Executor.run: fed {name!r} as {arr.dtype}, but the variable is {want_name}")
         arr = arr.astype(want)
     shape = v.shape
     if len(shape) != arr.ndim or any(s not in (-1, a) for s, a in zip(shape, arr.shape)):
-        raise ValueError(f"Executor.run: fed {name!r} with shape {list(arr.shape)}, but the variable has shape {list(shape)}")
+        raise ValueError(
+            f"Executor.run: fed {name!r} with shape {list(arr.shape)}, but the variable has shape {list(shape)}"
+        )
     return arr

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
+import uuid
 import zipfile
 
 import numpy as np
@@ -21,7 +21,9 @@ def atomic_write(path: str, data: bytes) -> None:
     """Replace the file at `path` with `data`, all or nothing."""
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.{uuid.uuid4().hex}.tmp")
+    # os.open with mode 0o666 lets the umask decide the permissions, as open() would (mkstemp makes 0o600 files)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

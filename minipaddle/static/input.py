@@ -67,10 +67,14 @@ class InputSpec:
         return InputSpec(self.shape[1:], self.dtype, self.name, self.stop_gradient)
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, InputSpec) and (self.shape, self.dtype, self.name) == (other.shape, other.dtype, other.name)
+        if not isinstance(other, InputSpec):
+            return False
+        return (self.shape, self.dtype, self.name) == (other.shape, other.dtype, other.name)
 
     def __hash__(self) -> int:
         return hash((self.shape, self.dtype.name, self.name))
 
     def __repr__(self) -> str:
-        return f"InputSpec(shape={self.shape}, dtype={self.dtype}, name={self.name}, stop_gradient={self.stop_gradient})"
+        return (
+            f"InputSpec(shape={self.shape}, dtype={self.dtype}, name={self.name}, stop_gradient={self.stop_gradient})"
+        )

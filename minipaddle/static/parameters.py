@@ -7,6 +7,8 @@ declared twice: as a persistable parameter Variable in the main Program, and in 
 
 from __future__ import annotations
 
+import numpy as np
+
 from minipaddle.core.tensor import Parameter
 from minipaddle.ops.constant import AssignValue
 from minipaddle.static.builder import slot_inputs
@@ -26,6 +28,13 @@ class StaticParameter(Variable, Parameter):
         self.need_clip = True
         self.do_model_average = None
 
+    def copy_to(self, block) -> StaticParameter:
+        """The same parameter, with its optimizer attributes, declared in another block (Program.clone)."""
+        v = StaticParameter(block, self._name, self._static_shape, self.dtype, self.trainable)
+        for attr in ("optimize_attr", "regularizer", "need_clip", "do_model_average"):
+            setattr(v, attr, getattr(self, attr, None))
+        return v
+
     @property
     def trainable(self) -> bool:
         return not self.stop_gradient
@@ -42,10 +51,29 @@ def declare_parameter(param: Parameter) -> StaticParameter:
     for attr in ("optimize_attr", "regularizer", "need_clip", "do_model_average"):
         setattr(v, attr, getattr(param, attr, None))
     main.vars[v.name] = v
-
     startup = default_startup_program().global_block()
     startup.vars[v.name] = StaticParameter(startup, param.name, param.shape, param.dtype, param.trainable)
-    values = param.numpy()
-    attrs = {"values": values.reshape(-1).tolist(), "shape": tuple(values.shape), "dtype": param.dtype.name}
-    startup.append_op(AssignValue.name, slot_inputs(AssignValue, []), {"Out": [v.name]}, attrs)
+    _initialize_in_startup(v.name, param.numpy())
     return v
+
+
+def declare_persistable(name: str, value: np.ndarray) -> Variable:
+    """A persistable, non-parameter Variable (optimizer state, a learning rate) starting at `value`: declared in
+    the main Program, and set to `value` by the startup Program."""
+    from minipaddle.core import dtype as dtypes
+
+    d = dtypes.from_numpy(value.dtype)
+    main = default_main_program().global_block()
+    v = main.create_var(name, value.shape, d, persistable=True, stop_gradient=True)
+    default_startup_program().global_block().create_var(name, value.shape, d, persistable=True)
+    _initialize_in_startup(name, value)
+    return v
+
+
+def _initialize_in_startup(name: str, values: np.ndarray) -> None:
+    from minipaddle.core import dtype as dtypes
+
+    startup = default_startup_program().global_block()
+    attrs = {"values": values.reshape(-1).tolist(), "shape": tuple(values.shape),
+             "dtype": dtypes.from_numpy(values.dtype).name}  # fmt: skip
+    startup.append_op(AssignValue.name, slot_inputs(AssignValue, []), {"Out": [name]}, attrs)

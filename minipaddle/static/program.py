@@ -22,6 +22,7 @@ from minipaddle.core.state import STATE, layer_scope, unique_name
 from minipaddle.core.tensor import Tensor
 
 ROLE_FORWARD, ROLE_BACKWARD, ROLE_OPTIMIZE = "forward", "backward", "optimize"
+TRAINING_FLAG = "@IS_TRAINING@"  # the bool that train/eval switches read (static/train_switch.py)
 
 
 class Variable(Tensor):
@@ -87,6 +88,13 @@ class Variable(Tensor):
     def item(self, *args):
         self.numpy()
 
+    def copy_to(self, block) -> Variable:
+        """The same variable declared in another block (Program.clone)."""
+        v = Variable(block, self._name, self._static_shape, self.dtype, self.persistable, self.stop_gradient,
+                     self.is_data, self.is_parameter)  # fmt: skip
+        v.trainable = self.trainable
+        return v
+
     def to_dict(self) -> dict:
         return {
             "name": self._name,
@@ -101,8 +109,12 @@ class Variable(Tensor):
     def describe(self) -> str:
         """One line as Paddle prints a var: `persist trainable param fc_0.w_0 : shape(4, 3).dtype(float32)...`."""
         kind = "persist " if self.persistable else ""
-        kind += "trainable param " if self.is_parameter and self.trainable else ("param " if self.is_parameter else "var ")
-        shape = "(" + ", ".join(str(s) for s in self._static_shape) + ("," if len(self._static_shape) == 1 else "") + ")"
+        if self.is_parameter:
+            kind += "trainable param " if self.trainable else "param "
+        else:
+            kind += "var "
+        dims = [str(s) for s in self._static_shape]
+        shape = "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
         return f"{kind}{self._name} : shape{shape}.dtype({self.dtype.name}).stop_gradient({self.stop_gradient})"
 
     def __repr__(self) -> str:
@@ -224,6 +236,7 @@ class Program:
         self.current_role = ROLE_FORWARD
         self.random_seed = 0
         self._version = 0
+        self.lr_feeds: list = []  # (learning-rate variable name, optimizer): set by the Executor before each run
 
     # ---- structure ----
 
@@ -282,19 +295,19 @@ class Program:
         new = Program()
         new.blocks = []
         new.random_seed = self.random_seed
+        new.lr_feeds = list(self.lr_feeds)
         for b in self.blocks:
             nb = Block(new, b.idx, b.parent_idx)
             for name, v in b.vars.items():
-                nv = Variable(nb, name, v._static_shape, v.dtype, v.persistable, v.stop_gradient, v.is_data,
-                              v.is_parameter)  # fmt: skip
-                nv.trainable = v.trainable
-                nb.vars[name] = nv
+                nb.vars[name] = v.copy_to(nb)
             for op in b.ops:
                 if for_test and op.role != ROLE_FORWARD:
                     continue
                 attrs = copy.deepcopy(op.attrs)
                 if for_test and "training" in attrs:
                     attrs["training"] = False
+                if for_test and op.outputs.get("Out") == [TRAINING_FLAG]:  # dropout/batch_norm switch to eval
+                    attrs["values"] = [False]
                 nb.ops.append(OpDesc(op.type, copy.deepcopy(op.inputs), copy.deepcopy(op.outputs), attrs,
                                      op.role, op.scope))  # fmt: skip
             new.blocks.append(nb)

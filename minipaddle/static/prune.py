@@ -121,5 +121,4 @@ def prune(program: Program, feed_names, fetch_names) -> Program:
     if unknown:
         raise ValueError(f"prune: no op computes {unknown} and they are not fed")
     drop_unused_vars(block, keep=set(feed_names) | set(fetch_names))
-    new._version += 1
     return new

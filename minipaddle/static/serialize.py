@@ -10,6 +10,7 @@ Attributes are plain data, but richer than JSON, so some values are tagged on th
     tuple (shapes, axes, paddings)      a JSON array                  lists are the tagged kind because kernels
     list                                {"__list__": [...]}           mostly want tuples (np.sum(axis=...))
     numpy dtype / paddle dtype          {"__dtype__": "float32"} / {"__dtype__": "float32", "paddle": true}
+    numpy type (np.float32)             {"__dtype__": "float32", "type": true}
     numpy scalar                        {"__scalar__": 1.5, "dtype": "float32"}
     numpy array (an index)              {"__array__": [flat values], "dtype": "int64", "shape": [2, 3]}
     slice, Ellipsis                     {"__slice__": [start, stop, step]}, {"__ellipsis__": true}
@@ -27,6 +28,7 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.op import OPS
+from minipaddle.static.control_flow import CONTROL_FLOW_OPS
 from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.program import Block, OpDesc, Program, Variable
 
@@ -36,9 +38,14 @@ FORMAT_VERSION = 1  # raise when the layout of the file changes; readers refuse 
 _TAGS = ("__list__", "__dtype__", "__scalar__", "__array__", "__slice__", "__ellipsis__", "__complex__", "__float__")
 
 
+def known_op(op_type: str) -> bool:
+    """Whether this minipaddle can run ops of this type (a registered op, or control flow: cond, while)."""
+    return op_type in OPS or op_type in CONTROL_FLOW_OPS
+
+
 def op_version(op_type: str) -> int:
     """The version of an op's attributes: 1, unless its OpDef declares `version` (bumped when attrs change meaning)."""
-    return getattr(OPS[op_type], "version", 1)
+    return getattr(OPS.get(op_type), "version", 1)
 
 
 # ---- attributes ------------------------------------------------------------------------------------------------
@@ -64,8 +71,10 @@ def encode_attr(value, where: str = "attr"):
         return {k: encode_attr(v, f"{where}[{k!r}]") for k, v in value.items()}
     if isinstance(value, dtypes.DType):
         return {"__dtype__": value.name, "paddle": True}
-    if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.generic)):
-        return {"__dtype__": np.dtype(value).name}
+    if isinstance(value, np.dtype):
+        return {"__dtype__": value.name}
+    if isinstance(value, type) and issubclass(value, np.generic):  # np.float32 itself, not np.dtype("float32")
+        return {"__dtype__": np.dtype(value).name, "type": True}
     if isinstance(value, np.generic):
         return {"__scalar__": encode_attr(value.item(), where), "dtype": value.dtype.name}
     if isinstance(value, np.ndarray):
@@ -78,8 +87,8 @@ def encode_attr(value, where: str = "attr"):
     if value is Ellipsis:
         return {"__ellipsis__": True}
     raise TypeError(
-        f"{where}: a {type(value).__name__} cannot be saved in a Program file; attributes must be plain data "
-        "(numbers, strings, tuples, lists, dicts, None, dtypes, slices, numpy arrays)"
+        f"{where}: a value of type {type(value).__name__} cannot be saved in a Program file; attributes must be "
+        "plain data (numbers, strings, tuples, lists, dicts, None, dtypes, slices, numpy arrays)"
     )
 
 
@@ -97,7 +106,9 @@ def decode_attr(data):
         re, im = (decode_attr(v) for v in data["__complex__"])
         return complex(re, im)
     if "__dtype__" in data:
-        return dtypes.to_dtype(data["__dtype__"]) if data.get("paddle") else np.dtype(data["__dtype__"])
+        if data.get("paddle"):
+            return dtypes.to_dtype(data["__dtype__"])
+        return np.dtype(data["__dtype__"]).type if data.get("type") else np.dtype(data["__dtype__"])
     if "__scalar__" in data:
         return np.dtype(data["dtype"]).type(decode_attr(data["__scalar__"]))
     if "__array__" in data:
@@ -120,7 +131,8 @@ def check_serializable(program: Program) -> None:
             if not op.attrs.get("serializable", True):
                 raise ValueError(
                     f"cannot save this Program: op {i} of block {block.idx} ('{op.type}') runs Python code, which a "
-                    "Program file cannot hold; save the parts before and after it, or rebuild it in Python after loading"
+                    "Program file cannot hold; save the parts before and after it, or rebuild it in Python after "
+                    "loading"
                 )
 
 
@@ -167,7 +179,9 @@ def check_header(data, what: str = "the data") -> None:
     """A clear ValueError unless `data` is a minipaddle program this version can read."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
-        raise ValueError(f"{what} is JSON but not a minipaddle program (its 'format' is {found!r}, expected {FORMAT!r})")
+        raise ValueError(
+            f"{what} is JSON but not a minipaddle program (its 'format' is {found!r}, expected {FORMAT!r})"
+        )
     version = data.get("format_version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise ValueError(f"{what}: format_version must be a positive integer, got {version!r}")
@@ -177,7 +191,7 @@ def check_header(data, what: str = "the data") -> None:
             f"{FORMAT_VERSION}): upgrade minipaddle to load it"
         )
     for op_type, v in data.get("op_versions", {}).items():
-        if op_type not in OPS:
+        if not known_op(op_type):
             raise ValueError(f"{what} uses op '{op_type}', which this minipaddle does not define")
         if v > op_version(op_type):
             raise ValueError(
@@ -207,7 +221,7 @@ def _block_from_dict(program: Program, data: dict, what: str) -> Block:
     for v in data["vars"]:
         block.vars[v["name"]] = _variable_from_dict(block, v)
     for op in data["ops"]:
-        if op["type"] not in OPS:
+        if not known_op(op["type"]):
             raise ValueError(f"{what} uses op '{op['type']}', which this minipaddle does not define")
         attrs = {k: decode_attr(a) for k, a in op["attrs"].items()}
         block.ops.append(OpDesc(op["type"], dict(op["inputs"]), dict(op["outputs"]), attrs, op["role"], op["scope"]))

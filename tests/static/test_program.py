@@ -125,3 +125,25 @@ def test_py_func_runs_python_inside_the_program_with_a_backward(static_mode):
     np.testing.assert_allclose(o, xv**3)
     np.testing.assert_allclose(g, 3 * xv**2)
     assert any(op.type == "py_func" and op.attrs["serializable"] is False for op in main.global_block().ops)
+
+
+def test_clone_for_test_switches_dropout_and_batch_norm_to_inference(static_mode):
+    paddle.seed(0)
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [-1, 3, 2, 2], "float32")
+        bn = paddle.nn.BatchNorm2D(3)
+        y = paddle.nn.functional.dropout(bn(x), p=0.5, training=True)
+    test = main.clone(for_test=True)
+    exe, scope = paddle.static.Executor(), paddle.static.Scope()
+    exe.run(startup, scope=scope)
+    xv = np.random.default_rng(0).standard_normal((4, 3, 2, 2)).astype("float32") * 3 + 1
+    (train_out,) = exe.run(main, feed={"x": xv}, fetch_list=[y], scope=scope)
+    assert (train_out == 0).any()  # dropout dropped something
+    mean_after = scope.vars[bn._mean.name].copy()
+    assert not np.allclose(mean_after, 0)  # training updated the running mean
+    (test_out,) = exe.run(test, feed={"x": xv}, fetch_list=[y.name], scope=scope)
+    np.testing.assert_array_equal(scope.vars[bn._mean.name], mean_after)  # inference leaves it alone
+    var = scope.vars[bn._variance.name].reshape(1, 3, 1, 1)
+    expected = (xv - mean_after.reshape(1, 3, 1, 1)) / np.sqrt(var + 1e-5)
+    np.testing.assert_allclose(test_out, expected, rtol=1e-5, atol=1e-5)

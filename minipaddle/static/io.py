@@ -1,0 +1,405 @@
+"""Saving and loading static Programs and their values: paddle.static.save/load, the inference model, and the
+in-memory forms (serialize_* / deserialize_*).
+
+Files (DESIGN.md, wall 4): a Program is JSON (static/serialize.py); values are `.npz` archives of named arrays
+(static/files.py), read with allow_pickle=False, so loading a file can never run code. Every file is written to a
+temporary file first and renamed into place, so a crash mid-save leaves the previous file intact.
+
+    paddle.static.save(main, "ckpt/model")        -> model.pdparams (parameters), .pdopt (other persistable state:
+                                                     optimizer moments, learning rate), .pdmodel (the Program)
+    paddle.static.load(main, "ckpt/model", exe)   <- puts the values into the global scope
+    paddle.static.save_inference_model("infer/m", [x], [y], exe)
+                                                  -> m.pdmodel (only the ops from x to y, in inference mode, with the
+                                                     feed and fetch names) and m.pdiparams (the parameters they read)
+    program, feed_names, fetch_targets = paddle.static.load_inference_model("infer/m", exe)
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+import numpy as np
+
+from minipaddle.core.tensor import Tensor
+from minipaddle.static.executor import Executor, global_scope
+from minipaddle.static.files import arrays_from_bytes, arrays_to_bytes, atomic_write, read_file
+from minipaddle.static.program import Program, Variable, default_main_program
+from minipaddle.static.prune import prune
+from minipaddle.static.serialize import program_to_bytes, read_program
+
+__all__ = [
+    "save", "load", "load_program_state", "set_program_state", "normalize_program", "serialize_program",
+    "serialize_persistables", "deserialize_program", "deserialize_persistables", "save_to_file", "load_from_file",
+    "save_inference_model", "load_inference_model",
+]  # fmt: skip
+
+_SUFFIXES = (".pdparams", ".pdopt", ".pdmodel")
+
+
+# ---- checking arguments ----------------------------------------------------------------------------------------
+
+
+def _program_arg(program, fn: str) -> Program:
+    program = default_main_program() if program is None else getattr(program, "program", program)
+    if not isinstance(program, Program):
+        raise TypeError(f"{fn}: program must be a paddle.static.Program, got {type(program).__name__}")
+    return program
+
+
+def _vars_arg(value, arg: str, fn: str) -> list:
+    """A Variable or a list of Variables, as a list (Paddle's check for feed_vars and fetch_vars)."""
+    values = list(value) if isinstance(value, (list, tuple)) else [value]
+    if not values or not all(isinstance(v, Variable) for v in values):
+        raise TypeError(f"{fn}: {arg} must be a Variable or a non-empty list of Variables, got {value!r}")
+    return values
+
+
+def _executor_arg(executor, fn: str, optional: bool = False) -> None:
+    if not (isinstance(executor, Executor) or (optional and executor is None)):
+        raise TypeError(f"{fn}: executor must be a paddle.static.Executor, got {type(executor).__name__}")
+
+
+def _kwargs_arg(kwargs: dict, allowed: tuple, fn: str) -> None:
+    unknown = sorted(set(kwargs) - set(allowed))
+    if unknown:
+        raise TypeError(f"{fn}: unexpected keyword argument(s) {unknown}; it takes {list(allowed)}")
+
+
+def _path_prefix(path_prefix, fn: str) -> str:
+    if not isinstance(path_prefix, str):
+        raise TypeError(f"{fn}: path_prefix must be a string, got {type(path_prefix).__name__}")
+    if path_prefix.endswith(("/", os.sep)) or os.path.basename(path_prefix) == "":
+        raise ValueError(f"{fn}: path_prefix must be 'directory/name' (the files get .pdmodel/.pdiparams added), "
+                         f"got the directory {path_prefix!r}")  # fmt: skip
+    return os.path.abspath(os.path.normpath(path_prefix))
+
+
+def _model_prefix(model_path, fn: str) -> str:
+    if not isinstance(model_path, str):
+        raise TypeError(f"{fn}: model_path must be a string, got {type(model_path).__name__}")
+    for suffix in _SUFFIXES:
+        if model_path.endswith(suffix):
+            return model_path[: -len(suffix)]
+    return model_path
+
+
+# ---- which variables, and their values ---------------------------------------------------------------------------
+
+
+def _persistables(program: Program) -> dict:
+    """name -> Variable for the program's persistable variables (parameters and other state), all blocks."""
+    return {v.name: v for v in program.list_vars() if v.persistable}
+
+
+def _values_of(variables, scope, fn: str) -> dict:
+    """name -> array from the scope, for each variable (a RuntimeError for one without a value)."""
+    values = {}
+    for v in variables:
+        if v.name not in scope.vars:
+            raise RuntimeError(f"{fn}: variable {v.name!r} has no value in the scope; run the startup program first")
+        values[v.name] = np.asarray(scope.vars[v.name])
+    return values
+
+
+def _check_value(var: Variable, value: np.ndarray, fn: str, source: str) -> np.ndarray:
+    """`value` for `var`: a ValueError when its shape or dtype does not fit the variable."""
+    shape = tuple(var.shape)
+    if value.ndim != len(shape) or any(s not in (-1, d) for s, d in zip(shape, value.shape)):
+        raise ValueError(f"{fn}: {var.name!r} has shape {list(shape)} in the program, but shape {list(value.shape)} "
+                         f"in {source}")  # fmt: skip
+    if value.dtype != var.dtype.np:
+        raise ValueError(f"{fn}: {var.name!r} is {var.dtype.name} in the program, but {value.dtype} in {source}")
+    return value
+
+
+def _put(variables, arrays: dict, scope, fn: str, source: str) -> None:
+    """Write each variable's array from `arrays` into the scope (a ValueError naming any that is missing)."""
+    missing = [v.name for v in variables if v.name not in arrays]
+    if missing:
+        raise ValueError(f"{fn}: no values for {missing} in {source}")
+    checked = {v.name: _check_value(v, arrays[v.name], fn, source) for v in variables}
+    for name, value in checked.items():  # all checked before any is written: a failed load changes nothing
+        scope.vars[name] = np.array(value)
+
+
+# ---- paddle.static.save / load ---------------------------------------------------------------------------------
+
+
+def save(program, model_path, protocol=4, **configs) -> None:
+    """Save a Program's parameters, its other persistable state, and the Program itself.
+
+    Writes `model_path.pdparams` (parameters), `model_path.pdopt` (other persistable variables: optimizer
+    state, learning rate) and `model_path.pdmodel` (the Program, as JSON), each atomically.
+
+    Args:
+        program: the Program whose variables to save (values come from the global scope).
+        model_path: 'directory/name'; the directory is created if needed.
+        protocol: Paddle's pickle protocol (2 to 4), checked for compatibility; minipaddle writes no pickle.
+
+    Example:
+        >>> paddle.static.save(paddle.static.default_main_program(), "./ckpt/model")
+    """
+    program = _program_arg(program, "save")
+    prefix = _model_prefix(model_path, "save")
+    if os.path.basename(prefix) == "":
+        raise ValueError(f"save: model_path must be 'directory/name', got {model_path!r}")
+    if isinstance(protocol, bool) or not isinstance(protocol, int) or not 2 <= protocol <= 4:
+        raise ValueError(f"save: protocol must be an int from 2 to 4, got {protocol!r}")
+    _kwargs_arg(configs, ("pickle_protocol",), "save")
+    scope = global_scope()
+    state = _persistables(program)
+    params = _values_of([v for v in state.values() if v.is_parameter], scope, "save")
+    others = _values_of([v for v in state.values() if not v.is_parameter], scope, "save")
+    model = program_to_bytes(program)
+    atomic_write(prefix + ".pdparams", arrays_to_bytes(params))
+    atomic_write(prefix + ".pdopt", arrays_to_bytes(others))
+    atomic_write(prefix + ".pdmodel", model)
+
+
+def _read_state(prefix: str, fn: str, need_opt: bool = True) -> dict:
+    arrays = arrays_from_bytes(read_file(prefix + ".pdparams", fn), f"{fn}: {prefix}.pdparams")
+    if need_opt or os.path.isfile(prefix + ".pdopt"):
+        arrays.update(arrays_from_bytes(read_file(prefix + ".pdopt", fn), f"{fn}: {prefix}.pdopt"))
+    return arrays
+
+
+def _names(var_list, fn: str) -> list:
+    if not isinstance(var_list, (list, tuple)):
+        raise TypeError(f"{fn}: var_list must be a list of Variables or names, got {type(var_list).__name__}")
+    for v in var_list:
+        if not isinstance(v, (Variable, str)):
+            raise TypeError(f"{fn}: var_list must hold Variables or names, got {type(v).__name__}")
+    return [v if isinstance(v, str) else v.name for v in var_list]
+
+
+def load(program, model_path, executor=None, var_list=None) -> None:
+    """Load what `save` wrote into the global scope: the program's parameters and other persistable variables.
+
+    Args:
+        program: the Program whose variables to load.
+        model_path: the prefix given to `save` (a path ending in .pdparams/.pdopt/.pdmodel also works).
+        executor: accepted for Paddle compatibility (values go to the global scope).
+        var_list: load only these Variables (or names); default: every persistable variable of the program.
+
+    A shape or dtype that does not fit the program, or a variable missing from the files, is a ValueError, and
+    then nothing is loaded.
+    """
+    program = _program_arg(program, "load")
+    _executor_arg(executor, "load", optional=True)
+    prefix = _model_prefix(model_path, "load")
+    state = _persistables(program)
+    if var_list is not None:
+        wanted = _names(var_list, "load")
+        unknown = [n for n in wanted if n not in state]
+        if unknown:
+            raise ValueError(f"load: var_list names {unknown}, which are not persistable variables of the program")
+        state = {n: state[n] for n in wanted}
+    need_opt = any(not v.is_parameter for v in state.values())
+    _put(state.values(), _read_state(prefix, "load", need_opt), global_scope(), "load", f"the files {prefix}.*")
+
+
+def load_program_state(model_path, var_list=None) -> dict:
+    """The values that `save` wrote, as a dict name -> numpy array (parameters and other persistable state).
+
+    Args:
+        model_path: the prefix given to `save`.
+        var_list: only these Variables (or names); default: everything in the files.
+    """
+    prefix = _model_prefix(model_path, "load_program_state")
+    state = _read_state(prefix, "load_program_state", need_opt=False)
+    if var_list is None:
+        return state
+    names = _names(var_list, "load_program_state")
+    missing = [n for n in names if n not in state]
+    if missing:
+        raise ValueError(f"load_program_state: the files {prefix}.* have no values for {missing}")
+    return {n: state[n] for n in names}
+
+
+def set_program_state(program, state_dict) -> None:
+    """Put the values of `state_dict` (name -> array or Tensor) into the global scope, for the program's
+    persistable variables. Entries the program has no variable for are skipped with a warning.
+
+    Example:
+        >>> paddle.static.set_program_state(main, paddle.static.load_program_state("./ckpt/model"))
+    """
+    program = _program_arg(program, "set_program_state")
+    if not isinstance(state_dict, dict):
+        raise TypeError(f"set_program_state: state_dict must be a dict, got {type(state_dict).__name__}")
+    state = _persistables(program)
+    arrays = {k: (v.numpy() if isinstance(v, Tensor) else np.asarray(v)) for k, v in state_dict.items()}
+    used = [state[n] for n in arrays if n in state]
+    _put(used, arrays, global_scope(), "set_program_state", "state_dict")
+    unused = [n for n in arrays if n not in state]
+    if unused:
+        warnings.warn(f"set_program_state: the program has no persistable variables {unused}; they were not set",
+                      stacklevel=2)  # fmt: skip
+
+
+# ---- inference models -------------------------------------------------------------------------------------------
+
+
+def normalize_program(program, feed_vars, fetch_vars, **kwargs) -> Program:
+    """The inference form of `program`: only the ops from feed_vars to fetch_vars, backward and optimizer ops
+    removed, dropout and batch_norm in inference mode (what save_inference_model saves)."""
+    if not isinstance(program, Program):
+        raise TypeError(f"normalize_program: program must be a paddle.static.Program, got {type(program).__name__}")
+    _kwargs_arg(kwargs, ("skip_prune_program",), "normalize_program")
+    options = {**kwargs, "program": program}
+    return _inference_parts(feed_vars, fetch_vars, options, "normalize_program", ("program", "skip_prune_program"))[0]
+
+
+def _inference_parts(feed_vars, fetch_vars, kwargs: dict, fn: str, allowed: tuple) -> tuple:
+    """(pruned program, feed names, fetch names) from the arguments shared by the inference-model functions."""
+    _kwargs_arg(kwargs, allowed, fn)
+    feeds = [v.name for v in _vars_arg(feed_vars, "feed_vars", fn)]
+    fetch_vars = _vars_arg(fetch_vars, "fetch_vars", fn)
+    fetches = [v.name for v in fetch_vars]
+    # Without program=, the Program the fetched Variables belong to. (Paddle takes the default main program,
+    # which is the same one unless the Variables were built under program_guard.)
+    program = _program_arg(kwargs.get("program") or fetch_vars[0].block.program, fn)
+    try:
+        pruned = program.clone(for_test=True) if kwargs.get("skip_prune_program") else prune(program, feeds, fetches)
+    except ValueError as e:
+        raise ValueError(f"{fn}: {str(e).removeprefix('prune: ')}") from None
+    return pruned, feeds, fetches
+
+
+def serialize_program(feed_vars, fetch_vars, **kwargs) -> bytes:
+    """The inference Program from feed_vars to fetch_vars as bytes (the content of a .pdmodel file).
+
+    Args:
+        feed_vars, fetch_vars: a Variable or a list of Variables.
+        program: (keyword) the Program to take them from; default: the one fetch_vars belong to.
+    """
+    pruned, feeds, fetches = _inference_parts(feed_vars, fetch_vars, kwargs, "serialize_program",
+                                              ("program", "legacy_format"))  # fmt: skip
+    return program_to_bytes(pruned, feeds, fetches)
+
+
+def serialize_persistables(feed_vars, fetch_vars, executor, **kwargs) -> bytes:
+    """The values of the parameters the inference Program from feed_vars to fetch_vars reads, as bytes (the
+    content of a .pdiparams file), taken from the global scope."""
+    _executor_arg(executor, "serialize_persistables")
+    pruned, _, _ = _inference_parts(feed_vars, fetch_vars, kwargs, "serialize_persistables", ("program",))
+    return arrays_to_bytes(_values_of(_persistables(pruned).values(), global_scope(), "serialize_persistables"))
+
+
+def deserialize_program(data) -> Program:
+    """The Program in `data` (bytes from serialize_program or a .pdmodel file).
+
+    A ValueError says so when the data is not a minipaddle program, is damaged, was written by a newer
+    minipaddle, or uses an op this minipaddle does not define.
+    """
+    return read_program(data, "deserialize_program: the data")[0]
+
+
+def deserialize_persistables(program, data, executor) -> None:
+    """Put the values in `data` (bytes from serialize_persistables or a .pdiparams file) into the global scope,
+    for the persistable variables of `program`."""
+    if not isinstance(program, Program):
+        raise TypeError(f"deserialize_persistables: program must be a Program, got {type(program).__name__}")
+    _executor_arg(executor, "deserialize_persistables")
+    arrays = arrays_from_bytes(data, "deserialize_persistables: the data")
+    _put(_persistables(program).values(), arrays, global_scope(), "deserialize_persistables", "the data")
+
+
+def save_to_file(path, content) -> None:
+    """Write bytes to a file (atomically: a crash never leaves half a file)."""
+    if not isinstance(path, str):
+        raise TypeError(f"save_to_file: path must be a string, got {type(path).__name__}")
+    if not isinstance(content, bytes):
+        raise TypeError(f"save_to_file: content must be bytes, got {type(content).__name__}")
+    atomic_write(path, content)
+
+
+def load_from_file(path) -> bytes:
+    """The bytes of a file."""
+    if not isinstance(path, str):
+        raise TypeError(f"load_from_file: path must be a string, got {type(path).__name__}")
+    return read_file(path, "load_from_file")
+
+
+def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs) -> None:
+    """Save what inference needs: the Program cut down to the ops from feed_vars to fetch_vars (in inference
+    mode), and the parameters those ops read.
+
+    Writes `path_prefix.pdmodel` (the Program as JSON, with the feed and fetch names) and `path_prefix.pdiparams`.
+
+    Args:
+        path_prefix: 'directory/name'.
+        feed_vars, fetch_vars: a Variable or a list of Variables: the model's inputs and outputs.
+        executor: the Executor (values come from the global scope).
+        program: (keyword) the Program; default: the one fetch_vars belong to.
+
+    Example:
+        >>> paddle.static.save_inference_model("./infer/mnist", [image], [predict], exe)
+    """
+    prefix = _path_prefix(path_prefix, "save_inference_model")
+    _executor_arg(executor, "save_inference_model")
+    for suffix in (".pdmodel", ".pdiparams"):
+        if os.path.isdir(prefix + suffix):
+            raise ValueError(f"save_inference_model: {prefix + suffix!r} is an existing directory")
+    allowed = ("program", "clip_extra", "legacy_format", "skip_prune_program")
+    pruned, feeds, fetches = _inference_parts(feed_vars, fetch_vars, kwargs, "save_inference_model", allowed)
+    model = program_to_bytes(pruned, feeds, fetches)
+    params = arrays_to_bytes(_values_of(_persistables(pruned).values(), global_scope(), "save_inference_model"))
+    atomic_write(prefix + ".pdiparams", params)
+    atomic_write(prefix + ".pdmodel", model)
+
+
+def _inference_paths(path_prefix, kwargs: dict) -> tuple:
+    """(model path, params path): `prefix.pdmodel`/`.pdiparams`, or Paddle's older directory + file names."""
+    prefix = _path_prefix(path_prefix, "load_inference_model")
+    if not os.path.isdir(os.path.dirname(prefix)):
+        raise ValueError(f"load_inference_model: there is no directory {os.path.dirname(prefix)!r}")
+    if not kwargs:
+        return prefix + ".pdmodel", prefix + ".pdiparams"
+    model_name, params_name = kwargs.get("model_filename"), kwargs.get("params_filename")
+    if params_name is None:
+        raise ValueError("load_inference_model: with a directory as path_prefix, give params_filename too "
+                         "(minipaddle keeps all parameters in one file)")  # fmt: skip
+
+    def resolve(name: str, suffix: str) -> str:
+        path = os.path.join(prefix, name + suffix)
+        return path if os.path.exists(path) else os.path.join(prefix, name)
+
+    return resolve(model_name or "__model__", ".pdmodel"), resolve(params_name, ".pdiparams")
+
+
+def load_inference_model(path_prefix, executor, **kwargs) -> list:
+    """Load a model saved by save_inference_model: its Program, and its parameters into the global scope.
+
+    Args:
+        path_prefix: the 'directory/name' given to save_inference_model. (Paddle's older forms also work: a
+            directory with model_filename= and params_filename=, or None with the two files' bytes as those.)
+        executor: the Executor that will run it.
+
+    Returns:
+        [program, feed_target_names, fetch_targets]: feed `program` with {name: array} for each feed name and
+        fetch `fetch_targets` (Variables).
+
+    Example:
+        >>> program, feeds, fetches = paddle.static.load_inference_model("./infer/mnist", exe)
+        >>> (out,) = exe.run(program, feed={feeds[0]: images}, fetch_list=fetches)
+    """
+    _executor_arg(executor, "load_inference_model")
+    _kwargs_arg(kwargs, ("model_filename", "params_filename"), "load_inference_model")
+    if path_prefix is None:  # the model and parameters given as bytes
+        model, params = kwargs.get("model_filename"), kwargs.get("params_filename")
+        if model is None or params is None:
+            raise ValueError("load_inference_model: with path_prefix None, model_filename and params_filename must "
+                             "be the bytes of the model and of the parameters")  # fmt: skip
+        where = "load_inference_model: the model bytes"
+    else:
+        model_path, params_path = _inference_paths(path_prefix, kwargs)
+        model = read_file(model_path, "load_inference_model")
+        params = read_file(params_path, "load_inference_model")
+        where = f"load_inference_model: {model_path}"
+    program, feeds, fetches = read_program(model, where)
+    source = "the parameter bytes" if path_prefix is None else params_path
+    arrays = arrays_from_bytes(params, f"load_inference_model: {source}")
+    _put(_persistables(program).values(), arrays, global_scope(), "load_inference_model", "the parameter file")
+    block = program.global_block()
+    return [program, feeds, [block.var(n) for n in fetches]]
