@@ -80,7 +80,7 @@ def analytic_jacobians(func, inputs) -> list:
 def numerical_jacobians(func, inputs, eps: float) -> list:
     """The same Jacobians by central differences, nudging one input element (or its imaginary part) at a time."""
     idx = _differentiable(inputs)
-    base = [np.array(t.numpy()) if isinstance(t, Tensor) else t for t in inputs]
+    base = [np.array(t.numpy(), order="C") if isinstance(t, Tensor) else t for t in inputs]  # (C order: nudges reach it)
 
     def run(arrays):
         # Fresh tensors each run; they keep stop_gradient so functions that differentiate inside still can.

@@ -1,5 +1,15 @@
-"""paddle.nn: layers, losses and their functional forms."""
+"""paddle.nn: layers, losses and their functional forms, initializers and gradient clipping.
 
-from minipaddle.nn import functional
+Layer classes live in nn/layer/ (one line per module in nn/layer/__init__.py), their functions in
+nn/functional/. `__all__` is gathered from what is imported here, so a new module needs only its import line.
+"""
 
-__all__ = ["functional"]
+import types as _types
+
+from minipaddle.nn import functional, initializer
+from minipaddle.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
+from minipaddle.nn.layer import *  # noqa: F403
+
+__all__ = ["functional", "initializer"] + [
+    _n for _n, _v in list(globals().items()) if not _n.startswith("_") and not isinstance(_v, _types.ModuleType)
+]

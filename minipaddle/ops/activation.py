@@ -6,11 +6,11 @@ import numpy as np
 
 from minipaddle import ops
 from minipaddle.core.dispatch import apply
-from minipaddle.core.op import register
+from minipaddle.core.op import OpDef, register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import UnaryOp
 
-__all__ = ["relu", "sigmoid", "softmax", "log_softmax"]  # the raw op functions; ops/__init__.py gathers them
+__all__ = ["relu", "relu_grad", "sigmoid", "softmax", "log_softmax"]  # the raw op functions; ops/__init__.py gathers them
 
 
 @register
@@ -23,12 +23,32 @@ class Relu(UnaryOp):
         return np.maximum(x, 0)
 
     def grad(self, node, g):
-        y = node.output(0)
-        return (ops.multiply(g, ops.cast(ops.greater_than(y, 0.0), g.dtype)),)
+        return (relu_grad(g, node.output(0)),)
 
 
 def relu(x: Tensor) -> Tensor:
     return apply(Relu, (x,))
+
+
+@register
+class ReluGrad(OpDef):
+    """g where relu's output y is positive, else 0: relu's backward as one op (it runs in every MLP step)."""
+
+    name = "relu_grad"
+    saves_inputs = True
+
+    def kernel(self, g, y):
+        return np.where(y > 0, g, np.zeros((), dtype=g.dtype))
+
+    def grad(self, node, gg):
+        return relu_grad(gg, node.inputs[1]), None  # linear in g; y only selects
+
+    def infer_meta(self, g, y):
+        return g
+
+
+def relu_grad(g: Tensor, y: Tensor) -> Tensor:
+    return apply(ReluGrad, (g, y))
 
 
 @register

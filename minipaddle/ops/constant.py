@@ -31,11 +31,15 @@ class AssignValue(OpDef):
         return Meta(tuple(shape), dtypes.to_dtype(dtype))
 
 
-def assign_value(array: np.ndarray) -> Tensor:
-    """A constant tensor (in static mode: an op that produces it when the Program runs)."""
+def assign_value_attrs(array: np.ndarray) -> dict:
+    """The attributes of the assign_value op that produces `array` (static passes make such ops too)."""
     array = np.asarray(array)
     values = array.reshape(-1).tolist()
     if array.dtype.kind == "c":  # JSON has no complex numbers: store [real, imag] pairs
         values = [[v.real, v.imag] for v in values]
-    attrs = {"values": values, "shape": tuple(array.shape), "dtype": dtypes.from_numpy(array.dtype).name}
-    return apply(AssignValue, (), attrs)
+    return {"values": values, "shape": tuple(array.shape), "dtype": dtypes.from_numpy(array.dtype).name}
+
+
+def assign_value(array: np.ndarray) -> Tensor:
+    """A constant tensor (in static mode: an op that produces it when the Program runs)."""
+    return apply(AssignValue, (), assign_value_attrs(array))

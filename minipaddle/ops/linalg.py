@@ -13,6 +13,12 @@ from minipaddle.ops.kinds import broadcast_shapes
 __all__ = ["matmul"]  # the raw op functions; ops/__init__.py gathers them
 
 
+def _back_to(g, as_2d, original):
+    """A gradient computed for the 2-D form of an operand, summed over broadcast batches, in the operand's shape."""
+    g = ops.unbroadcast(g, as_2d.shape)
+    return g if tuple(g.shape) == tuple(original.shape) else ops.reshape(g, original.shape)
+
+
 def _t(a: np.ndarray) -> np.ndarray:
     return np.swapaxes(a, -1, -2) if a.ndim >= 2 else a
 
@@ -38,16 +44,20 @@ class Matmul(OpDef):
         if y.ndim == 1:
             g2 = ops.reshape(g2, tuple(g2.shape) + (1,))
         # out = A @ B with A = x or x^T, B = y or y^T; dA = g B^T, dB = A^T g, then undo the transposes.
-        if not tx and not ty:
-            gx, gy = matmul(g2, y2, False, True), matmul(x2, g2, True, False)
-        elif not tx and ty:
-            gx, gy = matmul(g2, y2, False, False), matmul(g2, x2, True, False)
-        elif tx and not ty:
-            gx, gy = matmul(y2, g2, False, True), matmul(x2, g2, False, False)
-        else:
-            gx, gy = matmul(y2, g2, True, True), matmul(g2, x2, True, True)
-        gx = ops.reshape(ops.unbroadcast(gx, x2.shape), x.shape)
-        gy = ops.reshape(ops.unbroadcast(gy, y2.shape), y.shape)
+        # (Each is computed only when wanted: the first layer's input needs no gradient, and it is a big GEMM.)
+        gx = gy = None
+        if node.needs_grad(0):
+            if not tx:
+                gx = matmul(g2, y2, False, not ty)
+            else:
+                gx = matmul(y2, g2, ty, True)
+            gx = _back_to(gx, x2, x)
+        if node.needs_grad(1):
+            if not ty:
+                gy = matmul(x2, g2, not tx, False)
+            else:
+                gy = matmul(g2, x2, True, tx)
+            gy = _back_to(gy, y2, y)
         return gx, gy
 
     def infer_meta(self, x: Meta, y: Meta, transpose_x=False, transpose_y=False) -> Meta:

@@ -1,5 +1,18 @@
 """paddle.nn.functional: the functional form of every layer."""
 
-from minipaddle.nn.functional.activation import log_softmax, relu, sigmoid, softmax, tanh
+import types as _types
 
-__all__ = ["log_softmax", "relu", "sigmoid", "softmax", "tanh"]
+from minipaddle.nn.functional.activation import *  # noqa: F403
+from minipaddle.nn.functional.common import *  # noqa: F403
+from minipaddle.nn.functional.conv import *  # noqa: F403
+from minipaddle.nn.functional.distance import *  # noqa: F403
+from minipaddle.nn.functional.dropout import *  # noqa: F403
+from minipaddle.nn.functional.input import *  # noqa: F403
+from minipaddle.nn.functional.linear import *  # noqa: F403
+from minipaddle.nn.functional.loss import *  # noqa: F403
+from minipaddle.nn.functional.margin_loss import *  # noqa: F403
+from minipaddle.nn.functional.norm import *  # noqa: F403
+from minipaddle.nn.functional.pooling import *  # noqa: F403
+
+# every function imported above (not the modules): a new module needs only its import line
+__all__ = [_n for _n, _v in list(globals().items()) if not _n.startswith("_") and not isinstance(_v, _types.ModuleType)]

@@ -1,0 +1,176 @@
+"""Gradient clipping: paddle.nn.ClipGradByValue, ClipGradByNorm and ClipGradByGlobalNorm.
+
+A clip object is handed to an optimizer (`paddle.optimizer.SGD(..., grad_clip=paddle.nn.ClipGradByNorm(1.0))`).
+At each `step()` the optimizer calls it with the list of (parameter, gradient) pairs and updates with the clipped
+gradients it returns; `param.grad` itself is left as backward made it. Parameters whose ParamAttr says
+`need_clip=False` pass through unclipped (and do not count towards the global norm). Clipping runs before weight
+decay is added, as in paddle 2.6.
+"""
+
+from __future__ import annotations
+
+from minipaddle import ops
+from minipaddle.core import dtype as dtypes
+from minipaddle.core.tensor import Tensor
+from minipaddle.ops.kinds import as_tensor
+from minipaddle.tensor.checks import check_bool, check_number
+
+__all__ = ["ClipGradBase", "ClipGradByValue", "ClipGradByNorm", "ClipGradByGlobalNorm"]
+
+
+def _skips(param) -> bool:
+    """A parameter made with ParamAttr(need_clip=False) is never clipped."""
+    return getattr(param, "need_clip", True) is False
+
+
+class ClipGradBase:
+    """The base of the gradient clipping strategies: `clip(params_grads)` returns clipped (param, grad) pairs."""
+
+    def __call__(self, params_grads: list) -> list:
+        return self._dygraph_clip(params_grads)
+
+    def _dygraph_clip(self, params_grads: list) -> list:
+        raise TypeError(
+            f"{type(self).__name__} is abstract; use ClipGradByValue, ClipGradByNorm or ClipGradByGlobalNorm"
+        )
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+GradientClipBase = ClipGradBase  # Paddle's older name
+
+
+class ClipGradByValue(ClipGradBase):
+    """Clip every gradient element into [min, max].
+
+    Args:
+        max: the upper bound.
+        min: the lower bound (default: -max, which needs max > 0).
+
+    Example:
+        >>> clip = paddle.nn.ClipGradByValue(min=-1.0, max=1.0)
+        >>> sgd = paddle.optimizer.SGD(0.1, parameters=linear.parameters(), grad_clip=clip)
+    """
+
+    def __init__(self, max: float, min: float | None = None) -> None:  # noqa: A002 (Paddle's names)
+        max = float(check_number(max, "ClipGradByValue", "max"))
+        if min is None:
+            if not max > 0.0:
+                raise ValueError(
+                    f"ClipGradByValue: with min=None the bound is [-max, max], so max must be > 0, got {max}"
+                )
+            min = -max
+        self.max = max
+        self.min = float(check_number(min, "ClipGradByValue", "min"))
+
+    def __str__(self) -> str:
+        return f"Clip Gradient By Value, min = {self.min:f}, max={self.max:f}"
+
+    def _dygraph_clip(self, params_grads: list) -> list:
+        out = []
+        for p, g in params_grads:
+            if g is None:
+                continue
+            if not _skips(p):
+                g = ops.minimum(ops.maximum(g, as_tensor(self.min, g)), as_tensor(self.max, g))
+            out.append((p, g))
+        return out
+
+
+class ClipGradByNorm(ClipGradBase):
+    """Scale each gradient on its own so that its L2 norm is at most `clip_norm`.
+
+        grad = grad * clip_norm / max(norm(grad), clip_norm)
+
+    Args:
+        clip_norm: the largest L2 norm a gradient may keep.
+
+    Example:
+        >>> clip = paddle.nn.ClipGradByNorm(clip_norm=1.0)
+    """
+
+    def __init__(self, clip_norm: float) -> None:
+        self.clip_norm = float(check_number(clip_norm, "ClipGradByNorm", "clip_norm"))
+
+    def __str__(self) -> str:
+        return f"Gradient Clip By Norm, clip_norm={self.clip_norm:f}"
+
+    def _dygraph_clip(self, params_grads: list) -> list:
+        out = []
+        for p, g in params_grads:
+            if g is None:
+                continue
+            if not _skips(p):
+                norm = ops.sqrt(_sum_of_squares(g))
+                limit = as_tensor(self.clip_norm, norm)
+                g = ops.multiply(g, ops.divide(limit, ops.maximum(norm, limit)))  # exactly 1 when norm <= limit
+            out.append((p, g))
+        return out
+
+
+class ClipGradByGlobalNorm(ClipGradBase):
+    """Scale all gradients together so that the L2 norm of all of them, as one vector, is at most `clip_norm`.
+
+        global_norm = sqrt(sum of ||grad||^2 over every clipped gradient)
+        grad        = grad * clip_norm / max(global_norm, clip_norm)
+
+    Args:
+        clip_norm: the largest global norm.
+        group_name: the group the clip belongs to (used by static mode's per-group clipping).
+        auto_skip_clip: if True, leave the gradients untouched when the global norm is within the limit
+            (instead of multiplying them by exactly 1).
+
+    Example:
+        >>> clip = paddle.nn.ClipGradByGlobalNorm(clip_norm=1.0)
+        >>> adam = paddle.optimizer.Adam(parameters=model.parameters(), grad_clip=clip)
+    """
+
+    def __init__(self, clip_norm: float, group_name: str = "default_group", auto_skip_clip: bool = False) -> None:
+        self.clip_norm = float(check_number(clip_norm, "ClipGradByGlobalNorm", "clip_norm"))
+        if not isinstance(group_name, str):
+            raise TypeError(f"ClipGradByGlobalNorm: group_name must be a str, got {type(group_name).__name__}")
+        self.group_name = group_name
+        self.auto_skip_clip = check_bool(auto_skip_clip, "ClipGradByGlobalNorm", "auto_skip_clip")
+
+    def __str__(self) -> str:
+        return f"Gradient Clip By GlobalNorm, global_norm={self.clip_norm:f}"
+
+    def global_norm(self, params_grads: list) -> Tensor | None:
+        """The L2 norm of all clipped gradients together (None when no gradient is clipped). Summed in float64
+        when any gradient is float64, else in float32 (float16 gradients are summed in float32), as Paddle does."""
+        squares = [_sum_of_squares(g) for p, g in params_grads if g is not None and not _skips(p)]
+        if not squares:
+            return None
+        wide = dtypes.float64 if any(s.dtype == dtypes.float64 for s in squares) else dtypes.float32
+        total = None
+        for s in squares:
+            s = s if s.dtype == wide else ops.cast(s, wide)
+            total = s if total is None else ops.add(total, s)
+        return ops.sqrt(total)
+
+    def _dygraph_clip(self, params_grads: list) -> list:
+        norm = self.global_norm(params_grads)
+        if norm is None:
+            return params_grads
+        limit = as_tensor(self.clip_norm, norm)
+        if self.auto_skip_clip and not norm.item() > self.clip_norm:
+            scale = None
+        else:
+            scale = ops.divide(limit, ops.maximum(norm, limit))
+        out = []
+        for p, g in params_grads:
+            if g is None:
+                continue
+            if scale is not None and not _skips(p):
+                factor = scale if scale.dtype == g.dtype else ops.cast(scale, g.dtype)
+                g = ops.multiply(g, factor)
+            out.append((p, g))
+        return out
+
+
+def _sum_of_squares(g: Tensor) -> Tensor:
+    """||g||^2 as a 0-d tensor of g's dtype (float16 is summed in float32)."""
+    if g.dtype == dtypes.float16:
+        g = ops.cast(g, dtypes.float32)
+    return ops.sum(ops.multiply(g, g))

@@ -1,0 +1,581 @@
+"""Loss functions (paddle.nn.functional), with paddle 2.6's shapes and reductions.
+
+cross_entropy and softmax_with_cross_entropy use the fused op `softmax_with_cross_entropy`, binary_cross_entropy
+its own op (both in minipaddle/ops/nn_loss.py); the rest are compositions of ops written as their formulas read.
+
+reduction: 'mean' (the default) averages, 'sum' adds, 'none' returns the loss per element.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle import ops
+from minipaddle.core.state import in_dynamic_mode, no_grad
+from minipaddle.core.tensor import Tensor
+from minipaddle.nn.functional.input import label_smooth, one_hot
+from minipaddle.tensor.checks import check_tensor, normalize_axis
+from minipaddle.tensor.math import binary_operands
+
+__all__ = [
+    "cross_entropy",
+    "softmax_with_cross_entropy",
+    "nll_loss",
+    "gaussian_nll_loss",
+    "poisson_nll_loss",
+    "mse_loss",
+    "square_error_cost",
+    "l1_loss",
+    "smooth_l1_loss",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "sigmoid_focal_loss",
+    "kl_div",
+    "margin_ranking_loss",
+    "log_loss",
+    "dice_loss",
+    "npair_loss",
+    "ctc_loss",
+    "hsigmoid_loss",
+]
+
+
+def _check_reduction(reduction, fn: str, allowed=("sum", "mean", "none")) -> None:
+    if reduction not in allowed:
+        raise ValueError(f"{fn}: reduction should be {', '.join(repr(r) for r in allowed)}, got {reduction!r}")
+
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    if reduction == "mean":
+        return ops.mean(loss)
+    if reduction == "sum":
+        return ops.sum(loss)
+    return loss
+
+
+def _float_pair(input, label, fn: str, names=("input", "label")) -> tuple[Tensor, Tensor]:
+    check_tensor(input, fn, names[0])
+    check_tensor(label, fn, names[1])
+    if not input.dtype.is_floating:
+        raise TypeError(f"{fn}: {names[0]} must be a float tensor, got {input.dtype.name}")
+    return binary_operands(input, ops.cast(label, input.dtype) if not label.dtype.is_floating else label, fn)
+
+
+def _class_mask(label: Tensor, n: int, ndim: int, axis: int, dtype) -> Tensor:
+    """1.0 at each label's class along `axis` (label has size 1 there), 0.0 elsewhere: a one-hot by equality."""
+    ids = Tensor(np.arange(n).reshape([n if i == axis else 1 for i in range(ndim)]))
+    return ops.cast(ops.equal(ids, label), dtype)
+
+
+# ---- cross entropy -------------------------------------------------------------------------------------------
+
+
+def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean", soft_label=False, axis=-1,
+                  use_softmax=True, label_smoothing=0.0, name=None) -> Tensor:  # fmt: skip
+    """Softmax cross entropy between logits and labels.
+
+    Args:
+        input: logits, classes along `axis` (probabilities instead when use_softmax=False).
+        label: int class ids of shape input.shape without the class axis (or with it, of size 1); or, with
+            soft_label=True, a distribution shaped like input.
+        weight: a [C] tensor of per-class weights (hard labels) or None.
+        ignore_index: a label value that contributes no loss (and is left out of the mean).
+        reduction: 'mean' averages over the non-ignored labels (weighted: divides by the sum of their weights);
+            'sum'; 'none' returns one loss per label, shaped like the label ([N] for labels [N], [N, 1] for
+            labels [N, 1] and for soft labels).
+        label_smoothing: mixes the one-hot labels with the uniform distribution by this amount.
+
+    Example:
+        >>> logits = paddle.to_tensor([[2.0, 0.5, 0.1]])
+        >>> F.cross_entropy(logits, paddle.to_tensor([0]))   # 0.3168...
+    """
+    fn = "cross_entropy"
+    _check_reduction(reduction, fn)
+    check_tensor(input, fn, "input")
+    check_tensor(label, fn, "label")
+    if not input.dtype.is_floating:
+        raise TypeError(f"{fn}: input must be a float tensor of logits, got {input.dtype.name}")
+    if ignore_index > 0 and soft_label:
+        raise ValueError(f"{fn}: with soft_label=True, ignore_index should be -100, got {ignore_index}")
+    if input.ndim == 0:
+        raise ValueError(f"{fn}: input must have at least one dimension")
+    axis = normalize_axis(axis, input.ndim, fn)
+    label_was_squeezed = label.ndim == input.ndim - 1
+    if label_was_squeezed:
+        label = ops.reshape(label, tuple(label.shape[:axis] + [1] + label.shape[axis:]))
+    elif label.ndim != input.ndim:
+        raise ValueError(f"{fn}: label must have input's rank or one less; got input {input.shape}, "
+                         f"label {label.shape}")  # fmt: skip
+    if label_smoothing > 0.0:
+        if not soft_label:
+            hard = ops.reshape(label, tuple(d for i, d in enumerate(label.shape) if i != axis))
+            label = _move_last(one_hot(hard, input.shape[axis]), axis)
+            label_was_squeezed = False  # as Paddle: smoothed labels keep the class axis in 'none' output
+        label = ops.cast(label_smooth(_move_axis_last(label, axis), epsilon=label_smoothing), input.dtype)
+        label = _move_last(label, axis)
+        soft_label = True
+    if soft_label and list(label.shape) != input.shape:
+        raise ValueError(f"{fn}: soft labels must have input's shape {input.shape}, got {label.shape}")
+    if not soft_label and label.dtype.is_floating:
+        raise TypeError(f"{fn}: hard labels must be integers, got {label.dtype.name} (pass soft_label=True?)")
+    if not soft_label and label.shape[axis] != 1:
+        raise ValueError(f"{fn}: hard labels need size 1 on the class axis, got label shape {label.shape}")
+    label_in = ops.cast(label, input.dtype) if soft_label and label.dtype != input.dtype else label
+    loss = ops.softmax_with_cross_entropy(input, label_in, soft_label, use_softmax, ignore_index, axis)[1]
+
+    weights = None
+    if weight is not None:
+        check_tensor(weight, fn, "weight")
+        if weight.shape[-1] != input.shape[axis]:
+            raise ValueError(f"{fn}: input's class dimension ({input.shape[axis]}) must equal weight's "
+                             f"({weight.shape[-1]}) when weight is provided")  # fmt: skip
+        w = ops.reshape(ops.cast(weight, input.dtype), tuple(input.shape[axis] if i == axis else 1
+                                                             for i in range(input.ndim)))  # fmt: skip
+        if soft_label:
+            weights = ops.sum(ops.multiply(label_in, w), (axis,), keepdim=True)
+        else:
+            mask = _class_mask(label, input.shape[axis], input.ndim, axis, input.dtype)
+            weights = ops.sum(ops.multiply(mask, w), (axis,), keepdim=True)  # 0 for ignored labels
+        loss = ops.multiply(loss, weights)
+
+    if reduction == "sum":
+        return ops.sum(loss)
+    if reduction == "mean":
+        if not soft_label:
+            valid = ops.cast(ops.not_equal(label, ignore_index), input.dtype)
+            total = ops.sum(valid if weights is None else ops.multiply(valid, weights))
+            return ops.divide(ops.sum(loss), ops.maximum(total, _tiny_like(total)))
+        if weights is not None:
+            total = ops.sum(weights)
+            return ops.divide(ops.sum(loss), ops.maximum(total, _tiny_like(total)))
+        return ops.mean(loss)
+    if label_was_squeezed:
+        loss = ops.reshape(loss, tuple(d for i, d in enumerate(loss.shape) if i != axis))
+    return loss
+
+
+def _tiny_like(t: Tensor) -> Tensor:
+    """Where a mean's denominator is 0 (every label ignored), divide by 1 instead (Paddle: count + (count == 0))."""
+    return ops.cast(ops.equal(t, 0.0), t.dtype)
+
+
+def _move_axis_last(t: Tensor, axis: int) -> Tensor:
+    if axis == t.ndim - 1:
+        return t
+    return ops.transpose(t, tuple(i for i in range(t.ndim) if i != axis) + (axis,))
+
+
+def _move_last(t: Tensor, axis: int) -> Tensor:
+    """Put t's last axis at position `axis` (the inverse of _move_axis_last)."""
+    if axis == t.ndim - 1:
+        return t
+    perm = list(range(t.ndim - 1))
+    perm.insert(axis, t.ndim - 1)
+    return ops.transpose(t, tuple(perm))
+
+
+def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-100, numeric_stable_mode=True,
+                               return_softmax=False, axis=-1):  # fmt: skip
+    """The fluid-style fused softmax + cross entropy: the per-sample loss, with the class axis kept (size 1).
+
+    Returns:
+        loss, or (loss, softmax) when return_softmax=True.
+    """
+    fn = "softmax_with_cross_entropy"
+    check_tensor(logits, fn, "logits")
+    check_tensor(label, fn, "label")
+    axis = normalize_axis(axis, logits.ndim, fn)
+    if label.ndim == logits.ndim - 1:
+        label = ops.reshape(label, tuple(label.shape[:axis] + [1] + label.shape[axis:]))
+    if soft_label and label.dtype != logits.dtype:
+        label = ops.cast(label, logits.dtype)
+    prob, loss = ops.softmax_with_cross_entropy(logits, label, bool(soft_label), True, ignore_index, axis)
+    return (loss, prob) if return_softmax else loss
+
+
+def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", name=None) -> Tensor:
+    """Negative log likelihood from log-probabilities: -weight[label] * input[n, label, ...].
+
+    Args:
+        input: [N, C] or [N, C, d1, ...] log-probabilities (e.g. from log_softmax on axis 1).
+        label: [N] or [N, d1, ...] int class ids.
+        reduction: 'mean' divides the summed loss by the summed weights of the non-ignored labels.
+    """
+    fn = "nll_loss"
+    _check_reduction(reduction, fn)
+    check_tensor(input, fn, "input")
+    check_tensor(label, fn, "label")
+    if input.ndim < 2:
+        raise ValueError(f"{fn}: expected 2 or more dimensions (got {input.ndim})")
+    if label.ndim != input.ndim - 1 or label.shape != [input.shape[0]] + input.shape[2:]:
+        raise ValueError(f"{fn}: label must have shape {[input.shape[0]] + input.shape[2:]} for input "
+                         f"{input.shape}, got {label.shape}")  # fmt: skip
+    c = input.shape[1]
+    label1 = ops.reshape(label, tuple([label.shape[0], 1] + label.shape[1:]))
+    mask = _class_mask(label1, c, input.ndim, 1, input.dtype)
+    valid = ops.cast(ops.not_equal(label1, ignore_index), input.dtype)
+    per_class = mask
+    if weight is not None:
+        check_tensor(weight, fn, "weight")
+        per_class = ops.multiply(mask, ops.reshape(ops.cast(weight, input.dtype), (1, c) + (1,) * (input.ndim - 2)))
+    weights = ops.multiply(ops.sum(per_class, (1,)), ops.reshape(valid, tuple(label.shape)))
+    loss = ops.neg(ops.sum(ops.multiply(input, per_class), (1,)))
+    loss = ops.multiply(loss, ops.reshape(valid, tuple(label.shape)))
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return ops.sum(loss)
+    total = ops.sum(weights)
+    return ops.divide(ops.sum(loss), ops.maximum(total, _tiny_like(total)))
+
+
+def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reduction="mean", name=None) -> Tensor:
+    """The negative log likelihood of label under N(input, variance): 0.5 (log(variance) + (input - label)^2 /
+    variance), plus 0.5 log(2 pi) with full=True.
+
+    As in Paddle 2.6, variance is clipped to at least epsilon inside no_grad, so no gradient reaches it.
+    variance may have input's shape, or lack (or have size 1 in) the last axis.
+    """
+    fn = "gaussian_nll_loss"
+    _check_reduction(reduction, fn)
+    input, label = _float_pair(input, label, fn)
+    check_tensor(variance, fn, "variance")
+    if variance.shape != input.shape:
+        if input.shape[:-1] == variance.shape:
+            variance = ops.reshape(variance, tuple(variance.shape) + (1,))
+        elif not (input.shape[:-1] == variance.shape[:-1] and variance.shape[-1] == 1):
+            raise ValueError(f"{fn}: variance has shape {variance.shape}, which does not fit input {input.shape}")
+    if in_dynamic_mode() and np.any(variance.numpy() < 0):
+        raise ValueError(f"{fn}: variance has negative entry/entries")
+    with no_grad():
+        variance = ops.clip(ops.cast(variance, input.dtype), float(epsilon), None)
+    diff = ops.subtract(input, label)
+    loss = ops.scale(ops.add(ops.log(variance), ops.divide(ops.multiply(diff, diff), variance)), 0.5)
+    if full:
+        loss = ops.scale(loss, 1.0, 0.5 * float(np.log(2 * np.pi)))
+    return _reduce(loss, reduction)
+
+
+def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8, reduction="mean", name=None) -> Tensor:
+    """The Poisson negative log likelihood: exp(input) - label * input (log_input=True, input = log rate), or
+    input - label * log(input + epsilon); full=True adds Stirling's term for labels > 1."""
+    fn = "poisson_nll_loss"
+    if epsilon <= 0:
+        raise ValueError(f"{fn}: epsilon should be positive, got {epsilon}")
+    _check_reduction(reduction, fn)
+    input, label = _float_pair(input, label, fn)
+    if input.shape != label.shape:
+        raise ValueError(f"{fn}: input's shape must equal label's shape, got {input.shape} and {label.shape}")
+    if log_input:
+        loss = ops.subtract(ops.exp(input), ops.multiply(label, input))
+    else:
+        loss = ops.subtract(input, ops.multiply(label, ops.log(ops.scale(input, 1.0, float(epsilon)))))
+    if full:
+        safe = ops.where(ops.greater_than(label, 1.0), label, ops.full_like(label, 1))
+        stirling = ops.add(ops.subtract(ops.multiply(safe, ops.log(safe)), safe),
+                           ops.scale(ops.log(ops.scale(safe, 2 * np.pi)), 0.5))  # fmt: skip
+        loss = ops.add(loss, ops.where(ops.greater_than(label, 1.0), stirling, ops.full_like(label, 0)))
+    return _reduce(loss, reduction)
+
+
+# ---- regression ------------------------------------------------------------------------------------------------
+
+
+def mse_loss(input, label, reduction="mean", name=None) -> Tensor:
+    """(input - label)^2, reduced.
+
+    Example:
+        >>> F.mse_loss(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([1.0, 4.0]))   # 2.0
+    """
+    _check_reduction(reduction, "mse_loss")
+    input, label = _float_pair(input, label, "mse_loss")
+    diff = ops.subtract(input, label)
+    return _reduce(ops.multiply(diff, diff), reduction)
+
+
+def square_error_cost(input, label) -> Tensor:
+    """(input - label)^2, elementwise (no reduction)."""
+    input, label = _float_pair(input, label, "square_error_cost")
+    diff = ops.subtract(input, label)
+    return ops.multiply(diff, diff)
+
+
+def l1_loss(input, label, reduction="mean", name=None) -> Tensor:
+    """|input - label|, reduced."""
+    _check_reduction(reduction, "l1_loss")
+    input, label = _float_pair(input, label, "l1_loss")
+    return _reduce(ops.abs(ops.subtract(input, label)), reduction)
+
+
+def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None) -> Tensor:
+    """The Huber loss: 0.5 r^2 where |r| <= delta, delta * (|r| - 0.5 delta) beyond, with r = input - label."""
+    _check_reduction(reduction, "smooth_l1_loss")
+    input, label = _float_pair(input, label, "smooth_l1_loss")
+    r = ops.subtract(input, label)
+    size = ops.abs(r)
+    quadratic = ops.scale(ops.multiply(r, r), 0.5)
+    linear = ops.scale(size, float(delta), -0.5 * delta * delta)
+    return _reduce(ops.where(ops.less_equal(size, float(delta)), quadratic, linear), reduction)
+
+
+# ---- binary classification ------------------------------------------------------------------------------
+
+
+def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None) -> Tensor:
+    """-(label log(input) + (1 - label) log(1 - input)) for probabilities `input` (logs clamped at -100).
+
+    Example:
+        >>> F.binary_cross_entropy(paddle.to_tensor([0.8]), paddle.to_tensor([1.0]))   # 0.2231
+    """
+    _check_reduction(reduction, "binary_cross_entropy")
+    input, label = _float_pair(input, label, "binary_cross_entropy")
+    if input.shape != label.shape:
+        raise ValueError(f"binary_cross_entropy: input {input.shape} and label {label.shape} must have one shape")
+    loss = ops.binary_cross_entropy(input, label)
+    if weight is not None:
+        loss = ops.multiply(loss, ops.cast(check_tensor(weight, "binary_cross_entropy", "weight"), input.dtype))
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean", pos_weight=None,
+                                     name=None) -> Tensor:  # fmt: skip
+    """Sigmoid and binary cross entropy in one stable formula: max(logit, 0) - label * logit + log(1 + exp(-|logit|)).
+
+    Args:
+        weight: multiplies each element's loss.
+        pos_weight: the weight of the positive class, per class (broadcast along the last axis). As in Paddle 2.6,
+            it scales only the log(1 + exp(-|logit|)) term, by 1 + (pos_weight - 1) * label, and the gradient is
+            that factor times sigmoid(logit), minus label (see the op sigmoid_cross_entropy_with_logits).
+    """
+    fn = "binary_cross_entropy_with_logits"
+    _check_reduction(reduction, fn)
+    logit, label = _float_pair(logit, label, fn, ("logit", "label"))
+    log_weight = None
+    if pos_weight is not None:
+        pw = ops.cast(check_tensor(pos_weight, fn, "pos_weight"), logit.dtype)
+        log_weight = ops.add(ops.multiply(ops.scale(pw, 1.0, -1.0), label), ops.full_like(label, 1))
+        if log_weight.shape != logit.shape:
+            log_weight = ops.expand(log_weight, tuple(logit.shape))
+    loss = ops.sigmoid_cross_entropy_with_logits(logit, label, log_weight)
+    if weight is not None:
+        loss = ops.multiply(loss, ops.cast(check_tensor(weight, fn, "weight"), logit.dtype))
+    return _reduce(loss, reduction)
+
+
+def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, reduction="sum", name=None) -> Tensor:
+    """The focal loss (RetinaNet): alpha_t * (1 - p_t)^gamma * BCE-with-logits, which down-weights easy examples.
+
+    Args:
+        normalizer: a tensor with one value to divide the loss by (e.g. the number of positives).
+        reduction: 'sum' by default.
+    """
+    fn = "sigmoid_focal_loss"
+    _check_reduction(reduction, fn)
+    logit, label = _float_pair(logit, label, fn, ("logit", "label"))
+    if normalizer is not None:
+        check_tensor(normalizer, fn, "normalizer")
+        if normalizer.ndim > 1:
+            raise ValueError(f"{fn}: expected zero or one dimension of normalizer, got {normalizer.ndim}")
+    loss = binary_cross_entropy_with_logits(logit, label, reduction="none")
+    pred = ops.sigmoid(logit)
+    not_label = ops.scale(label, -1.0, 1.0)
+    p_t = ops.add(ops.multiply(pred, label), ops.multiply(ops.scale(pred, -1.0, 1.0), not_label))
+    alpha_t = ops.add(ops.scale(label, float(alpha)), ops.scale(not_label, 1.0 - alpha))
+    loss = ops.multiply(ops.multiply(alpha_t, loss), ops.pow(ops.scale(p_t, -1.0, 1.0), float(gamma)))
+    if normalizer is not None:
+        loss = ops.divide(loss, ops.cast(normalizer, loss.dtype))
+    return _reduce(loss, reduction)
+
+
+def log_loss(input, label, epsilon=1e-4, name=None) -> Tensor:
+    """-label log(input + epsilon) - (1 - label) log(1 - input + epsilon), elementwise."""
+    input, label = _float_pair(input, label, "log_loss")
+    positive = ops.multiply(label, ops.log(ops.scale(input, 1.0, epsilon)))
+    negative = ops.multiply(ops.scale(label, -1.0, 1.0), ops.log(ops.scale(input, -1.0, 1.0 + epsilon)))
+    return ops.neg(ops.add(positive, negative))
+
+
+# ---- distributions, ranking, segmentation, metric learning -------------------------------------------------
+
+
+def kl_div(input, label, reduction="mean", name=None) -> Tensor:
+    """The KL divergence label * (log(label) - input), with input given as log-probabilities (0 where label <= 0).
+
+    reduction: 'mean' (over all elements), 'batchmean' (sum / batch size), 'sum' or 'none'.
+    """
+    _check_reduction(reduction, "kl_div", ("sum", "mean", "none", "batchmean"))
+    check_tensor(input, "kl_div", "input")
+    check_tensor(label, "kl_div", "label")
+    input, label = binary_operands(input, label, "kl_div")
+    positive = ops.greater_than(label, 0.0)
+    safe = ops.where(positive, label, ops.full_like(label, 1))
+    loss = ops.where(positive, ops.multiply(label, ops.subtract(ops.log(safe), input)), ops.full_like(label, 0))
+    if reduction == "batchmean":
+        return ops.scale(ops.sum(loss), 1.0 / input.shape[0]) if input.ndim else loss
+    return _reduce(loss, reduction)
+
+
+def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=None) -> Tensor:
+    """max(0, -label * (input - other) + margin): label 1 means input should rank above other, -1 below."""
+    _check_reduction(reduction, "margin_ranking_loss")
+    input, other = _float_pair(input, other, "margin_ranking_loss", ("input", "other"))
+    check_tensor(label, "margin_ranking_loss", "label")
+    out = ops.multiply(ops.subtract(other, input), ops.cast(label, input.dtype))
+    if margin != 0.0:
+        out = ops.scale(out, 1.0, float(margin))
+    return _reduce(ops.relu(out), reduction)
+
+
+def dice_loss(input, label, epsilon=0.00001, name=None) -> Tensor:
+    """1 - 2 |X n Y| / (|X| + |Y|), averaged over the batch: input holds class probabilities on the last axis,
+    label the int classes ([..., 1])."""
+    fn = "dice_loss"
+    check_tensor(input, fn, "input")
+    check_tensor(label, fn, "label")
+    if input.ndim < 2 or label.ndim != input.ndim or label.shape[-1] != 1 or input.shape[:-1] != label.shape[:-1]:
+        raise ValueError(f"{fn}: expected input [N, ..., C] and label [N, ..., 1], got {input.shape} and {label.shape}")
+    label = ops.cast(one_hot(ops.reshape(label, tuple(label.shape[:-1])), input.shape[-1]), input.dtype)
+    axes = tuple(range(1, input.ndim))
+    intersection = ops.sum(ops.multiply(input, label), axes)
+    denominator = ops.add(ops.sum(input, axes), ops.sum(label, axes))
+    score = ops.scale(ops.divide(ops.scale(intersection, 2.0), ops.scale(denominator, 1.0, epsilon)), -1.0, 1.0)
+    return ops.mean(score)
+
+
+def npair_loss(anchor, positive, labels, l2_reg=0.002) -> Tensor:
+    """The N-pair loss: softmax cross entropy of anchor-positive similarities against same-label targets, plus
+    an L2 penalty on the embeddings."""
+    fn = "npair_loss"
+    for arg, t in (("anchor", anchor), ("positive", positive), ("labels", labels)):
+        check_tensor(t, fn, arg)
+    if anchor.size == 0 or positive.size == 0:
+        raise ValueError(f"{fn}: anchor and positive must not be empty")
+    n = labels.shape[0]
+    column = ops.reshape(labels, (n, 1))
+    same = ops.cast(ops.equal(column, ops.reshape(labels, (1, n))), anchor.dtype)
+    targets = ops.divide(same, ops.sum(same, (1,), keepdim=True))
+    l2 = ops.add(ops.mean(ops.sum(ops.multiply(anchor, anchor), (1,))),
+                 ops.mean(ops.sum(ops.multiply(positive, positive), (1,))))  # fmt: skip
+    l2 = ops.scale(l2, 0.25 * l2_reg)
+    similarity = ops.matmul(anchor, positive, transpose_y=True)
+    ce = ops.softmax_with_cross_entropy(similarity, targets, True, True, -100, 1)[1]
+    return ops.add(l2, ops.mean(ops.sum(ops.multiply(targets, ce), (0,))))
+
+
+# ---- sequences and trees ----------------------------------------------------------------------------------------
+
+_NEG = -1e30  # log(0) for the CTC lattice: finite, so that gradients through logsumexp stay finite
+
+
+def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean", norm_by_times=False):
+    """Connectionist temporal classification: -log p(labels | inputs), summed over every alignment.
+
+    Args:
+        log_probs: [max_time, batch, classes] unnormalized scores (Paddle's warpctc applies softmax itself,
+            so does this).
+        labels: [batch, max_label_length] int class ids (padded).
+        input_lengths, label_lengths: [batch] int lengths.
+        blank: the blank class.
+        reduction: 'mean' averages loss / label_length over the batch; 'sum'; 'none' gives [batch].
+        norm_by_times: divide the gradient (not the loss) by each input length, as Paddle does.
+
+    The forward (alpha) recursion runs over time, vectorized over the batch and the label positions, with
+    minipaddle ops, so the gradient comes from autograd.
+    """
+    fn = "ctc_loss"
+    _check_reduction(reduction, fn)
+    for arg, t in (("log_probs", log_probs), ("labels", labels), ("input_lengths", input_lengths),
+                   ("label_lengths", label_lengths)):  # fmt: skip
+        check_tensor(t, fn, arg)
+    if log_probs.ndim != 3 or labels.ndim != 2:
+        raise ValueError(f"{fn}: expected log_probs [time, batch, classes] and labels [batch, length], got "
+                         f"{log_probs.shape} and {labels.shape}")  # fmt: skip
+    steps, batch, classes = log_probs.shape
+    label_ids = labels.numpy().astype(np.int64)
+    in_len, lab_len = input_lengths.numpy().astype(np.int64), label_lengths.numpy().astype(np.int64)
+    if in_len.max(initial=0) > steps or lab_len.max(initial=0) > labels.shape[1]:
+        raise ValueError(f"{fn}: lengths exceed the padded sizes ({steps} steps, {labels.shape[1]} labels)")
+    # the extended label sequence: blank, l1, blank, l2, ..., blank (S = 2L + 1 positions)
+    positions = 2 * labels.shape[1] + 1
+    ext = np.full((batch, positions), blank, dtype=np.int64)
+    ext[:, 1::2] = label_ids
+    s_index = np.arange(positions)
+    valid = s_index[None, :] < (2 * lab_len + 1)[:, None]
+    skip_ok = np.zeros((batch, positions), dtype=bool)  # may jump from s - 2 (a label differing from s - 2's)
+    skip_ok[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
+    dtype = log_probs.dtype.np
+    log_p = ops.log_softmax(log_probs, 2)
+    onehot = Tensor(np.eye(classes, dtype=dtype)[ext].transpose(0, 2, 1))  # [batch, classes, S]
+    emit = ops.matmul(ops.transpose(log_p, (1, 0, 2)), onehot)  # [batch, time, S]: log p of each position's label
+    start = np.where(s_index[None, :] < 2, 0.0, _NEG).astype(dtype) + np.where(valid, 0.0, _NEG).astype(dtype)
+    alpha = ops.add(ops.getitem(emit, (slice(None), 0)), Tensor(start))
+    stay_pad = Tensor(np.full((batch, 1), _NEG, dtype))
+    skip_mask = Tensor(np.where(skip_ok, 0.0, _NEG).astype(dtype))
+    invalid = Tensor(np.where(valid, 0.0, _NEG).astype(dtype))
+    for t in range(1, steps):
+        prev1 = ops.concat([stay_pad, ops.getitem(alpha, (slice(None), slice(0, positions - 1)))], 1)
+        prev2 = ops.concat([stay_pad, stay_pad, ops.getitem(alpha, (slice(None), slice(0, positions - 2)))], 1)
+        paths = ops.stack([alpha, prev1, ops.add(prev2, skip_mask)], 2)
+        step = ops.add(ops.add(ops.logsumexp(paths, (2,)), ops.getitem(emit, (slice(None), t))), invalid)
+        running = Tensor((t < in_len)[:, None] & np.ones((1, positions), bool))  # finished sequences keep alpha
+        alpha = ops.where(running, step, alpha)
+    last = np.zeros((batch, positions), dtype=bool)
+    last[np.arange(batch), 2 * lab_len] = True
+    last[np.arange(batch)[lab_len > 0], 2 * lab_len[lab_len > 0] - 1] = True
+    loss = ops.neg(ops.logsumexp(ops.add(alpha, Tensor(np.where(last, 0.0, _NEG).astype(dtype))), (1,)))
+    if norm_by_times:  # the value stays; the gradient is divided by the input length
+        scale = Tensor((1.0 / np.maximum(in_len, 1)).astype(dtype))
+        scaled = ops.multiply(loss, scale)
+        with no_grad():
+            rest = ops.subtract(loss, scaled)
+        loss = ops.add(scaled, rest)
+    if reduction == "mean":
+        return ops.mean(ops.divide(loss, ops.cast(label_lengths, loss.dtype)))
+    return ops.sum(loss) if reduction == "sum" else loss
+
+
+def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None, path_code=None, is_sparse=False,
+                  name=None) -> Tensor:  # fmt: skip
+    """Hierarchical sigmoid: each class is a leaf of a binary tree, and its loss is the binary cross entropy of
+    the left/right decisions on its path, each made by a sigmoid of a row of `weight` (O(log C) per sample).
+
+    Args:
+        input: [N, D] features; label: [N] or [N, 1] int classes.
+        num_classes: the number of classes (for the default tree: a complete binary tree, class c at
+            c + num_classes in heap order, weight rows [num_classes - 1, D]).
+        weight, bias: [num_nodes, D] and [num_nodes, 1].
+        path_table, path_code: [N, L] node indices (-1 pads) and 0/1 decisions of a custom tree.
+
+    Returns:
+        [N, 1]: sum over the path of log(1 + exp(pre)) - code * pre, with pre = weight[node] . x + bias[node]
+        clipped to [-40, 40] (as Paddle; paths shorter than the longest also add log(2) per missing node).
+    """
+    fn = "hsigmoid_loss"
+    for arg, t in (("input", input), ("label", label), ("weight", weight)):
+        check_tensor(t, fn, arg)
+    if num_classes < 2:
+        raise ValueError(f"{fn}: expected num_classes >= 2 (got {num_classes})")
+    n = input.shape[0]
+    if path_table is None:
+        code = label.numpy().reshape(n).astype(np.int64) + num_classes
+        depth = int(np.floor(np.log2(code.max()))) if n else 0
+        bits = np.arange(depth)
+        length = np.floor(np.log2(code)).astype(np.int64)
+        mask = bits[None, :] < length[:, None]
+        nodes = np.where(mask, (code[:, None] >> (bits[None, :] + 1)) - 1, 0)
+        decisions = ((code[:, None] >> bits[None, :]) & 1).astype(input.dtype.np)
+    else:
+        table = path_table.numpy().astype(np.int64)
+        mask = table >= 0
+        nodes = np.where(mask, table, 0)
+        decisions = path_code.numpy().astype(input.dtype.np)
+    node_ids = Tensor(nodes)
+    pre = ops.sum(ops.multiply(ops.embedding(node_ids, weight), ops.reshape(input, (n, 1, input.shape[1]))), (2,))
+    if bias is not None:
+        pre = ops.add(pre, ops.reshape(ops.embedding(node_ids, ops.reshape(bias, (bias.shape[0], 1))), pre.shape))
+    # Padded path positions count with pre = 0, adding log(2) each, as Paddle's kernel does (a constant: the
+    # gradients are unaffected).
+    pre = ops.multiply(ops.clip(pre, -40.0, 40.0), Tensor(mask.astype(input.dtype.np)))
+    decisions = Tensor(np.where(mask, decisions, 0).astype(input.dtype.np))
+    per_node = ops.subtract(ops.softplus(pre, 1.0, 40.0), ops.multiply(decisions, pre))
+    return ops.sum(per_node, (1,), keepdim=True)

@@ -1,0 +1,157 @@
+"""Losses on margins and embeddings (paddle.nn.functional): hinge_embedding_loss, cosine_embedding_loss,
+triplet_margin_loss, triplet_margin_with_distance_loss, multi_margin_loss, soft_margin_loss and
+multi_label_soft_margin_loss. Each is a composition of ops, written as Paddle 2.6 computes it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle import ops
+from minipaddle.core.state import in_dynamic_mode
+from minipaddle.core.tensor import Tensor
+from minipaddle.nn.functional.distance import pairwise_distance
+from minipaddle.nn.functional.loss import _check_reduction, _float_pair, _reduce
+from minipaddle.tensor.checks import check_tensor
+
+__all__ = [
+    "hinge_embedding_loss",
+    "cosine_embedding_loss",
+    "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
+    "multi_margin_loss",
+    "soft_margin_loss",
+    "multi_label_soft_margin_loss",
+]
+
+
+def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None) -> Tensor:
+    """input where label == 1, max(0, margin - input) where label == -1 (input: a distance)."""
+    _check_reduction(reduction, "hinge_embedding_loss")
+    input, label = _float_pair(input, label, "hinge_embedding_loss")
+    zeros = ops.full_like(input, 0)
+    positive = ops.where(ops.equal(label, 1.0), input, zeros)
+    negative = ops.where(ops.equal(label, -1.0), ops.relu(ops.scale(input, -1.0, float(margin))), zeros)
+    return _reduce(ops.add(positive, negative), reduction)
+
+
+def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", name=None) -> Tensor:
+    """1 - cos(input1, input2) where label == 1, max(0, cos - margin) where label == -1 (rows of [N, D])."""
+    fn = "cosine_embedding_loss"
+    _check_reduction(reduction, fn)
+    input1, input2 = _float_pair(input1, input2, fn, ("input1", "input2"))
+    check_tensor(label, fn, "label")
+    if label.ndim != 1:
+        raise ValueError(f"{fn}: 1D target tensor expected, multi-target not supported (label shape {label.shape})")
+    if input1.shape != input2.shape or input1.ndim > 2:
+        raise ValueError(f"{fn}: input1 and input2 must have one shape, 1-D or 2-D; got {input1.shape}, "
+                         f"{input2.shape}")  # fmt: skip
+    dot = ops.sum(ops.multiply(input1, input2), (input1.ndim - 1,))
+    sq1 = ops.scale(ops.sum(ops.multiply(input1, input1), (input1.ndim - 1,)), 1.0, 10e-12)
+    sq2 = ops.scale(ops.sum(ops.multiply(input2, input2), (input1.ndim - 1,)), 1.0, 10e-12)
+    cos = ops.divide(dot, ops.sqrt(ops.multiply(sq1, sq2)))
+    zeros = ops.full_like(cos, 0)
+    label = ops.cast(label, cos.dtype)
+    similar = ops.where(ops.equal(label, 1.0), ops.scale(cos, -1.0, 1.0), zeros)
+    dissimilar = ops.where(ops.equal(label, -1.0), ops.clip(ops.scale(cos, 1.0, -float(margin)), 0.0, None), zeros)
+    out = ops.add(similar, dissimilar)
+    return _reduce(out, reduction)
+
+
+def triplet_margin_with_distance_loss(input, positive, negative, distance_function=None, margin=1.0, swap=False,
+                                      reduction="mean", name=None) -> Tensor:  # fmt: skip
+    """max(0, d(input, positive) - d(input, negative) + margin), with d a distance function (default: the
+    pairwise L2 distance); swap=True also tries d(positive, negative) as the negative distance."""
+    fn = "triplet_margin_with_distance_loss"
+    _check_reduction(reduction, fn)
+    if margin < 0:
+        raise ValueError(f"{fn}: the margin should be non-negative, got {margin}")
+    for arg, t in (("input", input), ("positive", positive), ("negative", negative)):
+        check_tensor(t, fn, arg)
+    if not input.shape == positive.shape == negative.shape:
+        raise ValueError(f"{fn}: input, positive and negative must have one shape, got {input.shape}, "
+                         f"{positive.shape} and {negative.shape}")  # fmt: skip
+    distance = distance_function if distance_function is not None else (lambda a, b: pairwise_distance(a, b, 2.0))
+    d_pos, d_neg = distance(input, positive), distance(input, negative)
+    if swap:
+        d_neg = ops.minimum(d_neg, distance(positive, negative))
+    if in_dynamic_mode() and (np.any(d_pos.numpy() <= 0) or np.any(d_neg.numpy() <= 0)):
+        raise ValueError(f"{fn}: the distance function must give positive distances")
+    return _reduce(ops.clip(ops.scale(ops.subtract(d_pos, d_neg), 1.0, float(margin)), 0.0, None), reduction)
+
+
+def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-6, swap=False, reduction="mean",
+                        name=None) -> Tensor:  # fmt: skip
+    """max(0, |input - positive|_p - |input - negative|_p + margin): the anchor nearer its positive than its
+    negative, by a margin."""
+    fn = "triplet_margin_loss"
+    _check_reduction(reduction, fn)
+    if margin < 0:
+        raise ValueError(f"{fn}: the margin should be non-negative, got {margin}")
+    for arg, t in (("input", input), ("positive", positive), ("negative", negative)):
+        check_tensor(t, fn, arg)
+    if not input.shape == positive.shape == negative.shape:
+        raise ValueError(f"{fn}: input, positive and negative must have one shape, got {input.shape}, "
+                         f"{positive.shape} and {negative.shape}")  # fmt: skip
+    d_pos = pairwise_distance(input, positive, p, epsilon)
+    d_neg = pairwise_distance(input, negative, p, epsilon)
+    if swap:
+        d_neg = ops.minimum(d_neg, pairwise_distance(positive, negative, p, epsilon))
+    return _reduce(ops.clip(ops.scale(ops.subtract(d_pos, d_neg), 1.0, float(margin)), 0.0, None), reduction)
+
+
+def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mean", name=None) -> Tensor:
+    """The multi-class hinge loss: mean over classes j of max(0, margin - x[y] + x[j])^p, without the j = y term
+    (Paddle subtracts its margin^p / C).
+
+    With `weight`, Paddle 2.6 subtracts an [N, 1] correction from the [N] per-sample losses, which broadcasts to
+    an [N, N] result ('none') that 'mean' and 'sum' then reduce; minipaddle reproduces it.
+    """
+    fn = "multi_margin_loss"
+    _check_reduction(reduction, fn)
+    check_tensor(input, fn, "input")
+    check_tensor(label, fn, "label")
+    if input.shape[0] != label.shape[0]:
+        raise ValueError(f"{fn}: input and label must have the same batch size, got {input.shape[0]} and "
+                         f"{label.shape[0]}")  # fmt: skip
+    n, c = input.shape
+    column = ops.reshape(label, (n, 1))
+    ids = Tensor(np.arange(c).reshape(1, c))
+    picked = ops.sum(ops.multiply(input, ops.cast(ops.equal(ids, column), input.dtype)), (1,), keepdim=True)
+    margins = ops.add(ops.scale(picked, -1.0, float(margin)), input)
+    if weight is not None:
+        check_tensor(weight, fn, "weight")
+        if weight.shape[0] != c:
+            raise ValueError(f"{fn}: weight has {weight.shape[0]} entries but input has {c} classes")
+        w = ops.reshape(ops.embedding(ops.reshape(label, (n,)), ops.reshape(ops.cast(weight, input.dtype),
+                                                                             (c, 1))), (n, 1))  # fmt: skip
+        margins = ops.multiply(w, margins)
+        # As Paddle 2.6: the [N] means minus the [N, 1] weighted correction broadcast to [N, N].
+        loss = ops.subtract(ops.mean(ops.pow(ops.clip(margins, 0.0, None), p), (1,)), ops.scale(w, margin**p / c))
+    else:
+        loss = ops.scale(ops.mean(ops.pow(ops.clip(margins, 0.0, None), p), (1,)), 1.0, -(margin**p) / c)
+    return _reduce(loss, reduction)
+
+
+def soft_margin_loss(input, label, reduction="mean", name=None) -> Tensor:
+    """log(1 + exp(-label * input)) for labels +-1."""
+    fn = "soft_margin_loss"
+    _check_reduction(reduction, fn)
+    input, label = _float_pair(input, label, fn)
+    if input.shape != label.shape:
+        raise ValueError(f"{fn}: input's shape must equal label's shape, got {input.shape} and {label.shape}")
+    return _reduce(ops.log(ops.scale(ops.exp(ops.neg(ops.multiply(label, input))), 1.0, 1.0)), reduction)
+
+
+def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", name=None) -> Tensor:
+    """Binary cross entropy of each (independent) label, averaged over the labels: one loss per sample."""
+    fn = "multi_label_soft_margin_loss"
+    _check_reduction(reduction, fn)
+    input, label = _float_pair(input, label, fn)
+    if input.shape != label.shape:
+        raise ValueError(f"{fn}: the input and label should have the same shape, got {input.shape}!={label.shape}")
+    log_sig = ops.neg(ops.softplus(ops.neg(input), 1.0, 20.0))
+    log_sig_neg = ops.neg(ops.softplus(input, 1.0, 20.0))
+    loss = ops.neg(ops.add(ops.multiply(label, log_sig), ops.multiply(ops.scale(label, -1.0, 1.0), log_sig_neg)))
+    if weight is not None:
+        loss = ops.multiply(loss, ops.cast(check_tensor(weight, fn, "weight"), input.dtype))
+    return _reduce(ops.mean(loss, (input.ndim - 1,)), reduction)

@@ -1,0 +1,227 @@
+"""Convolution: conv2d and conv3d, each with its two gradient ops (conv1d runs as conv2d, as in Paddle).
+
+Forward, im2col + one GEMM:
+  1. pad x and view every kernel window at once (ops/windows.py: a strided view, no copy);
+  2. lay the windows out as the columns of a matrix cols [groups, C/groups*kernel_pixels, out_pixels*N]: the one copy;
+  3. one batched matmul, w [groups, O/groups, C/groups*kernel_pixels] @ cols, computes every output pixel.
+
+Backward, each its own op with its own kernel (composing them from small ops would be slow):
+  conv2d_grad_input  dcols = w^T @ dout, then col2im adds each column back onto the pixels it was read from. This is
+                     also the transposed convolution: F.conv2d_transpose calls it directly.
+  conv2d_grad_filter dw = dout @ cols^T, one GEMM.
+Each of the three is linear in each of its inputs, and the derivative of any one of them is a call of another, so
+the set is closed under differentiation: double backward works.
+
+Layout: x [N, C, *spatial], w [O, C/groups, *kernel] (channels first; the public functions transpose NHWC).
+Attributes: strides, dilations (one int per spatial axis), paddings ((before, after) per spatial axis), groups.
+"""
+
+from __future__ import annotations
+
+import math
+
+from minipaddle.core.dispatch import apply
+from minipaddle.core.op import Meta, OpDef, register
+from minipaddle.core.tensor import Tensor
+from minipaddle.ops.windows import add_windows, out_size, pad_spatial, windows
+
+__all__ = [
+    "conv2d",
+    "conv3d",
+    "conv2d_grad_input",
+    "conv3d_grad_input",
+    "conv2d_grad_filter",
+    "conv3d_grad_filter",
+]  # the raw op functions; ops/__init__.py gathers them
+
+
+def _im2col(x, kernel, strides, paddings, dilations, groups):
+    """cols [groups, C/groups*kernel_pixels, out_pixels*N]: column j holds what output pixel j sees. Also returns
+    the output's spatial shape.
+
+    Columns run over pixels first and the batch last ([C, *kernel, *out, N] before the reshape): the copy is then
+    faster, and so are col2im's additions, whose runs become out_w * N long (2x on LeNet's second conv)."""
+    c, nd = x.shape[1], len(kernel)
+    win = windows(pad_spatial(x, paddings), kernel, strides, dilations)  # [N, C, *out, *kernel], a view
+    out_sp = win.shape[2 : 2 + nd]
+    perm = (1, *range(2 + nd, 2 + 2 * nd), *range(2, 2 + nd), 0)  # [C, *kernel, *out, N]
+    cols = win.transpose(perm).reshape(groups, (c // groups) * math.prod(kernel), -1)
+    return cols, out_sp
+
+
+def _channel_rows(y, groups):
+    """y [N, O, *spatial] as [groups, O/groups, pixels*N], the layout of the GEMMs' outputs."""
+    return y.transpose(1, *range(2, y.ndim), 0).reshape(groups, y.shape[1] // groups, -1)
+
+
+def _from_channel_rows(rows, n, spatial):
+    """The inverse of _channel_rows: [groups, O/groups, pixels*N] -> [N, O, *spatial] (a transposed view)."""
+    nd = len(spatial)
+    return rows.reshape(-1, *spatial, n).transpose(nd + 1, 0, *range(1, nd + 1))
+
+
+class _Conv(OpDef):
+    """y = conv(x, w): x [N, C, *in], w [O, C/groups, *kernel] -> y [N, O, *out]."""
+
+    amp = "white"
+    nd = 2
+
+    def kernel(self, x, w, strides, paddings, dilations, groups):
+        cols, out_sp = _im2col(x, w.shape[2:], strides, paddings, dilations, groups)
+        out = w.reshape(groups, w.shape[0] // groups, -1) @ cols  # [g, O/g, P*N]: the one GEMM
+        return _from_channel_rows(out, x.shape[0], out_sp)
+
+    def grad(self, node, g):
+        x, w = node.inputs
+        a = node.attrs
+        gx = gw = None
+        if node.needs_grad(0):
+            gx = _grad_input(self.nd, g, w, tuple(x.shape[2:]), a)
+        if node.needs_grad(1):
+            gw = _grad_filter(self.nd, x, g, tuple(w.shape[2:]), a)
+        return gx, gw
+
+    def infer_meta(self, x: Meta, w: Meta, strides, paddings, dilations, groups) -> Meta:
+        out = tuple(
+            -1 if d < 0 else out_size(d, k, s, dl, p)
+            for d, k, s, dl, p in zip(x.shape[2:], w.shape[2:], strides, dilations, paddings)
+        )
+        return Meta((x.shape[0], w.shape[0], *out), x.dtype)
+
+
+class _ConvGradInput(OpDef):
+    """dx = conv_grad_input(dout, w): the gradient of conv with respect to x (col2im), and the transposed conv.
+
+    dout [N, O, *out], w [O, C/groups, *kernel] -> dx [N, C, *input_size]."""
+
+    amp = "white"
+    nd = 2
+
+    def kernel(self, dout, w, input_size, strides, paddings, dilations, groups):
+        n, o, c, kernel, nd = dout.shape[0], dout.shape[1], w.shape[1] * groups, w.shape[2:], dout.ndim - 2
+        wt = w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # [g, C/g*K, O/g]
+        dcols = wt @ _channel_rows(dout, groups)  # [g, C/g*K, P*N]: the one GEMM
+        dcols = dcols.reshape(c, *kernel, *dout.shape[2:], n)
+        dcols = dcols.transpose(*range(1, 1 + nd), 0, *range(1 + nd, 2 + 2 * nd))  # [*kernel, C, *out, N], a view
+        padded = tuple(d + b + a for d, (b, a) in zip(input_size, paddings))
+        dx = add_windows(dcols, (c, *padded, n), strides, dilations, trailing=1)  # col2im, into [C, *padded, N]
+        inside = tuple(slice(b, b + d) for d, (b, _) in zip(input_size, paddings))
+        return dx[(slice(None), *inside)].transpose(nd + 1, 0, *range(1, nd + 1))
+
+    def grad(self, node, gg):
+        dout, w = node.inputs
+        a = node.attrs
+        gd = _conv(self.nd, gg, w, a) if node.needs_grad(0) else None
+        gw = _grad_filter(self.nd, gg, dout, tuple(w.shape[2:]), a) if node.needs_grad(1) else None
+        return gd, gw
+
+    def infer_meta(self, dout: Meta, w: Meta, input_size, strides, paddings, dilations, groups) -> Meta:
+        return Meta((dout.shape[0], -1 if w.shape[1] < 0 else w.shape[1] * groups, *input_size), dout.dtype)
+
+
+class _ConvGradFilter(OpDef):
+    """dw = conv_grad_filter(x, dout): the gradient of conv with respect to its weight.
+
+    x [N, C, *in], dout [N, O, *out] -> dw [O, C/groups, *kernel_size]."""
+
+    amp = "white"
+    nd = 2
+
+    def kernel(self, x, dout, kernel_size, strides, paddings, dilations, groups):
+        cols, _ = _im2col(x, kernel_size, strides, paddings, dilations, groups)
+        dw = _channel_rows(dout, groups) @ cols.transpose(0, 2, 1)  # [g, O/g, C/g*K]: the one GEMM
+        return dw.reshape(dout.shape[1], x.shape[1] // groups, *kernel_size)
+
+    def grad(self, node, gg):
+        x, dout = node.inputs
+        a = node.attrs
+        gx = _grad_input(self.nd, dout, gg, tuple(x.shape[2:]), a) if node.needs_grad(0) else None
+        gd = _conv(self.nd, x, gg, a) if node.needs_grad(1) else None
+        return gx, gd
+
+    def infer_meta(self, x: Meta, dout: Meta, kernel_size, strides, paddings, dilations, groups) -> Meta:
+        return Meta((dout.shape[1], -1 if x.shape[1] < 0 else x.shape[1] // groups, *kernel_size), x.dtype)
+
+
+@register
+class Conv2D(_Conv):
+    name = "conv2d"
+
+
+@register
+class Conv3D(_Conv):
+    name = "conv3d"
+    nd = 3
+
+
+@register
+class Conv2DGradInput(_ConvGradInput):
+    name = "conv2d_grad_input"
+
+
+@register
+class Conv3DGradInput(_ConvGradInput):
+    name = "conv3d_grad_input"
+    nd = 3
+
+
+@register
+class Conv2DGradFilter(_ConvGradFilter):
+    name = "conv2d_grad_filter"
+
+
+@register
+class Conv3DGradFilter(_ConvGradFilter):
+    name = "conv3d_grad_filter"
+    nd = 3
+
+
+_OPS = {2: (Conv2D, Conv2DGradInput, Conv2DGradFilter), 3: (Conv3D, Conv3DGradInput, Conv3DGradFilter)}
+_GEOMETRY = ("strides", "paddings", "dilations", "groups")
+
+
+def _geometry(strides, paddings, dilations, groups) -> dict:
+    return {
+        "strides": tuple(strides),
+        "paddings": tuple(tuple(p) for p in paddings),
+        "dilations": tuple(dilations),
+        "groups": int(groups),
+    }
+
+
+def _conv(nd, x, w, attrs) -> Tensor:
+    return apply(_OPS[nd][0], (x, w), {k: attrs[k] for k in _GEOMETRY})
+
+
+def _grad_input(nd, dout, w, input_size, attrs) -> Tensor:
+    return apply(_OPS[nd][1], (dout, w), {"input_size": tuple(input_size), **{k: attrs[k] for k in _GEOMETRY}})
+
+
+def _grad_filter(nd, x, dout, kernel_size, attrs) -> Tensor:
+    return apply(_OPS[nd][2], (x, dout), {"kernel_size": tuple(kernel_size), **{k: attrs[k] for k in _GEOMETRY}})
+
+
+def conv2d(x: Tensor, w: Tensor, strides, paddings, dilations, groups=1) -> Tensor:
+    """x [N, C, H, W] (*) w [O, C/groups, kh, kw]; paddings ((top, bottom), (left, right))."""
+    return _conv(2, x, w, _geometry(strides, paddings, dilations, groups))
+
+
+def conv3d(x: Tensor, w: Tensor, strides, paddings, dilations, groups=1) -> Tensor:
+    return _conv(3, x, w, _geometry(strides, paddings, dilations, groups))
+
+
+def conv2d_grad_input(dout: Tensor, w: Tensor, input_size, strides, paddings, dilations, groups=1) -> Tensor:
+    """The gradient of conv2d with respect to x, and the 2-D transposed convolution of dout by w."""
+    return _grad_input(2, dout, w, input_size, _geometry(strides, paddings, dilations, groups))
+
+
+def conv3d_grad_input(dout: Tensor, w: Tensor, input_size, strides, paddings, dilations, groups=1) -> Tensor:
+    return _grad_input(3, dout, w, input_size, _geometry(strides, paddings, dilations, groups))
+
+
+def conv2d_grad_filter(x: Tensor, dout: Tensor, kernel_size, strides, paddings, dilations, groups=1) -> Tensor:
+    return _grad_filter(2, x, dout, kernel_size, _geometry(strides, paddings, dilations, groups))
+
+
+def conv3d_grad_filter(x: Tensor, dout: Tensor, kernel_size, strides, paddings, dilations, groups=1) -> Tensor:
+    return _grad_filter(3, x, dout, kernel_size, _geometry(strides, paddings, dilations, groups))

@@ -1,0 +1,181 @@
+"""Loss ops that need a kernel of their own for numerical stability:
+
+- softmax_with_cross_entropy: softmax and cross entropy fused, computed from log-softmax (never log(softmax)),
+  with hard (int) or soft (distribution) labels and an ignore_index. Outputs (softmax, loss); the loss keeps the
+  class axis with size 1.
+- binary_cross_entropy: -(y log x + (1 - y) log(1 - x)) with the logs clamped at -100 and a gradient that stays
+  finite at x = 0 and x = 1, as Paddle's kernel.
+- sigmoid_cross_entropy_with_logits: sigmoid and binary cross entropy in one stable formula, with Paddle's
+  positive-class weighting (forward and gradient exactly as Paddle 2.6 computes them).
+
+The other losses are compositions of ops, in minipaddle/nn/functional/loss.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle import ops
+from minipaddle.core.dispatch import apply
+from minipaddle.core.op import Meta, OpDef, register
+from minipaddle.core.tensor import Tensor
+
+__all__ = [
+    "softmax_with_cross_entropy",
+    "binary_cross_entropy",
+    "sigmoid_cross_entropy_with_logits",
+]  # the raw op functions; ops/__init__.py gathers them
+
+
+def _class_ids(n: int, ndim: int, axis: int) -> Tensor:
+    """0..n-1 laid along `axis` of an ndim-dimensional tensor, for comparing with labels (a one-hot by equality)."""
+    return Tensor(np.arange(n).reshape([n if i == axis else 1 for i in range(ndim)]))
+
+
+@register
+class SoftmaxWithCrossEntropy(OpDef):
+    """(softmax, loss) of logits along `axis`.
+
+    Hard labels (ints, size 1 along `axis`): loss = -log softmax[label], 0 where label == ignore_index.
+    Soft labels (same shape as logits): loss = -sum(label * log softmax).
+    With use_softmax=False the input is already a probability distribution and softmax is the input itself.
+    """
+
+    name = "softmax_with_cross_entropy"
+    amp = "black"
+    saves_outputs = True
+
+    def kernel(self, logits, label, soft_label, use_softmax, ignore_index, axis):
+        if use_softmax:
+            shifted = logits - np.max(logits, axis=axis, keepdims=True)
+            log_p = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+            prob = np.exp(log_p)
+        else:
+            prob = logits
+            with np.errstate(divide="ignore"):
+                log_p = np.log(logits)
+        if soft_label:
+            loss = -np.sum(label * log_p, axis=axis, keepdims=True)
+            return prob.astype(logits.dtype), loss.astype(logits.dtype)
+        ignored = label == ignore_index
+        safe = np.where(ignored, 0, label).astype(np.int64)
+        n = logits.shape[axis]
+        if safe.size and (safe.min() < 0 or safe.max() >= n):
+            raise ValueError(f"labels must be in [0, {n}) or equal ignore_index ({ignore_index}), "
+                             f"got values in [{label.min()}, {label.max()}]")  # fmt: skip
+        loss = -np.take_along_axis(log_p, safe, axis=axis)
+        loss[ignored] = 0
+        return prob.astype(logits.dtype), loss.astype(logits.dtype)
+
+    def grad(self, node, g_prob, g_loss):
+        logits, label = node.inputs
+        soft, use_softmax, axis = node.attrs["soft_label"], node.attrs["use_softmax"], node.attrs["axis"]
+        prob = node.output(0)
+        if soft:
+            target = ops.cast(label, prob.dtype)
+        else:
+            valid = ops.cast(ops.not_equal(label, node.attrs["ignore_index"]), prob.dtype)
+            target = ops.multiply(ops.cast(ops.equal(_class_ids(prob.shape[axis], prob.ndim, axis), label),
+                                           prob.dtype), valid)  # fmt: skip
+        if use_softmax:
+            # d/dz -sum(t * log softmax(z)) = softmax * sum(t) - t
+            total = ops.sum(target, (axis,), keepdim=True)
+            d_logits = ops.multiply(ops.subtract(ops.multiply(prob, total), target), g_loss)
+            d_logits = ops.add(d_logits, _softmax_backward(prob, g_prob, axis))
+        else:  # loss = -sum(t * log p): d/dp = -t / p
+            d_logits = ops.add(ops.neg(ops.multiply(ops.divide(target, logits), g_loss)), g_prob)
+        d_label = None
+        if soft and node.needs_grad(1):
+            log_p = ops.log_softmax(logits, axis) if use_softmax else ops.log(logits)
+            d_label = ops.neg(ops.multiply(log_p, g_loss))
+        return d_logits, d_label
+
+    def infer_meta(self, logits: Meta, label: Meta, soft_label, use_softmax, ignore_index, axis) -> tuple:
+        loss = tuple(1 if i == axis % len(logits.shape) else d for i, d in enumerate(logits.shape))
+        return logits, Meta(loss, logits.dtype)
+
+
+def _softmax_backward(prob: Tensor, g: Tensor, axis: int) -> Tensor:
+    """The gradient through softmax of a gradient `g` on its output: prob * (g - sum(g * prob))."""
+    inner = ops.sum(ops.multiply(g, prob), (axis,), keepdim=True)
+    return ops.multiply(prob, ops.subtract(g, inner))
+
+
+def softmax_with_cross_entropy(logits: Tensor, label: Tensor, soft_label: bool, use_softmax: bool, ignore_index: int,
+                               axis: int) -> tuple:  # fmt: skip
+    attrs = {"soft_label": soft_label, "use_softmax": use_softmax, "ignore_index": ignore_index, "axis": axis}
+    return apply(SoftmaxWithCrossEntropy, (logits, label), attrs)
+
+
+@register
+class BinaryCrossEntropy(OpDef):
+    """-(label * log(x) + (1 - label) * log(1 - x)), each log clamped at -100 (so x = 0 or 1 gives 100, not inf)."""
+
+    name = "binary_cross_entropy"
+    amp = "black"
+
+    def kernel(self, x, label):
+        with np.errstate(divide="ignore"):
+            log_x = np.maximum(np.log(x), -100)
+            log_1mx = np.maximum(np.log(1 - x), -100)
+        return (-(label * log_x + (1 - label) * log_1mx)).astype(x.dtype)
+
+    def grad(self, node, g):
+        x, label = node.inputs
+        # (x - label) / (x (1 - x)), its denominator kept at least 1e-12 (Paddle's bce_loss_grad)
+        denominator = ops.maximum(ops.multiply(x, ops.subtract(1.0, x)), 1e-12)
+        dx = ops.multiply(g, ops.divide(ops.subtract(x, label), denominator))
+        d_label = None
+        if node.needs_grad(1):
+            log_x = ops.maximum(ops.log(x), -100.0)
+            log_1mx = ops.maximum(ops.log(ops.subtract(1.0, x)), -100.0)
+            d_label = ops.multiply(g, ops.subtract(log_1mx, log_x))
+        return dx, d_label
+
+    def infer_meta(self, x: Meta, label: Meta) -> Meta:
+        return Meta(x.shape, x.dtype)
+
+
+def binary_cross_entropy(x: Tensor, label: Tensor) -> Tensor:
+    return apply(BinaryCrossEntropy, (x, label))
+
+
+@register
+class SigmoidCrossEntropyWithLogits(OpDef):
+    """max(x, 0) - x * label + w * log(1 + exp(-|x|)), with w the positive-class weight per element (1 without).
+
+    Without a weight this is exactly -(label log sigmoid(x) + (1 - label) log(1 - sigmoid(x))), and its gradient
+    sigmoid(x) - label. With a weight w != 1, Paddle 2.6's kernels are not each other's derivative: the loss
+    scales only the log term, while the gradient for x is w * sigmoid(x) - label. minipaddle computes both as
+    Paddle does, so that training with pos_weight follows the same path. The label and the weight get the true
+    derivatives of the loss (Paddle gives them none).
+    """
+
+    name = "sigmoid_cross_entropy_with_logits"
+    amp = "black"
+
+    def kernel(self, x, label, weight):  # weight may be None; no default, so static mode sees it as an input slot
+        tail = np.log1p(np.exp(-np.abs(x)))
+        if weight is not None:
+            tail = weight * tail
+        return (np.maximum(x, 0) - x * label + tail).astype(x.dtype)
+
+    def grad(self, node, g):
+        x, label, weight = node.inputs
+        prob = ops.sigmoid(x)
+        if weight is not None:
+            prob = ops.multiply(weight, prob)
+        dx = ops.multiply(g, ops.subtract(prob, label))
+        d_label = ops.unbroadcast(ops.neg(ops.multiply(g, x)), label.shape) if node.needs_grad(1) else None
+        d_weight = None
+        if node.needs_grad(2):
+            tail = ops.subtract(ops.softplus(x, 1.0, 20.0), ops.relu(x))  # log(1 + exp(-|x|))
+            d_weight = ops.unbroadcast(ops.multiply(g, tail), weight.shape)
+        return dx, d_label, d_weight
+
+    def infer_meta(self, x: Meta, label: Meta, weight: Meta) -> Meta:
+        return Meta(x.shape, x.dtype)
+
+
+def sigmoid_cross_entropy_with_logits(x: Tensor, label: Tensor, weight: Tensor | None = None) -> Tensor:
+    return apply(SigmoidCrossEntropyWithLogits, (x, label, weight))

@@ -1,0 +1,312 @@
+"""The update rules of the optimizers, one op per state they change: sgd, momentum_velocity, momentum_param, ema,
+ema_square, adam_param, adamax_inf_norm, adamax_param, adagrad_moment, adagrad_param, adadelta_direction,
+rmsprop_moment, lamb_param.
+
+An optimizer applies these ops in place (core/dispatch.apply_inplace) under no_grad: `param <- sgd(param, grad, lr)`.
+Each op computes the new value of ONE tensor (the parameter or one accumulator) from the current values, so a step
+of Adam is a short list of ops: ema(moment1, grad), ema_square(moment2, grad), adam_param(param, ...), and two
+`scale`s of the beta powers. Static mode appends the same ops to a Program, which is why the learning rate is an
+input tensor (a learning-rate scheduler changes its value between runs), not an attribute.
+
+The formulas are paddle 2.6's CPU kernels (paddle/phi/kernels), including where epsilon goes, and compute in the
+parameter's dtype as they do. None of these ops has a gradient.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle.core.dispatch import apply
+from minipaddle.core.op import Meta, OpDef, register
+from minipaddle.core.tensor import Tensor
+
+__all__ = [
+    "sgd",
+    "momentum_velocity",
+    "momentum_param",
+    "ema",
+    "ema_square",
+    "adam_param",
+    "adamax_inf_norm",
+    "adamax_param",
+    "adagrad_moment",
+    "adagrad_param",
+    "adadelta_direction",
+    "rmsprop_moment",
+    "lamb_param",
+]  # the raw op functions; ops/__init__.py gathers them
+
+
+class UpdateOp(OpDef):
+    """The new value of the state passed as input 0: same shape and dtype, no gradient."""
+
+    differentiable = False
+    saves_inputs = False
+
+    def infer_meta(self, state: Meta, *others: Meta, **attrs) -> Meta:
+        return state
+
+
+def _scalar(a: np.ndarray) -> np.ndarray:
+    """A one-element input (learning rate [] or a beta power [1]) as a 0-d array, so it broadcasts to any shape."""
+    return a.reshape(())
+
+
+def _const(value, like: np.ndarray) -> np.ndarray:
+    """A Python number in the dtype of `like`, so float32 state stays float32 (as Paddle's kernels cast it)."""
+    return np.asarray(value, dtype=like.dtype)
+
+
+# ---- SGD and momentum ----------------------------------------------------------------------------------------
+
+
+@register
+class Sgd(UpdateOp):
+    """param - lr * grad."""
+
+    name = "sgd"
+
+    def kernel(self, param, grad, lr):
+        out = grad * -_scalar(lr)  # one temporary: param + (-lr * grad) is exactly param - lr * grad
+        out += param
+        return out
+
+
+def sgd(param: Tensor, grad: Tensor, lr: Tensor) -> Tensor:
+    return apply(Sgd, (param, grad, lr))
+
+
+def _momentum_grad(grad, param, rescale_grad, l2_coeff):
+    """The gradient Momentum's kernel uses: rescaled, plus L2 decay folded in (not rescaled, as in Paddle)."""
+    g = grad * _const(rescale_grad, grad) if rescale_grad != 1.0 else grad
+    return g + _const(l2_coeff, param) * param if l2_coeff else g
+
+
+@register
+class MomentumVelocity(UpdateOp):
+    """velocity = mu * velocity + g, where g = rescale_grad * grad + l2_coeff * param."""
+
+    name = "momentum_velocity"
+
+    def kernel(self, velocity, grad, param, mu, rescale_grad=1.0, l2_coeff=0.0):
+        return _const(mu, velocity) * velocity + _momentum_grad(grad, param, rescale_grad, l2_coeff)
+
+
+def momentum_velocity(velocity, grad, param, mu, rescale_grad=1.0, l2_coeff=0.0) -> Tensor:
+    attrs = {"mu": mu, "rescale_grad": rescale_grad, "l2_coeff": l2_coeff}
+    return apply(MomentumVelocity, (velocity, grad, param), attrs)
+
+
+@register
+class MomentumParam(UpdateOp):
+    """param - lr * velocity, or with Nesterov param - lr * (g + mu * velocity). `velocity` is the new one."""
+
+    name = "momentum_param"
+
+    def kernel(self, param, grad, velocity, lr, mu, use_nesterov=False, rescale_grad=1.0, l2_coeff=0.0):
+        if use_nesterov:
+            g = _momentum_grad(grad, param, rescale_grad, l2_coeff)
+            return param - (g + _const(mu, velocity) * velocity) * _scalar(lr)
+        return param - _scalar(lr) * velocity
+
+
+def momentum_param(param, grad, velocity, lr, mu, use_nesterov=False, rescale_grad=1.0, l2_coeff=0.0) -> Tensor:
+    attrs = {"mu": mu, "use_nesterov": use_nesterov, "rescale_grad": rescale_grad, "l2_coeff": l2_coeff}
+    return apply(MomentumParam, (param, grad, velocity, lr), attrs)
+
+
+# ---- moving averages (Adam's moments, RMSProp's mean square, Adadelta's averages) -----------------------------
+
+
+@register
+class Ema(UpdateOp):
+    """Exponential moving average: decay * acc + (1 - decay) * x."""
+
+    name = "ema"
+
+    def kernel(self, acc, x, decay):
+        d = _const(decay, acc)
+        return d * acc + (1 - d) * x
+
+
+def ema(acc: Tensor, x: Tensor, decay: float) -> Tensor:
+    return apply(Ema, (acc, x), {"decay": decay})
+
+
+@register
+class EmaSquare(UpdateOp):
+    """Moving average of the square: decay * acc + (1 - decay) * x * x."""
+
+    name = "ema_square"
+
+    def kernel(self, acc, x, decay):
+        d = _const(decay, acc)
+        return d * acc + (1 - d) * x * x
+
+
+def ema_square(acc: Tensor, x: Tensor, decay: float) -> Tensor:
+    return apply(EmaSquare, (acc, x), {"decay": decay})
+
+
+# ---- Adam, AdamW, Adamax -------------------------------------------------------------------------------------
+
+
+@register
+class AdamParam(UpdateOp):
+    """Adam's step from the new moments; with `coeff` > 0 AdamW's decoupled decay comes first.
+
+        param  = param * (1 - lr * coeff)                                     (AdamW only)
+        lr_t   = lr * sqrt(1 - beta2_pow) / (1 - beta1_pow)
+        param  = param - lr_t * moment1 / (sqrt(moment2) + epsilon * sqrt(1 - beta2_pow))
+
+    beta1_pow, beta2_pow are beta1**t, beta2**t for this step t (they start at beta1, beta2). Paddle scales
+    epsilon by sqrt(1 - beta2_pow), which is the textbook form with the bias correction moved onto lr.
+    """
+
+    name = "adam_param"
+
+    def kernel(self, param, moment1, moment2, lr, beta1_pow, beta2_pow, epsilon, coeff=0.0):
+        lr, b1p, b2p = _scalar(lr), _scalar(beta1_pow), _scalar(beta2_pow)
+        if coeff:
+            param = param - lr * _const(coeff, param) * param
+        lr_t = lr * (np.sqrt(1 - b2p) / (1 - b1p))
+        eps = _const(epsilon, param) * np.sqrt(1 - b2p)
+        return param - lr_t * (moment1 / (np.sqrt(moment2) + eps))
+
+
+def adam_param(param, moment1, moment2, lr, beta1_pow, beta2_pow, epsilon, coeff=0.0) -> Tensor:
+    return apply(AdamParam, (param, moment1, moment2, lr, beta1_pow, beta2_pow), {"epsilon": epsilon, "coeff": coeff})
+
+
+@register
+class AdamaxInfNorm(UpdateOp):
+    """Adamax's infinity norm: max(|grad|, beta2 * inf_norm + epsilon)."""
+
+    name = "adamax_inf_norm"
+
+    def kernel(self, inf_norm, grad, beta2, epsilon):
+        return np.maximum(np.abs(grad), _const(beta2, inf_norm) * inf_norm + _const(epsilon, inf_norm))
+
+
+def adamax_inf_norm(inf_norm: Tensor, grad: Tensor, beta2: float, epsilon: float) -> Tensor:
+    return apply(AdamaxInfNorm, (inf_norm, grad), {"beta2": beta2, "epsilon": epsilon})
+
+
+@register
+class AdamaxParam(UpdateOp):
+    """param - lr / (1 - beta1_pow) * moment / inf_norm (moment and inf_norm already updated)."""
+
+    name = "adamax_param"
+
+    def kernel(self, param, moment, inf_norm, lr, beta1_pow):
+        lr_t = _scalar(lr) / (1 - _scalar(beta1_pow))
+        return param - lr_t * (moment / inf_norm)
+
+
+def adamax_param(param, moment, inf_norm, lr, beta1_pow) -> Tensor:
+    return apply(AdamaxParam, (param, moment, inf_norm, lr, beta1_pow))
+
+
+# ---- Adagrad, Adadelta, RMSProp ------------------------------------------------------------------------------
+
+
+@register
+class AdagradMoment(UpdateOp):
+    """The running sum of squared gradients: moment + grad * grad."""
+
+    name = "adagrad_moment"
+
+    def kernel(self, moment, grad):
+        return moment + grad * grad
+
+
+def adagrad_moment(moment: Tensor, grad: Tensor) -> Tensor:
+    return apply(AdagradMoment, (moment, grad))
+
+
+@register
+class AdagradParam(UpdateOp):
+    """param - lr * grad / (sqrt(moment) + epsilon), with the new moment."""
+
+    name = "adagrad_param"
+
+    def kernel(self, param, grad, moment, lr, epsilon):
+        return param - _scalar(lr) * grad / (np.sqrt(moment) + _const(epsilon, moment))
+
+
+def adagrad_param(param, grad, moment, lr, epsilon) -> Tensor:
+    return apply(AdagradParam, (param, grad, moment, lr), {"epsilon": epsilon})
+
+
+@register
+class AdadeltaDirection(OpDef):
+    """Adadelta's step direction: sqrt(avg_squared_update + eps) / sqrt(avg_squared_grad + eps) * grad.
+
+    Not an in-place update: the optimizer moves the parameter along it (param - lr * direction, the `sgd` op) and
+    averages its square into avg_squared_update (the `ema_square` op).
+    """
+
+    name = "adadelta_direction"
+    differentiable = False
+    saves_inputs = False
+
+    def kernel(self, grad, avg_squared_grad, avg_squared_update, epsilon):
+        eps = _const(epsilon, grad)
+        return np.sqrt(avg_squared_update + eps) / np.sqrt(avg_squared_grad + eps) * grad
+
+    def infer_meta(self, grad: Meta, *others: Meta, **attrs) -> Meta:
+        return grad
+
+
+def adadelta_direction(grad, avg_squared_grad, avg_squared_update, epsilon) -> Tensor:
+    return apply(AdadeltaDirection, (grad, avg_squared_grad, avg_squared_update), {"epsilon": epsilon})
+
+
+@register
+class RmspropMoment(UpdateOp):
+    """momentum * moment + lr * grad / sqrt(mean_square - mean_grad**2 + epsilon).
+
+    `mean_grad` is None unless centered (then the square of the mean gradient is subtracted). The optimizer
+    then subtracts the new moment from the parameter.
+    """
+
+    name = "rmsprop_moment"
+
+    def kernel(self, moment, grad, mean_square, mean_grad, lr, momentum, epsilon):
+        denom = mean_square - mean_grad * mean_grad if mean_grad is not None else mean_square
+        return _const(momentum, moment) * moment + _scalar(lr) * grad / np.sqrt(denom + _const(epsilon, moment))
+
+
+def rmsprop_moment(moment, grad, mean_square, mean_grad, lr, momentum, epsilon) -> Tensor:
+    return apply(RmspropMoment, (moment, grad, mean_square, mean_grad, lr), {"momentum": momentum, "epsilon": epsilon})
+
+
+# ---- Lamb ----------------------------------------------------------------------------------------------------
+
+
+@register
+class LambParam(UpdateOp):
+    """LAMB: Adam's direction plus weight decay, scaled per tensor by a trust ratio.
+
+    r     = (moment1 / (1 - beta1_pow)) / (sqrt(moment2 / (1 - beta2_pow)) + epsilon) + weight_decay * param
+    ratio = ||param|| / ||r||   (1 when either norm is 0, or when weight_decay is 0 and not always_adapt)
+    param = param - lr * ratio * r
+    """
+
+    name = "lamb_param"
+
+    def kernel(self, param, moment1, moment2, lr, beta1_pow, beta2_pow, epsilon, weight_decay, always_adapt=False):
+        m_hat = moment1 / (1 - _scalar(beta1_pow))
+        v_hat = moment2 / (1 - _scalar(beta2_pow))
+        r = m_hat / (np.sqrt(v_hat) + _const(epsilon, param)) + _const(weight_decay, param) * param
+        ratio = _const(1.0, param)
+        if weight_decay > 0 or always_adapt:
+            p_norm, r_norm = np.sqrt(np.sum(param * param)), np.sqrt(np.sum(r * r))
+            if p_norm > 0 and r_norm > 0:
+                ratio = p_norm / r_norm
+        return param - (_scalar(lr) * ratio) * r
+
+
+def lamb_param(param, moment1, moment2, lr, beta1_pow, beta2_pow, epsilon, weight_decay, always_adapt=False) -> Tensor:
+    attrs = {"epsilon": epsilon, "weight_decay": weight_decay, "always_adapt": always_adapt}
+    return apply(LambParam, (param, moment1, moment2, lr, beta1_pow, beta2_pow), attrs)
