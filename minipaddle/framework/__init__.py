@@ -1,0 +1,5 @@
+"""paddle.framework: saving and loading (paddle.save / paddle.load)."""
+
+from minipaddle.framework.io import load, save
+
+__all__ = ["save", "load"]
