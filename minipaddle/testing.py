@@ -80,7 +80,8 @@ def analytic_jacobians(func, inputs) -> list:
 def numerical_jacobians(func, inputs, eps: float) -> list:
     """The same Jacobians by central differences, nudging one input element (or its imaginary part) at a time."""
     idx = _differentiable(inputs)
-    base = [np.array(t.numpy(), order="C") if isinstance(t, Tensor) else t for t in inputs]  # (C order: nudges reach it)
+    # C order, so that flat[j] below is a view into the array and a nudge really reaches the input
+    base = [np.array(t.numpy(), order="C") if isinstance(t, Tensor) else t for t in inputs]
 
     def run(arrays):
         # Fresh tensors each run; they keep stop_gradient so functions that differentiate inside still can.

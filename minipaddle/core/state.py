@@ -34,8 +34,8 @@ class _State:
         self.image_backend = "cv2"  # how vision datasets give images: 'cv2' (numpy HWC), 'pil' or 'tensor'
         self.main_program = None  # static mode's current Programs (minipaddle.static makes them on first use)
         self.startup_program = None
-        self.py_funcs: dict[int, object] = {}
-        self.in_train_switch = False  # building one side of a static train/eval switch (static/train_switch.py)  # static.py_func's Python functions, by the id in the op's attrs
+        self.py_funcs: dict[int, object] = {}  # static.py_func's Python functions, by the id in the op's attrs
+        self.in_train_switch = False  # building one side of a static train/eval switch (static/train_switch.py)
         self.global_initializer = (None, None)  # (weight, bias) from paddle.nn.initializer.set_global_initializer
         self.print_options = {
             "precision": 8,

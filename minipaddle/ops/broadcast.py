@@ -28,6 +28,8 @@ def unbroadcast(g: Tensor, shape) -> Tensor:
         return g
     lead = len(g_shape) - len(shape)  # axes broadcasting put in front
     stretched = tuple(lead + i for i, d in enumerate(shape) if d == 1 and g_shape[lead + i] != 1)
+    if not stretched:  # only leading axes: summing them away leaves exactly `shape`
+        return ops.sum(g, tuple(range(lead)))
     return ops.reshape(ops.sum(g, tuple(range(lead)) + stretched), shape)
 
 

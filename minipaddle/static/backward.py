@@ -123,20 +123,37 @@ def _name_grads(block, grads: dict, names) -> dict:
                 k += 1
                 want = f"{name}{GRAD_SUFFIX}_{k}"
             if g.name != want:
-                out = ops.assign(g)
-                _rename(block, out.name, want)
-                g = block.vars[want]
+                if _renamable(block, g, grads, name):  # the gradient's own variable takes the name: no copy
+                    _rename(block, g.name, want)
+                else:  # it is also something else (a forward value, another variable's gradient): copy it
+                    out = ops.assign(g)
+                    _rename(block, out.name, want)
+                    g = block.vars[want]
             named[name] = g
     return named
 
 
+def _renamable(block, g, grads: dict, name: str) -> bool:
+    """A gradient Variable can simply be renamed when a backward op of this block made it and it is the gradient
+    of `name` alone."""
+    made_by_backward = any(g.name in d.output_names() for d in block.ops if d.role == ROLE_BACKWARD)
+    shared = any(other is g for key, other in grads.items() if key != name)
+    return g.name in block.vars and made_by_backward and not shared
+
+
 def _rename(block, old: str, new: str) -> None:
+    """Rename a variable of `block` everywhere it is written or read (sub-blocks included)."""
     v = block.vars.pop(old)
     v.name = new
     block.vars[new] = v
-    for desc in block.ops:
-        for slot, names in desc.outputs.items():
-            desc.outputs[slot] = [new if n == old else n for n in names]
+    for b in block.program.blocks:
+        for desc in b.ops:
+            for table in (desc.inputs, desc.outputs):
+                for slot, names in table.items():
+                    table[slot] = [new if n == old else n for n in names]
+            for key, value in desc.attrs.items():
+                if key.endswith("_outs") or key in ("state_grads", "ext_grads"):
+                    desc.attrs[key] = [new if n == old else n for n in value]
 
 
 def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None, checkpoints=None,

@@ -4,10 +4,26 @@ API, so work on different areas never touches the same file); add a new section 
 tests/ops/test_op_table.py runs every check that applies to all ops over OP_TABLE.
 """
 
-from tests.op_table import core, debug
+from tests.op_table import (
+    complex,
+    core,
+    creation,
+    debug,
+    fused,
+    indexing,
+    linalg,
+    logic,
+    manipulation,
+    math,
+    nn_conv,
+    nn_core,
+    optimizer,
+    search,
+)
 from tests.op_table.common import OpInfo, Sample
 
-SECTIONS = [core, debug]
+SECTIONS = [core, creation, math, search, linalg, logic, manipulation, indexing, complex]  # the tensor API
+SECTIONS += [nn_core, nn_conv, fused, optimizer, debug]  # layers, fused ops, optimizer updates, debugging
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 
