@@ -21,8 +21,8 @@ class StaticParameter(Variable, Parameter):
     __slots__ = ()
 
     def __init__(self, block, name: str, shape, dtype, trainable: bool = True) -> None:
-        Variable.__init__(self, block, name, shape, dtype, persistable=True, stop_gradient=not trainable,
-                          is_parameter=True)  # fmt: skip
+        Variable.__init__(self, block, name=name, shape=shape, dtype=dtype, persistable=True,
+                          stop_gradient=not trainable, is_parameter=True)  # fmt: skip
         self.optimize_attr = {"learning_rate": 1.0}
         self.regularizer = None
         self.need_clip = True

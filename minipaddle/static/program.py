@@ -34,10 +34,13 @@ class Variable(Tensor):
 
     __slots__ = ("block", "_static_shape", "is_data", "is_parameter", "trainable", "initializer")
 
-    def __init__(self, block, name: str, shape, dtype, persistable=False, stop_gradient=True, is_data=False,
-                 is_parameter=False):  # fmt: skip
-        d = dtypes.to_dtype(dtype)
-        shape = tuple(int(s) for s in shape)
+    def __init__(self, block, type="lod_tensor", name=None, shape=None, dtype=None, lod_level=None, capacity=None,
+                 persistable=None, error_clip=None, stop_gradient=False, is_data=False, need_check_feed=False,
+                 belong_to_optimizer=False, is_parameter=False):  # fmt: skip  (Paddle's parameters, in its order)
+        d = dtypes.to_dtype(dtype if dtype is not None else "float32")
+        shape = tuple(int(s) for s in (shape if shape is not None else ()))
+        name = name if name is not None else unique_name("_generated_var")
+        persistable = bool(persistable)
         super().__init__(np.broadcast_to(np.zeros((), d.np), tuple(1 if s < 0 else s for s in shape)), stop_gradient)
         self.block = block
         self._name = name
@@ -90,8 +93,16 @@ class Variable(Tensor):
 
     def copy_to(self, block) -> Variable:
         """The same variable declared in another block (Program.clone)."""
-        v = Variable(block, self._name, self._static_shape, self.dtype, self.persistable, self.stop_gradient,
-                     self.is_data, self.is_parameter)  # fmt: skip
+        v = Variable(
+            block,
+            name=self._name,
+            shape=self._static_shape,
+            dtype=self.dtype,
+            persistable=self.persistable,
+            stop_gradient=self.stop_gradient,
+            is_data=self.is_data,
+            is_parameter=self.is_parameter,
+        )
         v.trainable = self.trainable
         return v
 
@@ -196,7 +207,8 @@ class Block:
     def create_var(self, name=None, shape=(), dtype="float32", persistable=False, stop_gradient=True,
                    is_data=False, is_parameter=False) -> Variable:  # fmt: skip
         name = name or unique_name("_generated_var")
-        v = Variable(self, name, shape, dtype, persistable, stop_gradient, is_data, is_parameter)
+        v = Variable(self, name=name, shape=shape, dtype=dtype, persistable=persistable, stop_gradient=stop_gradient,
+                     is_data=is_data, is_parameter=is_parameter)  # fmt: skip
         self.vars[name] = v
         return v
 

@@ -231,7 +231,8 @@ def _block_from_dict(program: Program, data: dict, what: str) -> Block:
 def _variable_from_dict(block: Block, v: dict) -> Variable:
     if v["is_parameter"]:
         return StaticParameter(block, v["name"], v["shape"], v["dtype"], trainable=not v["stop_gradient"])
-    return Variable(block, v["name"], v["shape"], v["dtype"], v["persistable"], v["stop_gradient"], v["is_data"])
+    return Variable(block, name=v["name"], shape=v["shape"], dtype=v["dtype"], persistable=v["persistable"],
+                    stop_gradient=v["stop_gradient"], is_data=v["is_data"])  # fmt: skip
 
 
 def read_program(data: bytes, what: str = "the data") -> tuple:

@@ -147,3 +147,52 @@ def test_clone_for_test_switches_dropout_and_batch_norm_to_inference(static_mode
     var = scope.vars[bn._variance.name].reshape(1, 3, 1, 1)
     expected = (xv - mean_after.reshape(1, 3, 1, 1)) / np.sqrt(var + 1e-5)
     np.testing.assert_allclose(test_out, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_small_static_api_pieces(static_mode):
+    assert paddle.static.cpu_places(2) == [paddle.CPUPlace(), paddle.CPUPlace()]
+    with paddle.static.device_guard("cpu"):
+        pass
+    with pytest.raises(ValueError, match="CPU only"):
+        with paddle.static.device_guard("gpu"):
+            pass
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        counter = paddle.static.create_global_var([1], 5.0, "float32", persistable=True, name="counter")
+        w = paddle.static.create_parameter([2, 2], "float32", name="w")
+        x = paddle.static.data("x", [-1, 2], "float32")
+        out = paddle.matmul(x, w) + counter
+    exe = paddle.static.Executor()
+    scope = paddle.static.Scope()
+    exe.run(startup, scope=scope)
+    assert scope.vars["counter"].tolist() == [5.0] and scope.vars[w.name].shape == (2, 2)
+    (r,) = exe.run(paddle.static.CompiledProgram(main), feed={"x": np.ones((1, 2), "float32")}, fetch_list=[out],
+                   scope=scope)  # fmt: skip
+    np.testing.assert_allclose(r, np.ones((1, 2)) @ scope.vars[w.name] + 5.0, rtol=1e-6)
+
+
+def test_exponential_moving_average(static_mode):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [-1, 1], "float32")
+        w = paddle.static.create_parameter(
+            [1, 1], "float32", name="w", default_initializer=paddle.nn.initializer.Constant(1.0)
+        )
+        loss = paddle.mean(paddle.matmul(x, w))
+        paddle.optimizer.SGD(learning_rate=1.0).minimize(loss)
+        ema = paddle.static.ExponentialMovingAverage(0.5)
+        ema.update()
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    values = []
+    for _ in range(3):  # w goes 1 -> 0 -> -1 -> -2 (gradient of mean(x w) with x = 1 is 1)
+        exe.run(main, feed={"x": np.ones((1, 1), "float32")})
+        values.append(paddle.static.global_scope().vars[w.name].item())
+    assert values == [0.0, -1.0, -2.0]
+    avg = 0.0
+    for v in values:
+        avg = 0.5 * avg + 0.5 * v
+    with ema.apply(exe):
+        applied = paddle.static.global_scope().vars[w.name].item()
+    assert applied == pytest.approx(avg / (1 - 0.5**3))
+    assert paddle.static.global_scope().vars[w.name].item() == -2.0  # restored
