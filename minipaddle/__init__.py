@@ -4,21 +4,31 @@ Where things live (read in this order):
     core/       state, dtype, tensor, op, node, dispatch, autograd: the engine, top to bottom
     ops/        every op, defined once: numpy kernel, grad rule in minipaddle ops, shape rule
     tensor/     the public tensor functions (paddle.add, paddle.reshape, ...) and Tensor's methods
-    nn/         layers and nn.functional
+    nn/         layers, nn.functional, initializers, gradient clipping
+    optimizer/  optimizers and learning-rate schedulers
+    static/     Programs, the Executor, static backward, control flow, saving, passes
+    io/ metric/ vision/ hapi/   data loading, metrics, vision data and models, paddle.Model
     testing.py  gradcheck, for checking grad rules (yours too)
 
 The `paddle.*` names below come from each module's `__all__`, as Paddle's own `paddle/__init__.py` gathers them.
 """
 
-from minipaddle import (  # noqa: E402, I001
+from minipaddle import (
     autograd,
+    callbacks,
+    hapi,
+    io,
+    linalg,
+    metric,
     nn,
     ops,  # noqa: F401  (registers every op)
+    optimizer,
+    regularizer,
     static,
     testing,
+    vision,
 )
-from minipaddle.autograd import grad  # noqa: E402
-from minipaddle.static import disable_static, enable_static  # noqa: E402
+from minipaddle.autograd import grad
 from minipaddle.core.dtype import DType as dtype
 from minipaddle.core.dtype import bool_ as bool  # noqa: A004
 from minipaddle.core.dtype import (
@@ -35,24 +45,25 @@ from minipaddle.core.dtype import (
     set_default_dtype,
     uint8,
 )
-from minipaddle.core.state import (
-    enable_grad,
-    get_rng_state,
-    in_dynamic_mode,
-    is_grad_enabled,
-    no_grad,
-    seed,
-    set_grad_enabled,
-    set_rng_state,
-)
+from minipaddle.core.state import enable_grad, in_dynamic_mode, is_grad_enabled, no_grad, set_grad_enabled
 from minipaddle.core.tensor import CPUPlace, Parameter, Place, Tensor
 from minipaddle.device import CUDAPlace, get_device, is_compiled_with_cuda, set_device
-from minipaddle.tensor import methods as _methods  # noqa: E402
+from minipaddle.framework.io import load, save
+from minipaddle.hapi import Model, flops, summary
+from minipaddle.nn.param_attr import ParamAttr, create_parameter
+from minipaddle.static import disable_static, enable_static
+from minipaddle.tensor import methods as _methods
+from minipaddle.tensor.attribute import *  # noqa: F403
 from minipaddle.tensor.creation import *  # noqa: F403
+from minipaddle.tensor.indexing import *  # noqa: F403
+from minipaddle.tensor.inplace import *  # noqa: F403
 from minipaddle.tensor.linalg import *  # noqa: F403
 from minipaddle.tensor.logic import *  # noqa: F403
 from minipaddle.tensor.manipulation import *  # noqa: F403
 from minipaddle.tensor.math import *  # noqa: F403
+from minipaddle.tensor.random import *  # noqa: F403
+from minipaddle.tensor.search import *  # noqa: F403
+from minipaddle.tensor.stat import *  # noqa: F403
 from minipaddle.tensor.to_string import set_printoptions
 
 _methods.bind()
