@@ -18,7 +18,7 @@ PYTEST_ARGS ?= -q -n 2
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export DEBIAN_FRONTEND := noninteractive
 
-.PHONY: help install system-deps test tour lint format bench clean distclean
+.PHONY: help install system-deps browser-deps test tour lint format bench clean distclean
 
 help:
 	@sed -n '2,7s/^# \{0,1\}//p' Makefile
@@ -51,20 +51,32 @@ system-deps:
 	  fi; \
 	fi
 
+# The browser test (tests/browser) opens the executed notebooks in Debian's chromium; npm fetches the widget
+# renderer once (from the npm registry) into build/. Only `make test` needs these.
+browser-deps:
+	@missing=""; command -v chromium >/dev/null 2>&1 || missing=" chromium"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian's$$missing (for the browser test)..."; \
+	    apt-get update -qq && apt-get install -y -qq $$missing >/dev/null \
+	      || echo "WARNING: apt-get could not install$$missing; the browser test will skip or fail" >&2; \
+	  else \
+	    echo "NOTE: missing$$missing; for the browser test run:  sudo apt-get install -y$$missing"; \
+	  fi; \
+	fi
+
 # --- jobs --------------------------------------------------------------------------------------------------------
 
 # pytest's exit code 5 means it collected no test: that fails too, on purpose (a suite that runs nothing proves nothing).
-test: install system-deps
+test: install system-deps browser-deps
 	@rc=0; $(PY) -m pytest $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc = 5 ]; then echo "make test: pytest collected no tests; failing on purpose" >&2; fi; \
 	exit $$rc
 
+# Trains LeNet on the embedded digits with paddle.Model and writes tour/index.html (viz/tour/).
 tour: install system-deps
-	@if [ -f minipaddle/tour.py ] || [ -f minipaddle/tour/__main__.py ]; then \
-	  $(PY) -m minipaddle.tour; \
-	else \
-	  $(PY) tour.py; \
-	fi
+	$(PY) -m viz.tour
 
 lint: install
 	$(VENV)/bin/ruff check .

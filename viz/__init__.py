@@ -7,15 +7,45 @@ and minipaddle never imports it. It draws with graphviz, matplotlib and ipywidge
     viz.draw_program(main)                a static Program with its sub-blocks (viz/program.py)
     viz.draw_pass(before, after)          a pass's input and output side by side, changes coloured (viz/pass_diff.py)
     viz.draw_state_dict(sd)               the names in a saved state dict as a tree (viz/state_dict.py)
+    viz.draw_layers(model, input_size)    a Layer's hierarchy with shapes and parameters (viz/layers.py)
+    viz.layer_tree(model, input_size)     the same as a widget you can fold (viz/layer_tree.py)
+    viz.summary_table(model, input_size)  paddle.summary's table with torchinfo's extras (viz/summary.py)
+    viz.inspect(loss)                     pick a tensor, see its value and gradient; step through backward
+    viz.TrainingCurves()                  a Model.fit callback plotting loss and metrics live (viz/curves.py)
+    viz.LiveCurves()                      the same for hand-written loops; viz.plot_history(history) after the fact
+    viz.tour_sections(net, history)       the Layer tree, summary and curves as HTML for `make tour`'s page
 
-Each returns a View (viz/render.py): it shows itself in Jupyter, `.save("x.svg")` writes a file (.svg .png .pdf
-.html .dot), `.source` is the DOT text. `python -m viz program model.pdmodel -o graph.svg` draws a saved model.
+The drawings return a View (viz/render.py): it shows itself in Jupyter, `.save("x.svg")` writes a file (.svg
+.png .pdf .html .dot), `.source` is the DOT text. The widgets (layer_tree, inspect) return a WidgetView
+(viz/widget_view.py) that saves as a standalone .html page. `python -m viz program model.pdmodel -o graph.svg`
+draws a saved model.
 """
 
+from viz.curves import LiveCurves, plot_history
 from viz.graph import draw_graph
+from viz.inspector import inspect
+from viz.layer_tree import layer_tree
+from viz.layers import draw_layers, trace_layers
 from viz.pass_diff import draw_pass
 from viz.program import draw_program
 from viz.render import View
 from viz.state_dict import draw_state_dict, state_dict_text
+from viz.summary import summary_table
+from viz.tensor_stats import tensor_stats
+from viz.tour.sections import tour_sections
+from viz.widget_view import WidgetView
 
-__all__ = ["View", "draw_graph", "draw_pass", "draw_program", "draw_state_dict", "state_dict_text"]
+__all__ = [
+    "LiveCurves", "TrainingCurves", "View", "WidgetView", "draw_graph", "draw_layers", "draw_pass", "draw_program",
+    "draw_state_dict", "inspect", "layer_tree", "plot_history", "state_dict_text", "summary_table", "tensor_stats",
+    "tour_sections", "trace_layers",
+]  # fmt: skip
+
+
+def __getattr__(name: str):
+    # TrainingCurves subclasses paddle.callbacks.History, so it is built only when first asked for (viz/curves.py).
+    if name == "TrainingCurves":
+        from viz import curves
+
+        return curves.TrainingCurves
+    raise AttributeError(f"module 'viz' has no attribute {name!r}")

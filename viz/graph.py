@@ -29,7 +29,7 @@ from viz.render import View
 
 
 def draw_graph(tensors, show_saved: bool = False, depth: int | None = None, color_by=None, show_attrs: bool = True,
-               params=None, color_label: str = "value") -> View:  # fmt: skip
+               params=None, color_label: str = "value", highlight=None) -> View:  # fmt: skip
     """Draw the autograd graph that produced `tensors` (a Tensor or a list of them).
 
     Args:
@@ -43,6 +43,7 @@ def draw_graph(tensors, show_saved: bool = False, depth: int | None = None, colo
         show_attrs: write each op's attributes that are set (not None or False) under its name.
         params: {name: Tensor} (e.g. dict(model.named_parameters())): labels these leaves with their names.
         color_label: the caption of the colour legend.
+        highlight: GradNodes, Tensors or drawn node ids to outline in blue (the inspector marks the picked node).
 
     Returns:
         View: shows itself in Jupyter; `.source` is the DOT text, `.save('graph.svg')` writes a file.
@@ -55,7 +56,8 @@ def draw_graph(tensors, show_saved: bool = False, depth: int | None = None, colo
     outputs = _tensor_list(tensors)
     if depth is not None and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
         raise ValueError(f"draw_graph: depth must be a positive int or None, got {depth!r}")
-    return _GraphDrawing(outputs, show_saved, depth, show_attrs, _param_names(params)).view(color_by, color_label)
+    drawing = _GraphDrawing(outputs, show_saved, depth, show_attrs, _param_names(params))
+    return drawing.view(color_by, color_label, highlight or ())
 
 
 def _tensor_list(tensors) -> list:
@@ -194,14 +196,17 @@ class _GraphDrawing:
 
     # ---- DOT ----
 
-    def view(self, color_by, color_label: str) -> View:
+    def view(self, color_by, color_label: str, highlight=()) -> View:
         values = self._values(color_by)
         heat = Heat(list(values.values()), color_label) if values else None
+        outlined = {self.rep[d] for d in map(self._drawn_id, highlight) if d in self.rep}
         members = {}  # scope path -> [(id, label, attrs)], in drawing order
 
         def put(shown_id, label, attrs) -> None:
             if heat is not None and shown_id in values:
                 attrs = {**attrs, **heat.node_attrs(values[shown_id])}
+            if shown_id in outlined:
+                attrs = {**attrs, **style.HIGHLIGHT}
             members.setdefault(self.cluster_of[shown_id], []).append((shown_id, label, attrs))
 
         def note(shown_id) -> list:

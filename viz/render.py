@@ -76,12 +76,11 @@ class View:
 
     def html_page(self) -> str:
         """A standalone HTML page with the SVG inline (one file to open in a browser or attach to a report)."""
-        from html import escape
+        return html_page(self.title, svg_element(self.svg()))
 
-        return (
-            '<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n'
-            f"<title>{escape(self.title)}</title>\n</head>\n<body>\n{_svg_element(self.svg())}\n</body>\n</html>\n"
-        )
+    def inline_html(self) -> str:
+        """The drawing as an <svg> element to place in a page; without `dot`, the install message and DOT source."""
+        return svg_element(self.svg()) if dot_available() else self.fallback_html()
 
     # ---- Jupyter ----
 
@@ -107,7 +106,17 @@ class View:
         return f"<viz.View {self.title!r}: {self.source.count(chr(10))} lines of DOT; .save('x.svg') or .source>"
 
 
-def _svg_element(svg: str) -> str:
+def html_page(title: str, body: str, head: str = "") -> str:
+    """A standalone HTML page: `body` (HTML) under a <title>; every viz view saves its .html files through this."""
+    from html import escape
+
+    return (
+        '<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{escape(title)}</title>\n{head}</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
+
+
+def svg_element(svg: str) -> str:
     """The <svg> element alone, without the XML declaration and DOCTYPE that `dot` writes before it."""
     start = svg.find("<svg")
     return svg[start:] if start >= 0 else svg

@@ -21,6 +21,12 @@ SAVED = {"shape": "box", "fillcolor": "#fde2b8", "color": "#e69138", "fontsize":
 OUTPUT = {"shape": "box", "fillcolor": "#b6e3b6", "color": "#38761d", "penwidth": "2"}
 FOLDED = {"shape": "box3d", "fillcolor": "#dae8fc", "color": "#6c8ebf"}  # a Layer scope drawn as one box
 
+HIGHLIGHT = {"color": "#1155cc", "penwidth": "3"}  # the node a user picked (the inspector outlines it)
+
+# Layer trees: a Layer holding others, and a Layer that computes (no sublayers).
+LAYER = {"shape": "box", "style": "rounded,filled", "fillcolor": "#dae8fc", "color": "#6c8ebf"}
+LAYER_LEAF = {"shape": "box", "style": "filled", "fillcolor": "#ffffff", "color": "#6c8ebf"}
+
 # Program views: variables are ellipses, ops boxes; the role of an op sets its colour and border.
 VAR = {"shape": "ellipse", "fillcolor": "#ffffff", "color": "#999999", "fontsize": "9"}
 DATA_VAR = {"shape": "ellipse", "fillcolor": "#fff2cc", "color": "#d6b656", "fontsize": "9"}

@@ -1,4 +1,4 @@
-"""The tour (`make tour`, `python -m minipaddle.tour`): a shrunk run writes the page and reports the accuracy;
+"""The tour (`make tour`, `python -m viz.tour`): a shrunk run writes the page and reports the accuracy;
 the full run (slow) teaches LeNet more than 90% of the test digits."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from minipaddle.tour.__main__ import main
+from viz.tour.__main__ import main
 
 QUICK = ["--train-samples", "128", "--test-samples", "48", "--epochs", "1", "--batch-size", "32"]
 

@@ -76,3 +76,23 @@ def fc_program():
         y = paddle.mean(h)
         paddle.exp(h)
     return main, y.name
+
+
+def small_cnn():
+    """A Layer tree with every kind of row the layer views draw: nested Sequentials, a layer with non-trainable
+    parameters (BatchNorm's statistics), a frozen Linear, layers without parameters, and a layer called twice."""
+    nn = paddle.nn
+
+    class SmallCNN(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.features = nn.Sequential(nn.Conv2D(1, 4, 3, padding=1), nn.BatchNorm2D(4), nn.ReLU(), nn.MaxPool2D(2))
+            self.head = nn.Sequential(nn.Flatten(), nn.Linear(64, 8), nn.Linear(8, 3))
+            self.act = nn.Tanh()
+            self.head[2].weight.trainable = False
+
+        def forward(self, x):
+            return self.act(self.head(self.act(self.features(x))))
+
+    with name_guard():
+        return SmallCNN()

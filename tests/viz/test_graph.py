@@ -192,3 +192,11 @@ def test_not_tensors_raise(bad):
 def test_a_tensor_without_history_is_one_output_node():
     nodes = _node_lines(viz.draw_graph(paddle.ones([2])).source)
     assert list(nodes) == ["l0"] and "output: leaf" in nodes["l0"]
+
+
+def test_highlight_outlines_the_picked_nodes():
+    loss, params = mlp_loss()
+    source = viz.draw_graph(loss, params=params, highlight=[params["fc1.weight"], loss, "n1"]).source
+    nodes = _node_lines(source)
+    outlined = {nid for nid, line in nodes.items() if 'color="#1155cc" penwidth="3"' in line}
+    assert outlined == {"l1", "n1", "n4"}  # a leaf, an op by id, and the op that made the loss (a Tensor)

@@ -115,3 +115,13 @@ def test_dot_quoting():
 
 def test_repr_is_short(view):
     assert repr(view).startswith("<viz.View 'autograd graph'") and "digraph" not in repr(view)
+
+
+@needs_dot
+def test_inline_html_is_the_svg_element(view):
+    assert view.inline_html().startswith("<svg")
+
+
+def test_inline_html_without_dot_is_the_source(view, no_dot):
+    html = view.inline_html()
+    assert "apt-get install" in html and "digraph" in html

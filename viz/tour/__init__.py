@@ -1,4 +1,4 @@
-"""The guided first run of minipaddle: `make tour` (or `python -m minipaddle.tour`).
+"""The guided first run of minipaddle: `make tour` (or `python -m viz.tour`).
 
 On a fresh machine with nothing downloaded it trains LeNet on the digits minipaddle draws itself, with
 `paddle.Model` and a progress bar; evaluates it; saves it, reloads it and checks the reloaded model scores the

@@ -1,7 +1,7 @@
-"""`python -m minipaddle.tour`: train LeNet on minipaddle's own digits and write tour/index.html.
+"""`python -m viz.tour`: train LeNet on minipaddle's own digits and write tour/index.html.
 
-    python -m minipaddle.tour                              the full tour (12000 training images, 2 epochs)
-    python -m minipaddle.tour --train-samples 500 --test-samples 200 --min-accuracy 0   a quick run (tests)
+    python -m viz.tour                              the full tour (12000 training images, 2 epochs)
+    python -m viz.tour --train-samples 500 --test-samples 200 --min-accuracy 0   a quick run (tests)
 
 It exits with status 1 when the test accuracy is not above --min-accuracy (0.9 by default), so a tour that
 stopped teaching LeNet to read digits does not pass unnoticed.
@@ -16,7 +16,7 @@ import time
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m minipaddle.tour", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m viz.tour", description=__doc__.split("\n")[0])
     p.add_argument("--train-samples", type=int, default=12000, help="training images to draw (default 12000)")
     p.add_argument("--test-samples", type=int, default=2000, help="test images to draw (default 2000)")
     p.add_argument("--epochs", type=int, default=2, help="passes over the training images (default 2)")
@@ -29,8 +29,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    from minipaddle.tour.lesson import run
-    from minipaddle.tour.page import write_page
+    from viz.tour.lesson import run
+    from viz.tour.page import write_page
 
     start = time.time()
     print("The minipaddle tour: Paddle 2.x's 'ten lines to train a model', on numpy, with nothing downloaded.")
