@@ -30,8 +30,8 @@ from minipaddle import (
 )
 from minipaddle.autograd import grad
 from minipaddle.core.dtype import DType as dtype
-from minipaddle.core.dtype import bool_ as bool  # noqa: A004
 from minipaddle.core.dtype import (
+    bfloat16,
     complex64,
     complex128,
     float16,
@@ -45,12 +45,15 @@ from minipaddle.core.dtype import (
     set_default_dtype,
     uint8,
 )
+from minipaddle.core.dtype import bool_ as bool  # noqa: A004
 from minipaddle.core.state import enable_grad, in_dynamic_mode, is_grad_enabled, no_grad, set_grad_enabled
 from minipaddle.core.tensor import CPUPlace, Parameter, Place, Tensor
 from minipaddle.device import CUDAPlace, get_device, is_compiled_with_cuda, set_device
+from minipaddle.framework.flags import get_flags, set_flags
 from minipaddle.framework.io import load, save
 from minipaddle.hapi import Model, flops, summary
 from minipaddle.nn.param_attr import ParamAttr, create_parameter
+from minipaddle.reader import batch
 from minipaddle.static import disable_static, enable_static
 from minipaddle.tensor import methods as _methods
 from minipaddle.tensor.attribute import *  # noqa: F403

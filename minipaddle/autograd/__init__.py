@@ -7,8 +7,11 @@ Introspection (what viz draws from; documented in docs/autograd_graph.md):
     node.next_nodes                  # per input: the GradNode that made it, the leaf Tensor, or None
     node.saved_tensors()             # what the grad rule will read
     graph_nodes(y)                   # every node behind y, outputs first (the order backward runs them)
+
+PyLayer (py_layer.py): a custom op whose forward and backward are Python functions.
 """
 
+from minipaddle.autograd.py_layer import PyLayer, PyLayerContext
 from minipaddle.core.autograd import backward, grad, topological_order
 from minipaddle.core.node import GradNode
 from minipaddle.core.state import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
@@ -23,5 +26,6 @@ def graph_nodes(tensors) -> list:
 
 
 __all__ = [
-    "GradNode", "backward", "enable_grad", "grad", "graph_nodes", "is_grad_enabled", "no_grad", "set_grad_enabled",
+    "GradNode", "PyLayer", "PyLayerContext", "backward", "enable_grad", "grad", "graph_nodes", "is_grad_enabled",
+    "no_grad", "set_grad_enabled",
 ]  # fmt: skip

@@ -9,7 +9,9 @@ Hooks on the door, each off by default and costing one `if` when off:
 - AMP casting (`set_amp_hook`): may cast the inputs before the kernel runs;
 - tracing (`tracing(fn)`): sees every op with its inputs and outputs (viz, to_static, profiling);
 - the Layer scope: the current Layer path (core/state.py) is written onto every GradNode;
-- error context: an exception from a kernel is re-raised as the same built-in type, prefixed with the op's name.
+- error context: an exception from a kernel is re-raised as the same built-in type, prefixed with the op's name;
+- NaN/Inf check (`paddle.set_flags({'FLAGS_check_nan_inf': True})`): a RuntimeError at the first op whose output
+  holds a NaN or an Inf, naming the op and the Layer it ran in.
 """
 
 from __future__ import annotations
@@ -190,8 +192,23 @@ def _run_kernel(op, inputs: tuple, attrs: dict):
             raise
         raise base(f"{op.name}: {e}") from e
     if type(out) is tuple:
-        return tuple(o if type(o) is np.ndarray else np.asarray(o) for o in out)
-    return out if type(out) is np.ndarray else np.asarray(out)
+        out = tuple(o if type(o) is np.ndarray else np.asarray(o) for o in out)
+    elif type(out) is not np.ndarray:
+        out = np.asarray(out)
+    if STATE.check_nan_inf:
+        _check_finite(op, out)
+    return out
+
+
+def _check_finite(op, out) -> None:
+    """FLAGS_check_nan_inf: refuse an op's result that holds NaN or Inf, as Paddle's check_numerics does."""
+    for i, o in enumerate(out if type(out) is tuple else (out,)):
+        if o.dtype.kind not in "biu" and not np.isfinite(o).all():  # float, complex and bfloat16 (kind 'V')
+            where = f" in Layer {STATE.scope}" if STATE.scope else ""
+            raise RuntimeError(
+                f"{op.name}: output {i}{where} holds {int(np.isnan(o).sum())} NaN and {int(np.isinf(o).sum())} Inf "
+                "values (FLAGS_check_nan_inf is on)"
+            )
 
 
 # ---- installing hooks --------------------------------------------------------------------------------------------

@@ -8,10 +8,16 @@ Promotion follows paddle 2.6 (docs/notes/paddle26_facts.md):
 - otherwise the right operand is cast to the left operand's dtype (int32 + float32 -> int32, as Paddle does);
 - a Python scalar keeps the tensor's dtype, except that a float scalar turns an integer or bool tensor into
   the default float dtype, and a complex scalar turns a real tensor complex.
+
+bfloat16 comes from the ml_dtypes package (numpy has none): a real numpy dtype, so arrays, casts and most numpy
+math work on it. Two differences from Paddle's CPU bfloat16: casting rounds to nearest (ties to even, as GPUs and
+PyTorch do) where Paddle's CPU cast truncates, and `.numpy()` gives a bfloat16 array, not the raw bits as uint16.
+Numpy computes some things on bfloat16 in float32 (matmul, and so conv and linear), so those ops return float32.
 """
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from minipaddle.core.state import STATE
@@ -26,7 +32,7 @@ class DType:
         self.name = name
         self.np = np.dtype(np_dtype)
         self.itemsize = self.np.itemsize
-        self.is_floating = self.np.kind == "f"
+        self.is_floating = self.np.kind == "f" or name == "bfloat16"  # ml_dtypes' bfloat16 is numpy kind 'V'
         self.is_complex = self.np.kind == "c"
         self.is_integer = self.np.kind in "iu"
 
@@ -48,10 +54,11 @@ int64 = DType("int64", np.int64)
 float16 = DType("float16", np.float16)
 float32 = DType("float32", np.float32)
 float64 = DType("float64", np.float64)
+bfloat16 = DType("bfloat16", ml_dtypes.bfloat16)
 complex64 = DType("complex64", np.complex64)
 complex128 = DType("complex128", np.complex128)
 
-ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
+ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128, bfloat16)
 
 # Lookup tables: from a numpy dtype (the hot path: Tensor.dtype) and from any spelling a user may write.
 _BY_NP = {d.np: d for d in ALL_DTYPES}
@@ -99,10 +106,10 @@ def default_float() -> DType:
 
 
 def set_default_dtype(d) -> None:
-    """Set the dtype that Python floats become (`float16`, `float32` or `float64`)."""
+    """Set the dtype that Python floats become (`float16`, `bfloat16`, `float32` or `float64`)."""
     d = to_dtype(d)
     if not d.is_floating:
-        raise TypeError(f"set_default_dtype: expected float16, float32 or float64, got {d.name}")
+        raise TypeError(f"set_default_dtype: expected float16, bfloat16, float32 or float64, got {d.name}")
     STATE.default_dtype = d.name
 
 
@@ -113,7 +120,7 @@ def get_default_dtype() -> str:
 
 # ---- promotion -------------------------------------------------------------------------------------------------
 
-_COMPLEX_OF = {float16: complex64, float32: complex64, float64: complex128}
+_COMPLEX_OF = {float16: complex64, bfloat16: complex64, float32: complex64, float64: complex128}
 
 
 def promote_types(a: DType, b: DType) -> DType:
@@ -124,7 +131,9 @@ def promote_types(a: DType, b: DType) -> DType:
         if a.is_complex or b.is_complex:  # complex wins, at the wider precision
             wide = max(a.itemsize * (1 if a.is_complex else 2), b.itemsize * (1 if b.is_complex else 2))
             return complex128 if wide >= 16 else complex64
-        return a if a.itemsize >= b.itemsize else b
+        if a.itemsize == b.itemsize:  # float16 with bfloat16: neither holds the other, Paddle gives float32
+            return float32
+        return a if a.itemsize > b.itemsize else b
     if b.is_complex and not a.is_complex:  # Paddle promotes to complex rather than dropping the imaginary part
         return _COMPLEX_OF.get(a, complex64)
     return a  # Paddle casts the right operand to the left operand's dtype

@@ -16,6 +16,21 @@ from collections import defaultdict
 
 import numpy as np
 
+# Paddle's public FLAGS_* that minipaddle knows (paddle.get_flags / paddle.set_flags), with paddle 2.6's defaults.
+# Only FLAGS_check_nan_inf has an effect here (see `set_flag`); the others are kept so that scripts setting them run.
+KNOWN_FLAGS = {
+    "FLAGS_check_nan_inf": False,
+    "FLAGS_check_nan_inf_level": 0,
+    "FLAGS_call_stack_level": 1,
+    "FLAGS_benchmark": False,
+    "FLAGS_cpu_deterministic": False,
+    "FLAGS_use_mkldnn": False,
+    "FLAGS_paddle_num_threads": 1,
+    "FLAGS_eager_delete_tensor_gb": 0.0,
+    "FLAGS_fraction_of_gpu_memory_to_use": 0.92,
+    "FLAGS_allocator_strategy": "auto_growth",
+}
+
 
 class _State:
     """The one bag of global state. Use the functions below rather than writing to it directly."""
@@ -37,6 +52,8 @@ class _State:
         self.py_funcs: dict[int, object] = {}  # static.py_func's Python functions, by the id in the op's attrs
         self.in_train_switch = False  # building one side of a static train/eval switch (static/train_switch.py)
         self.global_initializer = (None, None)  # (weight, bias) from paddle.nn.initializer.set_global_initializer
+        self.flags = dict(KNOWN_FLAGS)  # paddle.get_flags / set_flags
+        self.check_nan_inf = False  # FLAGS_check_nan_inf as a plain attribute: the door reads it on every op
         self.print_options = {
             "precision": 8,
             "threshold": 1000,
@@ -151,6 +168,16 @@ class enable_grad:
                 return fn(*args, **kwargs)
 
         return wrapper
+
+
+# ---- flags ----------------------------------------------------------------------------------------------------
+
+
+def set_flag(name: str, value) -> None:
+    """Set one of KNOWN_FLAGS (paddle.set_flags checks the name and the value's type first). With
+    FLAGS_check_nan_inf on, the door checks every op's outputs and raises at the first NaN or Inf."""
+    STATE.flags[name] = value
+    STATE.check_nan_inf = bool(STATE.flags["FLAGS_check_nan_inf"])
 
 
 # ---- names ----------------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from tests.op_table import (
     creation,
     debug,
     fused,
+    grid,
     indexing,
     linalg,
     logic,
@@ -24,6 +25,7 @@ from tests.op_table.common import OpInfo, Sample
 
 SECTIONS = [core, creation, math, search, linalg, logic, manipulation, indexing, complex]  # the tensor API
 SECTIONS += [nn_core, nn_conv, fused, optimizer, debug]  # layers, fused ops, optimizer updates, debugging
+SECTIONS += [grid]  # spatial transformers: affine_grid, grid_sample
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 
