@@ -9,17 +9,26 @@ In `compare`, the contenders' batches are interleaved (A B C, B C A, C A B, ...)
 (another process, a CPU frequency change) falls on all of them alike instead of on whoever ran at the time.
 
 The garbage collector stays on: a framework that makes reference cycles pays for them, as it would in real use.
+
+A workload file (tiny.py, mlp.py, ...) holds only its workload: one step function per contender. The scaffolding
+they share lives here: `run_workload` imports the frameworks, times them beside the numpy floor and prints the
+target line; `main` is their command line (`--framework`, `--min-time`, `--repeats`).
 """
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import platform
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
+
+FRAMEWORKS = ("minipaddle", "numpy", "torch", "paddle")
 
 
 def _batch(fn: Callable[[], object], n: int) -> float:
@@ -106,3 +115,103 @@ def compare(
     for label, why in failed.items():
         print(f"{label}: {why}")
     return medians
+
+
+# ---- what every workload file shares -------------------------------------------------------------------------
+
+
+class Target(NamedTuple):
+    """A workload's goal, printed under its table: medians[label] / medians[over] <= most."""
+
+    claim: str  # e.g. "minipaddle <= 1.1 x numpy"
+    label: str
+    over: str
+    most: float
+    ratio_name: str | None = None  # how the ratio is named in the line; "label / over" when None
+
+    def report(self, medians: dict[str, float]) -> None:
+        """Print the target line, when both contenders ran."""
+        if self.label in medians and self.over in medians:
+            ratio = medians[self.label] / medians[self.over]
+            verdict = "met" if ratio <= self.most else "NOT met"
+            name = self.ratio_name or f"{self.label} / {self.over}"
+            print(f"target {self.claim}: {name} = {ratio:.2f}  ({verdict})")
+
+
+def import_framework(name: str):
+    """(module, None), or (None, why not): 'not installed', or the error that a broken import raised."""
+    try:
+        return importlib.import_module(name), None
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return None, "not installed"
+        return None, f"import failed: {type(exc).__name__}: {exc}"
+    except Exception as exc:
+        return None, f"import failed: {type(exc).__name__}: {exc}"
+
+
+def run_workload(
+    workload: str,
+    title: str,
+    frameworks: tuple[str, ...],
+    *,
+    paddle_api_step: Callable[[object], Callable[[], object]],
+    torch_step: Callable[[object], Callable[[], object]],
+    numpy_step: Callable[[], Callable[[], object]],
+    target: Target,
+    warmup: int = 10,
+    min_time: float = 0.05,
+    repeats: int = 7,
+) -> dict[str, float]:
+    """Time the chosen frameworks (the numpy floor always) and print the table and the target line.
+
+    Each framework that imports gets its step from `torch_step(torch)` or `paddle_api_step(module)` (minipaddle
+    and PaddlePaddle run the same Paddle 2.x lines); one that does not import, or fails to set up, is named
+    under the table with the reason. Returns {label: median seconds per step}.
+    """
+    contenders: dict[str, Callable[[], object]] = {}
+    skipped: dict[str, str] = {}
+    for name in frameworks:
+        if name == "numpy":
+            continue
+        module, why_not = import_framework(name)
+        if module is None:
+            skipped[name] = why_not
+            if name == "paddle" and why_not == "not installed":
+                skipped[name] += (
+                    f" (time it in a venv with paddlepaddle: python benchmarks/{workload}.py --framework paddle)"
+                )
+            continue
+        try:
+            contenders[name] = torch_step(module) if name == "torch" else paddle_api_step(module)
+        except Exception as exc:
+            skipped[name] = f"failed to set up: {type(exc).__name__}: {exc}"
+    contenders["numpy"] = numpy_step()
+
+    medians = compare(title, contenders, "numpy", warmup=warmup, min_time=min_time, repeats=repeats, skipped=skipped)
+    target.report(medians)
+    return medians
+
+
+def option_parser(
+    doc: str,
+    min_time: float,
+    choices: tuple[str, ...] = ("all", *FRAMEWORKS),
+    default: str = "all",
+    framework_help: str | None = "time only this one (beside the numpy floor); 'all' times every one that imports",
+) -> argparse.ArgumentParser:
+    """A workload's command line: --framework, --min-time, --repeats; `doc` is its module docstring."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--framework", choices=choices, default=default, help=framework_help)
+    parser.add_argument(
+        "--min-time", type=float, default=min_time, help=f"seconds per timed batch (default {min_time})"
+    )
+    parser.add_argument("--repeats", type=int, default=7, help="timed batches per contender (default 7)")
+    return parser
+
+
+def main(argv: list[str] | None, doc: str, run: Callable[..., dict[str, float]], min_time: float) -> dict[str, float]:
+    """Parse a workload's command line and call its `run(frameworks, min_time=, repeats=)`."""
+    args = option_parser(doc, min_time).parse_args(argv)
+    frameworks = FRAMEWORKS if args.framework == "all" else (args.framework,)
+    return run(frameworks, min_time=args.min_time, repeats=args.repeats)

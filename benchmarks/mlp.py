@@ -15,16 +15,13 @@ Target (benchmarks/README.md): minipaddle within 1.1x the numpy floor.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 
 import harness
 import numpy as np
-from tiny import _import
 
 BATCH, SIZES, CLASSES, LR = 128, (784, 256, 128), 10, 0.01
-FRAMEWORKS = ("minipaddle", "numpy", "torch", "paddle")
 
 
 def data(seed: int = 0):
@@ -121,53 +118,23 @@ def torch_step(torch) -> Callable[[], None]:
     return step
 
 
-def run(frameworks: tuple[str, ...] = FRAMEWORKS, min_time: float = 0.2, repeats: int = 7) -> dict[str, float]:
+def run(frameworks: tuple[str, ...] = harness.FRAMEWORKS, min_time: float = 0.2, repeats: int = 7) -> dict[str, float]:
     """Time the chosen frameworks (the numpy floor always) and print the table. Returns {label: seconds/step}."""
-    contenders: dict[str, Callable[[], None]] = {}
-    skipped: dict[str, str] = {}
-    for name in frameworks:
-        if name == "numpy":
-            continue
-        module, why_not = _import(name)
-        if module is None:
-            skipped[name] = why_not
-            if name == "paddle" and why_not == "not installed":
-                skipped[name] += " (time it in a venv with paddlepaddle: python benchmarks/mlp.py --framework paddle)"
-            continue
-        try:
-            contenders[name] = torch_step(module) if name == "torch" else paddle_api_step(module)
-        except Exception as exc:
-            skipped[name] = f"failed to set up: {type(exc).__name__}: {exc}"
-    contenders["numpy"] = numpy_step()
-
-    medians = harness.compare(
+    return harness.run_workload(
+        "mlp",
         f"mlp: Linear 784-256-128-10 + ReLU, CrossEntropyLoss, backward, SGD step, batch {BATCH} float32",
-        contenders,
-        floor_label="numpy",
+        frameworks,
+        paddle_api_step=paddle_api_step,
+        torch_step=torch_step,
+        numpy_step=numpy_step,
+        target=harness.Target("minipaddle <= 1.1 x numpy", "minipaddle", "numpy", 1.1),
         min_time=min_time,
         repeats=repeats,
-        skipped=skipped,
     )
-    if "minipaddle" in medians and "numpy" in medians:
-        ratio = medians["minipaddle"] / medians["numpy"]
-        verdict = "met" if ratio <= 1.1 else "NOT met"
-        print(f"target minipaddle <= 1.1 x numpy: minipaddle / numpy = {ratio:.2f}  ({verdict})")
-    return medians
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--framework",
-        choices=("all", *FRAMEWORKS),
-        default="all",
-        help="time only this one (beside the numpy floor); 'all' times every one that imports",
-    )
-    parser.add_argument("--min-time", type=float, default=0.2, help="seconds per timed batch (default 0.2)")
-    parser.add_argument("--repeats", type=int, default=7, help="timed batches per contender (default 7)")
-    args = parser.parse_args(argv)
-    frameworks = FRAMEWORKS if args.framework == "all" else (args.framework,)
-    return run(frameworks, min_time=args.min_time, repeats=args.repeats)
+    return harness.main(argv, __doc__, run, min_time=0.2)
 
 
 if __name__ == "__main__":

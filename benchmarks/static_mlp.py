@@ -11,14 +11,12 @@ Target (benchmarks/README.md): a static step at most 0.8x the dynamic step.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 
 import harness
 import numpy as np
 from mlp import BATCH, CLASSES, LR, SIZES, data, init_weights, numpy_step, paddle_api_step
-from tiny import _import
 
 
 def static_step(paddle) -> Callable[[], None]:
@@ -52,7 +50,8 @@ def static_step(paddle) -> Callable[[], None]:
 
 
 def run(framework: str = "minipaddle", min_time: float = 0.2, repeats: int = 7) -> dict[str, float]:
-    module, why_not = _import(framework)
+    """Time the framework's dynamic and static steps beside the numpy floor. Returns {label: seconds/step}."""
+    module, why_not = harness.import_framework(framework)
     contenders: dict[str, Callable[[], None]] = {}
     skipped = {}
     if module is None:
@@ -69,18 +68,15 @@ def run(framework: str = "minipaddle", min_time: float = 0.2, repeats: int = 7) 
         repeats=repeats,
         skipped=skipped,
     )
-    dyn, sta = medians.get(f"{framework} dynamic"), medians.get(f"{framework} static")
-    if dyn and sta:
-        verdict = "met" if sta / dyn <= 0.8 else "NOT met"
-        print(f"target static <= 0.8 x dynamic: static / dynamic = {sta / dyn:.2f}  ({verdict})")
+    dynamic, static = f"{framework} dynamic", f"{framework} static"
+    harness.Target("static <= 0.8 x dynamic", static, dynamic, 0.8, "static / dynamic").report(medians)
     return medians
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--framework", choices=("minipaddle", "paddle"), default="minipaddle")
-    parser.add_argument("--min-time", type=float, default=0.2, help="seconds per timed batch (default 0.2)")
-    parser.add_argument("--repeats", type=int, default=7, help="timed batches per contender (default 7)")
+    parser = harness.option_parser(
+        __doc__, min_time=0.2, choices=("minipaddle", "paddle"), default="minipaddle", framework_help=None
+    )
     args = parser.parse_args(argv)
     return run(args.framework, min_time=args.min_time, repeats=args.repeats)
 

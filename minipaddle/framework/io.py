@@ -8,10 +8,10 @@ with `np.load(..., allow_pickle=False)`. docs/save_format.md describes the forma
     arrays/0.npy         the first array (a Tensor's or a numpy array's values)
     arrays/1.npy         ...
 
-Saving is atomic: the archive is written to a temporary file in the target's directory, flushed to disk, then
-renamed over the target, so a crash mid-save leaves the previous file as it was. Loading checks everything it
-reads (the zip's CRC-32 of every member, the index's format and version, every array) and says clearly when a
-file is truncated, corrupted, a pickle, or something else.
+Saving is atomic (framework/files.py): the archive is written to a temporary file in the target's directory,
+flushed to disk, then renamed over the target, so a crash mid-save leaves the previous file as it was. Loading
+checks everything it reads (the zip's CRC-32 of every member, the index's format and version, every array) and
+says clearly when a file is truncated, corrupted, a pickle, or something else.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import io
 import json
 import math
 import os
-import tempfile
 import warnings
 import zipfile
 import zlib
@@ -29,6 +28,7 @@ from collections import OrderedDict
 import numpy as np
 
 from minipaddle.core.tensor import Tensor
+from minipaddle.framework.files import atomic_file, read_array_member, write_array_member
 
 __all__ = ["save", "load"]
 
@@ -144,46 +144,15 @@ def save(obj, path, protocol: int = 4, **configs) -> None:
     path = os.fspath(path)
     if os.path.basename(path) == "":
         raise ValueError(f"paddle.save: path must name a file (dirname/filename), got {path!r}")
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            _write_archive(f, index, encoder.arrays)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
-    _fsync_directory(directory)
+    with atomic_file(path) as f:
+        _write_archive(f, index, encoder.arrays)
 
 
 def _write_archive(f, index: bytes, arrays: list) -> None:
     with zipfile.ZipFile(f, "w", compression=zipfile.ZIP_STORED) as zf:
         zf.writestr(INDEX, index)
         for i, a in enumerate(arrays):
-            _write_array(zf, f"arrays/{i}.npy", a)
-
-
-def _write_array(zf: zipfile.ZipFile, name: str, a: np.ndarray) -> None:
-    with zf.open(name, "w", force_zip64=a.nbytes > (1 << 31)) as member:
-        np.lib.format.write_array(member, np.asarray(a), allow_pickle=False)
-
-
-def _fsync_directory(directory: str) -> None:
-    """Make the rename itself durable (POSIX); some systems cannot open a directory, which is fine."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+            write_array_member(zf, f"arrays/{i}.npy", a)
 
 
 # ---- loading -----------------------------------------------------------------------------------------------
@@ -297,7 +266,7 @@ class _Decoder:
     def array(self, name: str) -> np.ndarray:
         if not isinstance(name, str) or not name.startswith("arrays/"):
             raise ValueError(f"the index names an invalid array member {name!r}")
-        return np.load(io.BytesIO(self.zf.read(name)), allow_pickle=False)
+        return read_array_member(self.zf, name)
 
     def decode(self, node):
         if node is None or isinstance(node, (bool, int, float, str)):

@@ -10,43 +10,10 @@ worker.py      what runs inside a worker process; get_worker_info
 
 from minipaddle.io.collate import default_collate_fn, default_convert_fn
 from minipaddle.io.dataloader import DataLoader
-from minipaddle.io.dataset import (
-    ChainDataset,
-    ComposeDataset,
-    ConcatDataset,
-    Dataset,
-    IterableDataset,
-    Subset,
-    TensorDataset,
-    random_split,
-)
-from minipaddle.io.sampler import (
-    BatchSampler,
-    DistributedBatchSampler,
-    RandomSampler,
-    Sampler,
-    SequenceSampler,
-    SubsetRandomSampler,
-    WeightedRandomSampler,
-)
+from minipaddle.io.dataset import *  # noqa: F403
+from minipaddle.io.dataset import __all__ as _dataset_all
+from minipaddle.io.sampler import *  # noqa: F403
+from minipaddle.io.sampler import __all__ as _sampler_all
 from minipaddle.io.worker import get_worker_info
 
-__all__ = [
-    "Dataset",
-    "IterableDataset",
-    "TensorDataset",
-    "ComposeDataset",
-    "ChainDataset",
-    "ConcatDataset",
-    "Subset",
-    "random_split",
-    "Sampler",
-    "SequenceSampler",
-    "RandomSampler",
-    "WeightedRandomSampler",
-    "SubsetRandomSampler",
-    "BatchSampler",
-    "DistributedBatchSampler",
-    "DataLoader",
-    "get_worker_info",
-]
+__all__ = _dataset_all + _sampler_all + ["DataLoader", "get_worker_info"]

@@ -189,13 +189,11 @@ def _index_sampler(loader):
     return range(len(loader.dataset))
 
 
-class _SingleProcessIter:
-    """Reads each batch in the main process when it is asked for."""
+class _BatchIter:
+    """What both iterators over a DataLoader share: they are their own iterator, and know the number of batches
+    (unknown over an IterableDataset)."""
 
     def __init__(self, loader: DataLoader) -> None:
-        self._indices = iter(_index_sampler(loader))
-        self._fetcher = BatchFetcher(loader.dataset, loader.iterable, loader.auto_collate, loader.collate_fn,
-                                     loader.drop_last)  # fmt: skip
         self._length = len(loader) if not loader.iterable else None
 
     def __iter__(self):
@@ -206,12 +204,22 @@ class _SingleProcessIter:
             raise TypeError("the length of a DataLoader over an IterableDataset is unknown")
         return self._length
 
+
+class _SingleProcessIter(_BatchIter):
+    """Reads each batch in the main process when it is asked for."""
+
+    def __init__(self, loader: DataLoader) -> None:
+        super().__init__(loader)
+        self._indices = iter(_index_sampler(loader))
+        self._fetcher = BatchFetcher(loader.dataset, loader.iterable, loader.auto_collate, loader.collate_fn,
+                                     loader.drop_last)  # fmt: skip
+
     def __next__(self):
         indices = next(self._indices)
         return to_tensors(self._fetcher.fetch(indices))
 
 
-class _MultiProcessIter:
+class _MultiProcessIter(_BatchIter):
     """Hands batches of indices to worker processes and returns their batches in order.
 
     Tasks are numbered; results may arrive in any order and wait in `_results` until their turn. Each epoch
@@ -220,10 +228,10 @@ class _MultiProcessIter:
     """
 
     def __init__(self, loader: DataLoader) -> None:
+        super().__init__(loader)
         self._loader = loader
         self._timeout = loader.timeout
         self._num_workers = loader.num_workers
-        self._length = len(loader) if not loader.iterable else None
         ctx = loader.mp_context
         # The workers' seeds come from a child of minipaddle's generator: repeatable after paddle.seed, and
         # without drawing from the generator itself, so a shuffle is the same whatever num_workers is.
@@ -253,14 +261,6 @@ class _MultiProcessIter:
     @property
     def closed(self) -> bool:
         return not self._finalizer.alive
-
-    def __iter__(self):
-        return self
-
-    def __len__(self) -> int:
-        if self._length is None:
-            raise TypeError("the length of a DataLoader over an IterableDataset is unknown")
-        return self._length
 
     def start_epoch(self) -> None:
         """Begin a pass over the data: new epoch number, fresh index order, `prefetch_factor` tasks per worker."""

@@ -14,6 +14,7 @@ import numpy as np
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
 from minipaddle.io.dataset import IterableDataset
+from minipaddle.tensor.checks import check_bool
 
 __all__ = [
     "Sampler",
@@ -30,12 +31,6 @@ def _positive_int(value, fn: str, arg: str) -> int:
     if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value <= 0:
         raise ValueError(f"{fn}: {arg} must be a positive int, got {value!r}")
     return int(value)
-
-
-def _bool(value, fn: str, arg: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{fn}: {arg} must be a bool, got {value!r}")
-    return bool(value)
 
 
 class Sampler:
@@ -73,7 +68,7 @@ class RandomSampler(Sampler):
 
     def __init__(self, data_source, replacement=False, num_samples=None, generator=None) -> None:
         self.data_source = data_source
-        self.replacement = _bool(replacement, "RandomSampler", "replacement")
+        self.replacement = check_bool(replacement, "RandomSampler", "replacement")
         if num_samples is not None and not replacement:
             raise ValueError("RandomSampler: num_samples can only be given with replacement=True")
         self._num_samples = num_samples
@@ -114,7 +109,7 @@ class WeightedRandomSampler(Sampler):
 
     def __init__(self, weights, num_samples, replacement=True) -> None:
         self.num_samples = _positive_int(num_samples, "WeightedRandomSampler", "num_samples")
-        self.replacement = _bool(replacement, "WeightedRandomSampler", "replacement")
+        self.replacement = check_bool(replacement, "WeightedRandomSampler", "replacement")
         w = np.asarray(weights.numpy() if isinstance(weights, Tensor) else weights, dtype=np.float64)
         if w.ndim not in (1, 2) or w.shape[-1] == 0:
             raise ValueError(f"WeightedRandomSampler: weights must be a non-empty 1-D or 2-D array, got shape "
@@ -185,15 +180,19 @@ class BatchSampler(Sampler):
                 raise TypeError("BatchSampler: an IterableDataset has no indices to sample")
             if sampler is not None:
                 raise ValueError("BatchSampler: give dataset or sampler, not both")
-            shuffle = _bool(shuffle, "BatchSampler", "shuffle")
+            shuffle = check_bool(shuffle, "BatchSampler", "shuffle")
             self.sampler = RandomSampler(dataset) if shuffle else SequenceSampler(dataset)
         self.shuffle = bool(shuffle)
         self.batch_size = _positive_int(batch_size, "BatchSampler", "batch_size")
-        self.drop_last = _bool(drop_last, "BatchSampler", "drop_last")
+        self.drop_last = check_bool(drop_last, "BatchSampler", "drop_last")
 
     def __iter__(self):
+        yield from self._batches(self.sampler)
+
+    def _batches(self, indices):
+        """The indices in lists of batch_size, the last one shorter (or dropped, with drop_last)."""
         batch = []
-        for idx in self.sampler:
+        for idx in indices:
             batch.append(idx)
             if len(batch) == self.batch_size:
                 yield batch
@@ -227,8 +226,8 @@ class DistributedBatchSampler(BatchSampler):
         fn = "DistributedBatchSampler"
         self.dataset = dataset
         self.batch_size = _positive_int(batch_size, fn, "batch_size")
-        self.shuffle = _bool(shuffle, fn, "shuffle")
-        self.drop_last = _bool(drop_last, fn, "drop_last")
+        self.shuffle = check_bool(shuffle, fn, "shuffle")
+        self.drop_last = check_bool(drop_last, fn, "drop_last")
         if num_replicas is None:
             num_replicas = int(os.environ.get("PADDLE_TRAINERS_NUM", "1"))
         if rank is None:
@@ -252,14 +251,7 @@ class DistributedBatchSampler(BatchSampler):
             self.epoch += 1
         if self.nranks > 1:
             indices = self._this_ranks_share(indices)
-        batch = []
-        for idx in indices:
-            batch.append(idx)
-            if len(batch) == self.batch_size:
-                yield batch
-                batch = []
-        if batch and not self.drop_last:
-            yield batch
+        yield from self._batches(indices)
 
     def _this_ranks_share(self, indices: list) -> list:
         """Whole batches dealt round-robin to the ranks, then an equal slice of the tail to each."""

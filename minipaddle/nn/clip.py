@@ -23,6 +23,11 @@ def _skips(param) -> bool:
     return getattr(param, "need_clip", True) is False
 
 
+def _clip_each(params_grads: list, clip) -> list:
+    """(param, clip(grad)) for each pair that has a gradient, one gradient at a time; need_clip=False keeps it."""
+    return [(p, g if _skips(p) else clip(g)) for p, g in params_grads if g is not None]
+
+
 class ClipGradBase:
     """The base of the gradient clipping strategies: `clip(params_grads)` returns clipped (param, grad) pairs."""
 
@@ -68,14 +73,10 @@ class ClipGradByValue(ClipGradBase):
         return f"Clip Gradient By Value, min = {self.min:f}, max={self.max:f}"
 
     def _dygraph_clip(self, params_grads: list) -> list:
-        out = []
-        for p, g in params_grads:
-            if g is None:
-                continue
-            if not _skips(p):
-                g = ops.minimum(ops.maximum(g, as_tensor(self.min, g)), as_tensor(self.max, g))
-            out.append((p, g))
-        return out
+        return _clip_each(params_grads, self._clip)
+
+    def _clip(self, g: Tensor) -> Tensor:
+        return ops.minimum(ops.maximum(g, as_tensor(self.min, g)), as_tensor(self.max, g))
 
 
 class ClipGradByNorm(ClipGradBase):
@@ -97,16 +98,12 @@ class ClipGradByNorm(ClipGradBase):
         return f"Gradient Clip By Norm, clip_norm={self.clip_norm:f}"
 
     def _dygraph_clip(self, params_grads: list) -> list:
-        out = []
-        for p, g in params_grads:
-            if g is None:
-                continue
-            if not _skips(p):
-                norm = ops.sqrt(_sum_of_squares(g))
-                limit = as_tensor(self.clip_norm, norm)
-                g = ops.multiply(g, ops.divide(limit, ops.maximum(norm, limit)))  # exactly 1 when norm <= limit
-            out.append((p, g))
-        return out
+        return _clip_each(params_grads, self._clip)
+
+    def _clip(self, g: Tensor) -> Tensor:
+        norm = ops.sqrt(_sum_of_squares(g))
+        limit = as_tensor(self.clip_norm, norm)
+        return ops.multiply(g, ops.divide(limit, ops.maximum(norm, limit)))  # exactly 1 when norm <= limit
 
 
 class ClipGradByGlobalNorm(ClipGradBase):

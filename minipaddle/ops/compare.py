@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from minipaddle.core import dtype as dtypes
 from minipaddle.core.op import register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.elementwise import _binary
-from minipaddle.ops.kinds import BinaryOp
+from minipaddle.ops.kinds import BinaryUfuncOp
 
 __all__ = [
     "equal",
@@ -20,48 +19,38 @@ __all__ = [
 ]  # the raw op functions; ops/__init__.py gathers them
 
 
-class _Compare(BinaryOp):
-    differentiable = False
-    saves_inputs = False
-    out_dtype = dtypes.bool_
-    ufunc = None
-
-    def kernel(self, x, y):
-        return self.ufunc(x, y)
-
-
 @register
-class Equal(_Compare):
+class Equal(BinaryUfuncOp):
     name = "equal"
     ufunc = staticmethod(np.equal)
 
 
 @register
-class NotEqual(_Compare):
+class NotEqual(BinaryUfuncOp):
     name = "not_equal"
     ufunc = staticmethod(np.not_equal)
 
 
 @register
-class LessThan(_Compare):
+class LessThan(BinaryUfuncOp):
     name = "less_than"
     ufunc = staticmethod(np.less)
 
 
 @register
-class LessEqual(_Compare):
+class LessEqual(BinaryUfuncOp):
     name = "less_equal"
     ufunc = staticmethod(np.less_equal)
 
 
 @register
-class GreaterThan(_Compare):
+class GreaterThan(BinaryUfuncOp):
     name = "greater_than"
     ufunc = staticmethod(np.greater)
 
 
 @register
-class GreaterEqual(_Compare):
+class GreaterEqual(BinaryUfuncOp):
     name = "greater_equal"
     ufunc = staticmethod(np.greater_equal)
 

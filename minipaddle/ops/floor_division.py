@@ -12,15 +12,13 @@ import numpy as np
 from minipaddle.core.op import register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.elementwise import _binary
-from minipaddle.ops.kinds import BinaryOp
+from minipaddle.ops.kinds import BinaryUfuncOp
 
 __all__ = ["floor_divide", "remainder"]  # the raw op functions; ops/__init__.py gathers them
 
 
-class _FloorDivision(BinaryOp):
-    differentiable = False
-    saves_inputs = False
-    ufunc = None
+class _FloorDivision(BinaryUfuncOp):
+    out_dtype = None  # the inputs' dtype
 
     def kernel(self, x, y):
         if x.dtype.kind in "iub" and np.any(y == 0):

@@ -1,6 +1,7 @@
 """Kinds of op that share a shape rule: elementwise unary, broadcasting binary, reduction.
 
-Each base class gives `infer_meta` (static mode's shape/dtype rule) once for all ops of its kind, and this file
+Each base class gives `infer_meta` (static mode's shape/dtype rule) once for all ops of its kind; the kinds whose
+kernel is one numpy function (BinaryUfuncOp, and ReduceOp with a `reducer`) give the kernel too. This file also
 holds `as_tensor`, which lets grad rules write Python numbers (`multiply(g, 2.0)`).
 """
 
@@ -30,8 +31,31 @@ class BinaryOp(OpDef):
         return Meta(shape, self.out_dtype or x.dtype)
 
 
+class BinaryUfuncOp(BinaryOp):
+    """z = ufunc(x, y) for the numpy ufunc named on the class, with no gradient: comparisons, logic, bits.
+
+    The result is bool; an op whose result keeps the inputs' dtype sets `out_dtype = None`.
+    """
+
+    differentiable = False
+    saves_inputs = False
+    out_dtype = dtypes.bool_
+    ufunc = None
+
+    def kernel(self, x, y):
+        return self.ufunc(x, y)
+
+
 class ReduceOp(OpDef):
-    """Reduce over `axis` (None = all axes, else a tuple of non-negative ints) with `keepdim`."""
+    """Reduce over `axis` (None = all axes, else a tuple of non-negative ints) with `keepdim`.
+
+    Where the kernel is one numpy reduction (np.max, np.all, ...), the op names it as `reducer`.
+    """
+
+    reducer = None
+
+    def kernel(self, x, axis=None, keepdim=False):
+        return self.reducer(x, axis=axis, keepdims=keepdim)
 
     def infer_meta(self, x: Meta, axis=None, keepdim=False, **attrs) -> Meta:
         axes = range(len(x.shape)) if axis is None else axis

@@ -61,11 +61,7 @@ class Matmul(OpDef):
         return gx, gy
 
     def infer_meta(self, x: Meta, y: Meta, transpose_x=False, transpose_y=False) -> Meta:
-        xs, ys = list(x.shape), list(y.shape)
-        if transpose_x and len(xs) >= 2:
-            xs[-1], xs[-2] = xs[-2], xs[-1]
-        if transpose_y and len(ys) >= 2:
-            ys[-1], ys[-2] = ys[-2], ys[-1]
+        xs, ys = transposed_shapes(x.shape, y.shape, transpose_x, transpose_y)
         xs2 = [1] + xs if len(xs) == 1 else xs
         ys2 = ys + [1] if len(ys) == 1 else ys
         k1, k2 = xs2[-1], ys2[-2]
@@ -78,6 +74,17 @@ class Matmul(OpDef):
         if len(ys) == 1:
             shape.pop(-1)
         return Meta(tuple(shape), x.dtype)
+
+
+def transposed_shapes(x_shape, y_shape, transpose_x: bool, transpose_y: bool) -> tuple[list, list]:
+    """The operands' shapes as matmul multiplies them: the last two dimensions swapped where asked (a 1-D
+    operand is never transposed)."""
+    xs, ys = list(x_shape), list(y_shape)
+    if transpose_x and len(xs) >= 2:
+        xs[-1], xs[-2] = xs[-2], xs[-1]
+    if transpose_y and len(ys) >= 2:
+        ys[-1], ys[-2] = ys[-2], ys[-1]
+    return xs, ys
 
 
 def matmul(x: Tensor, y: Tensor, transpose_x: bool = False, transpose_y: bool = False) -> Tensor:

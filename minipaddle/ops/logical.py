@@ -13,7 +13,7 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.elementwise import _binary
-from minipaddle.ops.kinds import BinaryOp, UnaryOp
+from minipaddle.ops.kinds import BinaryOp, BinaryUfuncOp, UnaryOp
 
 __all__ = [
     "logical_and",
@@ -31,50 +31,40 @@ __all__ = [
 ]  # the raw op functions; ops/__init__.py gathers them
 
 
-class _Logical(BinaryOp):
-    differentiable = False
-    saves_inputs = False
-    out_dtype = dtypes.bool_
-    ufunc = None
-
-    def kernel(self, x, y):
-        return self.ufunc(x, y)
-
-
 @register
-class LogicalAnd(_Logical):
+class LogicalAnd(BinaryUfuncOp):
     name = "logical_and"
     ufunc = staticmethod(np.logical_and)
 
 
 @register
-class LogicalOr(_Logical):
+class LogicalOr(BinaryUfuncOp):
     name = "logical_or"
     ufunc = staticmethod(np.logical_or)
 
 
 @register
-class LogicalXor(_Logical):
+class LogicalXor(BinaryUfuncOp):
     name = "logical_xor"
     ufunc = staticmethod(np.logical_xor)
 
 
 @register
-class BitwiseAnd(_Logical):
+class BitwiseAnd(BinaryUfuncOp):
     name = "bitwise_and"
-    out_dtype = None  # the inputs' dtype
+    out_dtype = None  # the inputs' dtype (likewise below)
     ufunc = staticmethod(np.bitwise_and)
 
 
 @register
-class BitwiseOr(_Logical):
+class BitwiseOr(BinaryUfuncOp):
     name = "bitwise_or"
     out_dtype = None
     ufunc = staticmethod(np.bitwise_or)
 
 
 @register
-class BitwiseXor(_Logical):
+class BitwiseXor(BinaryUfuncOp):
     name = "bitwise_xor"
     out_dtype = None
     ufunc = staticmethod(np.bitwise_xor)

@@ -12,6 +12,11 @@ from minipaddle.core.tensor import Tensor
 __all__ = ["kron", "cross"]  # the raw op functions; ops/__init__.py gathers them
 
 
+def _padded(shape, n: int) -> tuple:
+    """`shape` with leading 1s up to n dims: how kron lines up operands of different ranks."""
+    return (1,) * (n - len(shape)) + tuple(shape)
+
+
 @register
 class Kron(OpDef):
     """The Kronecker product: block (i, j) of the result is x[i, j] * y, in any number of dimensions."""
@@ -27,8 +32,7 @@ class Kron(OpDef):
         # product, so each gradient is a multiply and a sum over the other operand's axes.
         x, y = node.inputs
         n = max(x.ndim, y.ndim)
-        xs = [1] * (n - x.ndim) + list(x.shape)
-        ys = [1] * (n - y.ndim) + list(y.shape)
+        xs, ys = _padded(x.shape, n), _padded(y.shape, n)
         g4 = ops.reshape(g, tuple(d for pair in zip(xs, ys) for d in pair))
         x4 = ops.reshape(x, tuple(d for a in xs for d in (a, 1)))
         y4 = ops.reshape(y, tuple(d for b in ys for d in (1, b)))
@@ -41,8 +45,7 @@ class Kron(OpDef):
 
     def infer_meta(self, x: Meta, y: Meta) -> Meta:
         n = max(len(x.shape), len(y.shape))
-        xs = (1,) * (n - len(x.shape)) + tuple(x.shape)
-        ys = (1,) * (n - len(y.shape)) + tuple(y.shape)
+        xs, ys = _padded(x.shape, n), _padded(y.shape, n)
         return Meta(tuple(-1 if -1 in (a, b) else a * b for a, b in zip(xs, ys)), x.dtype)
 
 

@@ -99,17 +99,13 @@ class _Extremum(ReduceOp):
 @register
 class Max(_Extremum):
     name = "max"
-
-    def kernel(self, x, axis=None, keepdim=False):
-        return np.max(x, axis=axis, keepdims=keepdim)
+    reducer = staticmethod(np.max)
 
 
 @register
 class Min(_Extremum):
     name = "min"
-
-    def kernel(self, x, axis=None, keepdim=False):
-        return np.min(x, axis=axis, keepdims=keepdim)
+    reducer = staticmethod(np.min)
 
 
 def max(x: Tensor, axis=None, keepdim: bool = False) -> Tensor:  # noqa: A001

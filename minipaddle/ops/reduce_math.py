@@ -73,17 +73,13 @@ class _SharedExtremum(ReduceOp):
 @register
 class Amax(_SharedExtremum):
     name = "amax"
-
-    def kernel(self, x, axis=None, keepdim=False):
-        return np.max(x, axis=axis, keepdims=keepdim)
+    reducer = staticmethod(np.max)
 
 
 @register
 class Amin(_SharedExtremum):
     name = "amin"
-
-    def kernel(self, x, axis=None, keepdim=False):
-        return np.min(x, axis=axis, keepdims=keepdim)
+    reducer = staticmethod(np.min)
 
 
 class _BoolReduce(ReduceOp):
@@ -97,17 +93,13 @@ class _BoolReduce(ReduceOp):
 @register
 class All(_BoolReduce):
     name = "all"
-
-    def kernel(self, x, axis=None, keepdim=False):
-        return np.all(x, axis=axis, keepdims=keepdim)
+    reducer = staticmethod(np.all)
 
 
 @register
 class Any(_BoolReduce):
     name = "any"
-
-    def kernel(self, x, axis=None, keepdim=False):
-        return np.any(x, axis=axis, keepdims=keepdim)
+    reducer = staticmethod(np.any)
 
 
 def prod(x: Tensor, axis=None, keepdim: bool = False) -> Tensor:

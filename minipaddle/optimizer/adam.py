@@ -33,9 +33,9 @@ def moments_dtype(param):
     return dtypes.float32 if param.dtype == dtypes.float16 else param.dtype
 
 
-def adam_step(opt: Optimizer, param, grad, lr, options: dict, coeff: float = 0.0) -> None:
-    """One Adam update of `param` with the optimizer's accumulators (AdamW passes its decay `coeff`)."""
-    beta1, beta2 = options["beta1"], options["beta2"]
+def update_moments(opt: Optimizer, param, grad, beta1: float, beta2: float) -> tuple:
+    """The Adam-family state of `param` (Adam, AdamW, Lamb), its moments moved by this step's gradient:
+    (moment1, moment2, beta1_pow_acc, beta2_pow_acc). The caller scales the powers once it has updated param."""
     acc_dtype = moments_dtype(param)
     moment1 = opt._add_accumulator("moment1", param, dtype=acc_dtype)
     moment2 = opt._add_accumulator("moment2", param, dtype=acc_dtype)
@@ -43,6 +43,13 @@ def adam_step(opt: Optimizer, param, grad, lr, options: dict, coeff: float = 0.0
     beta2_pow = opt._add_accumulator("beta2_pow_acc", param, fill_value=beta2, shape=[1], dtype=acc_dtype)
     apply_inplace(_EMA, moment1, (moment1, grad), {"decay": beta1})
     apply_inplace(_EMA_SQUARE, moment2, (moment2, grad), {"decay": beta2})
+    return moment1, moment2, beta1_pow, beta2_pow
+
+
+def adam_step(opt: Optimizer, param, grad, lr, options: dict, coeff: float = 0.0) -> None:
+    """One Adam update of `param` with the optimizer's accumulators (AdamW passes its decay `coeff`)."""
+    beta1, beta2 = options["beta1"], options["beta2"]
+    moment1, moment2, beta1_pow, beta2_pow = update_moments(opt, param, grad, beta1, beta2)
     attrs = {"epsilon": options["epsilon"], "coeff": coeff}
     apply_inplace(_ADAM_PARAM, param, (param, moment1, moment2, lr, beta1_pow, beta2_pow), attrs)
     opt._scale_in_place(beta1_pow, beta1)

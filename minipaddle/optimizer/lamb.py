@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from minipaddle.core.dispatch import apply_inplace
 from minipaddle.core.op import get_op
-from minipaddle.optimizer.adam import check_betas, moments_dtype
+from minipaddle.optimizer.adam import check_betas, update_moments
 from minipaddle.optimizer.optimizer import Optimizer
 from minipaddle.tensor.checks import check_number
 
 __all__ = ["Lamb"]
 
-_EMA = get_op("ema")
-_EMA_SQUARE = get_op("ema_square")
 _PARAM = get_op("lamb_param")
 
 
@@ -64,13 +62,7 @@ class Lamb(Optimizer):
         beta1, beta2 = options["beta1"], options["beta2"]
         exclude = options["exclude_from_weight_decay_fn"]
         decay = 0.0 if exclude is not None and exclude(options["param"]) else options["lamb_weight_decay"]
-        acc_dtype = moments_dtype(param)
-        moment1 = self._add_accumulator("moment1", param, dtype=acc_dtype)
-        moment2 = self._add_accumulator("moment2", param, dtype=acc_dtype)
-        beta1_pow = self._add_accumulator("beta1_pow_acc", param, fill_value=beta1, shape=[1], dtype=acc_dtype)
-        beta2_pow = self._add_accumulator("beta2_pow_acc", param, fill_value=beta2, shape=[1], dtype=acc_dtype)
-        apply_inplace(_EMA, moment1, (moment1, grad), {"decay": beta1})
-        apply_inplace(_EMA_SQUARE, moment2, (moment2, grad), {"decay": beta2})
+        moment1, moment2, beta1_pow, beta2_pow = update_moments(self, param, grad, beta1, beta2)
         attrs = {"epsilon": options["epsilon"], "weight_decay": decay, "always_adapt": self.always_adapt}
         apply_inplace(_PARAM, param, (param, moment1, moment2, lr, beta1_pow, beta2_pow), attrs)
         self._scale_in_place(beta1_pow, beta1)

@@ -35,13 +35,9 @@ class StaticParameter(Variable, Parameter):
             setattr(v, attr, getattr(self, attr, None))
         return v
 
-    @property
-    def trainable(self) -> bool:
-        return not self.stop_gradient
-
-    @trainable.setter
-    def trainable(self, value: bool) -> None:
-        self.stop_gradient = not value
+    # Parameter's property (trainable is the flip side of stop_gradient), which Variable's `trainable` slot
+    # would otherwise hide, coming first in the method resolution order.
+    trainable = Parameter.trainable
 
 
 def declare_parameter(param: Parameter) -> StaticParameter:

@@ -33,6 +33,14 @@ def check_bool(v, fn: str, arg: str) -> bool:
     return bool(v)
 
 
+def check_float_tensor(x, fn: str, arg: str = "x") -> Tensor:
+    """x must be a Tensor of a floating dtype (activations, norms, random draws from x's values)."""
+    check_tensor(x, fn, arg)
+    if not x.dtype.is_floating:
+        raise TypeError(f"{fn}: {arg} must be a float tensor, got {x.dtype.name}")
+    return x
+
+
 def normalize_axis(axis: int, ndim: int, fn: str) -> int:
     """One axis, negative allowed, as a non-negative int; ValueError when out of range (as Paddle)."""
     if isinstance(axis, Tensor):

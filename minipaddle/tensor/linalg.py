@@ -15,6 +15,7 @@ import numpy as np
 from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.linalg import transposed_shapes
 from minipaddle.tensor.checks import (
     check_bool,
     check_broadcast,
@@ -52,11 +53,7 @@ def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False, name=None
     check_tensor(y, "matmul", "y")
     if x.ndim == 0 or y.ndim == 0:
         raise ValueError(f"matmul: both operands need at least 1 dimension, got shapes {x.shape} and {y.shape}")
-    xs, ys = list(x.shape), list(y.shape)
-    if transpose_x and len(xs) >= 2:
-        xs[-1], xs[-2] = xs[-2], xs[-1]
-    if transpose_y and len(ys) >= 2:
-        ys[-1], ys[-2] = ys[-2], ys[-1]
+    xs, ys = transposed_shapes(x.shape, y.shape, transpose_x, transpose_y)
     k_y = ys[0] if len(ys) == 1 else ys[-2]
     if xs[-1] != k_y:
         raise ValueError(

@@ -12,7 +12,7 @@ from minipaddle.core.dispatch import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor.checks import check_bool, check_broadcast, check_number, check_tensor
-from minipaddle.tensor.math import binary_operands
+from minipaddle.tensor.math import binary_operands, broadcast_binary
 
 __all__ = [
     "equal",
@@ -42,9 +42,7 @@ __all__ = [
 
 def _compare(op_fn, fn: str):
     def public(x, y, name=None):
-        x, y = binary_operands(x, y, fn)
-        check_broadcast(x, y, fn)
-        return op_fn(x, y)
+        return broadcast_binary(op_fn, x, y, fn)
 
     public.__name__ = public.__qualname__ = fn
     public.__doc__ = f"Elementwise `{fn}` of x and y, as a bool tensor."

@@ -131,7 +131,9 @@ def _with_scalar(t: Tensor, v, fn: str, scalar_first: bool) -> tuple[Tensor, Ten
     return t, Tensor(np.asarray(v).astype(d.np))  # an int out of range wraps around, as in Paddle (uint8 + 300)
 
 
-def _binary(op_fn, x, y, fn: str) -> Tensor:
+def broadcast_binary(op_fn, x, y, fn: str) -> Tensor:
+    """op_fn(x, y) after the public checks of an elementwise binary function: operands promoted to one dtype
+    (numbers allowed), shapes that broadcast. Used by paddle.add ... and the comparisons (tensor/logic.py)."""
     x, y = binary_operands(x, y, fn)
     check_broadcast(x, y, fn)
     return op_fn(x, y)
@@ -139,22 +141,22 @@ def _binary(op_fn, x, y, fn: str) -> Tensor:
 
 def add(x, y, name=None) -> Tensor:
     """x + y, elementwise, with broadcasting."""
-    return _binary(ops.add, x, y, "add")
+    return broadcast_binary(ops.add, x, y, "add")
 
 
 def subtract(x, y, name=None) -> Tensor:
     """x - y, elementwise, with broadcasting."""
-    return _binary(ops.subtract, x, y, "subtract")
+    return broadcast_binary(ops.subtract, x, y, "subtract")
 
 
 def multiply(x, y, name=None) -> Tensor:
     """x * y, elementwise, with broadcasting."""
-    return _binary(ops.multiply, x, y, "multiply")
+    return broadcast_binary(ops.multiply, x, y, "multiply")
 
 
 def divide(x, y, name=None) -> Tensor:
     """x / y, elementwise, with broadcasting. Integer tensors give integers (truncated), as in Paddle."""
-    return _binary(ops.divide, x, y, "divide")
+    return broadcast_binary(ops.divide, x, y, "divide")
 
 
 def true_divide(x, y) -> Tensor:
@@ -167,19 +169,19 @@ def true_divide(x, y) -> Tensor:
 
 def maximum(x, y, name=None) -> Tensor:
     """The larger of x and y, elementwise (ties send the gradient to y, as Paddle does)."""
-    return _binary(ops.maximum, x, y, "maximum")
+    return broadcast_binary(ops.maximum, x, y, "maximum")
 
 
 def minimum(x, y, name=None) -> Tensor:
     """The smaller of x and y, elementwise."""
-    return _binary(ops.minimum, x, y, "minimum")
+    return broadcast_binary(ops.minimum, x, y, "minimum")
 
 
 def pow(x, y, name=None) -> Tensor:  # noqa: A001 (Paddle's name)
     """x ** y, where y is a Python number or a Tensor."""
     check_tensor(x, "pow")
     if isinstance(y, Tensor):
-        return _binary(ops.elementwise_pow, x, y, "pow")
+        return broadcast_binary(ops.elementwise_pow, x, y, "pow")
     y = check_number(y, "pow", "y")
     if isinstance(y, float) and not (x.dtype.is_floating or x.dtype.is_complex):
         x = ops.cast(x, dtypes.default_float())
@@ -370,7 +372,7 @@ def floor_divide(x, y, name=None) -> Tensor:
     Integer division by zero raises ZeroDivisionError. Example:
         >>> paddle.floor_divide(paddle.to_tensor([-3, 3]), paddle.to_tensor([2, -2]))    # [-2, -2]
     """
-    return _binary(ops.floor_divide, x, y, "floor_divide")
+    return broadcast_binary(ops.floor_divide, x, y, "floor_divide")
 
 
 def remainder(x, y, name=None) -> Tensor:
@@ -379,17 +381,17 @@ def remainder(x, y, name=None) -> Tensor:
     Example:
         >>> paddle.remainder(paddle.to_tensor([-3, 3]), paddle.to_tensor([2, -2]))       # [1, -1]
     """
-    return _binary(ops.remainder, x, y, "remainder")
+    return broadcast_binary(ops.remainder, x, y, "remainder")
 
 
 def mod(x, y, name=None) -> Tensor:
     """The same as paddle.remainder."""
-    return _binary(ops.remainder, x, y, "mod")
+    return broadcast_binary(ops.remainder, x, y, "mod")
 
 
 def floor_mod(x, y, name=None) -> Tensor:
     """The same as paddle.remainder."""
-    return _binary(ops.remainder, x, y, "floor_mod")
+    return broadcast_binary(ops.remainder, x, y, "floor_mod")
 
 
 # ---- products and sums of several tensors ----------------------------------------------------------------------

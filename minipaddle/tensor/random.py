@@ -15,7 +15,7 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core import state
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_bool, check_number, check_shape, check_tensor
+from minipaddle.tensor.checks import check_bool, check_float_tensor, check_number, check_shape
 
 __all__ = [
     "seed",
@@ -103,13 +103,6 @@ def _float_dtype(dtype, fn: str) -> np.dtype:
     return d.np
 
 
-def _float_tensor(x, fn: str, arg: str = "x") -> Tensor:
-    check_tensor(x, fn, arg)
-    if not x.dtype.is_floating:
-        raise TypeError(f"{fn}: {arg} must be a float tensor, got {x.dtype.name}")
-    return x
-
-
 def _int(v, fn: str, arg: str) -> int:
     v = v.item() if isinstance(v, Tensor) else v
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
@@ -176,7 +169,7 @@ def normal(mean=0.0, std=1.0, shape=None, name=None) -> Tensor:
         return ops.gaussian(_shape(shape, "normal"), dtypes.default_float().np, float(mean), float(std))
     tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
     for t in tensors:
-        _float_tensor(t, "normal", "mean" if t is mean else "std")
+        check_float_tensor(t, "normal", "mean" if t is mean else "std")
     for v, arg in ((mean, "mean"), (std, "std")):
         if not isinstance(v, (Tensor, numbers.Number)):
             raise TypeError(f"normal: {arg} must be a number or a Tensor, got {type(v).__name__}")
@@ -237,7 +230,7 @@ def bernoulli(x, name=None) -> Tensor:
     Example:
         >>> paddle.bernoulli(paddle.full([3], 0.5))
     """
-    return ops.bernoulli(_float_tensor(x, "bernoulli"))
+    return ops.bernoulli(check_float_tensor(x, "bernoulli"))
 
 
 def multinomial(x, num_samples=1, replacement=False, name=None) -> Tensor:
@@ -253,7 +246,7 @@ def multinomial(x, num_samples=1, replacement=False, name=None) -> Tensor:
     Example:
         >>> paddle.multinomial(paddle.to_tensor([0.2, 0.8]), 4, replacement=True)
     """
-    x = _float_tensor(x, "multinomial")
+    x = check_float_tensor(x, "multinomial")
     if x.ndim not in (1, 2) or x.shape[-1] == 0:
         raise ValueError(f"multinomial: x must be 1-D or 2-D with at least one category, got shape {x.shape}")
     num_samples = _int(num_samples, "multinomial", "num_samples")

@@ -4,17 +4,18 @@ Read: gray (color type 0), RGB (2), palette (3, returned as palette indices, as 
 and RGBA (6), bit depth 8. Each row of a PNG is stored "filtered" against its left and upper neighbours; the
 None, Sub and Up filters are undone with numpy over a whole row, while Average and Paeth depend on the pixel
 just decoded to their left, so those rows are undone pixel by pixel (as the format defines them).
-Write: uint8 HW / HW1 / HW3 / HW4 arrays, with the Up filter, written to a temporary file and renamed.
+Write: uint8 HW / HW1 / HW3 / HW4 arrays, with the Up filter, written atomically (a temporary file, then renamed:
+framework/files.py).
 """
 
 from __future__ import annotations
 
-import os
 import struct
-import tempfile
 import zlib
 
 import numpy as np
+
+from minipaddle.framework.files import atomic_write
 
 __all__ = ["read_png", "decode_png", "write_png"]
 
@@ -123,13 +124,4 @@ def write_png(path: str, image) -> None:
 
     data = (SIGNATURE + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, color_type, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(filtered.tobytes(), 6)) + chunk(b"IEND", b""))  # fmt: skip
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    atomic_write(path, data)

@@ -144,13 +144,13 @@ def test_a_crash_mid_save_leaves_the_previous_file_intact(tmp_path, monkeypatch)
     path = tmp_path / "model.pdparams"
     paddle.save({"w": paddle.ones([3])}, str(path))
     before = path.read_bytes()
-    real_write = save_io._write_array
+    real_write = save_io.write_array_member
 
     def write_then_crash(zf, name, array):
         real_write(zf, name, array)  # part of the new archive is on disk...
         raise KeyboardInterrupt("power cut")  # ...when the process dies
 
-    monkeypatch.setattr(save_io, "_write_array", write_then_crash)
+    monkeypatch.setattr(save_io, "write_array_member", write_then_crash)
     with pytest.raises(KeyboardInterrupt):
         paddle.save({"w": paddle.zeros([3]), "b": paddle.zeros([1000])}, str(path))
     assert path.read_bytes() == before

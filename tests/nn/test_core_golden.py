@@ -6,24 +6,22 @@ for them) to float32 precision.
 
 from __future__ import annotations
 
-import json
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import minipaddle as paddle
 import minipaddle.nn.functional as F
+from tests.golden_files import GOLDEN_ROOT, read_arrays, read_json
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "nn"
-CASES = json.loads((GOLDEN / "cases.json").read_text())["cases"]
+GOLDEN = GOLDEN_ROOT / "nn"
+CASES = read_json(GOLDEN / "cases.json")["cases"]
 
 
 @pytest.fixture(scope="module")
 def arrays():
-    with np.load(GOLDEN / "arrays.npz", allow_pickle=False) as data:
-        return {k: data[k] for k in data.files}
+    return read_arrays(GOLDEN / "arrays.npz")
 
 
 def _tensor(a: np.ndarray, grad: bool = True) -> paddle.Tensor:

@@ -7,23 +7,20 @@ call on the same float64 inputs and must give the same numbers; no Paddle is nee
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import minipaddle as paddle
 import minipaddle.nn.functional as F
+from tests.golden_files import GOLDEN_ROOT, read_arrays, read_json
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "nn_conv"
-CASES = json.loads((GOLDEN / "cases.json").read_text())["cases"]
+GOLDEN = GOLDEN_ROOT / "nn_conv"
+CASES = read_json(GOLDEN / "cases.json")["cases"]
 
 
 @pytest.fixture(scope="module")
 def arrays():
-    with np.load(GOLDEN / "arrays.npz", allow_pickle=False) as data:
-        return {k: data[k] for k in data.files}
+    return read_arrays(GOLDEN / "arrays.npz")
 
 
 def _atol(case) -> float:

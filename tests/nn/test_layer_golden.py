@@ -9,23 +9,20 @@ and must give the same loss at every SGD step. No Paddle is needed.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import minipaddle as paddle
+from tests.golden_files import GOLDEN_ROOT, read_arrays, read_json
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "nn_conv"
-META = json.loads((GOLDEN / "layers.json").read_text())
+GOLDEN = GOLDEN_ROOT / "nn_conv"
+META = read_json(GOLDEN / "layers.json")
 CASES, TRAININGS = META["cases"], META["trainings"]
 
 
 @pytest.fixture(scope="module")
 def arrays():
-    with np.load(GOLDEN / "layers.npz", allow_pickle=False) as data:
-        return {k: data[k] for k in data.files}
+    return read_arrays(GOLDEN / "layers.npz")
 
 
 def _make(spec, arrays, name, key):

@@ -5,30 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.optimizer.golden import LR_CASES, make_scheduler
-
-
-def replay(case):
-    scheduler = make_scheduler({"type": case["type"], "kwargs": case["kwargs"]})
-    lrs = [scheduler()]
-    if case["metrics"] is not None:
-        for m in case["metrics"]:
-            scheduler.step(m)
-            lrs.append(scheduler())
-    elif case["epochs"] is not None:
-        for e in case["epochs"]:
-            scheduler.step(e)
-            lrs.append(scheduler())
-    else:
-        for _ in range(case["steps"]):
-            scheduler.step()
-            lrs.append(scheduler())
-    return scheduler, lrs
+import minipaddle as paddle
+from tests.golden.optimizer.specs import replay_scheduler
+from tests.optimizer.golden import LR_CASES
 
 
 @pytest.mark.parametrize("case", LR_CASES, ids=[c["name"] for c in LR_CASES])
 def test_rates_match_paddle(case, capsys):
-    scheduler, lrs = replay(case)
+    scheduler, lrs = replay_scheduler(paddle, case)
     assert lrs == pytest.approx(case["lrs"], rel=1e-12, abs=1e-15)
     assert capsys.readouterr().out.splitlines() == case["printed"]
     assert scheduler.last_epoch == case["last_epoch"]

@@ -11,8 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import minipaddle as paddle
 from minipaddle.core.state import name_guard
-from tests.optimizer.golden import OPTIMIZER_CASES, build, run_step
+from tests.golden.optimizer.specs import run_step
+from tests.optimizer.golden import OPTIMIZER_CASES, build
 
 # float32 state is rounded a little differently by numpy and Paddle's Eigen/jit kernels; a few steps of
 # Adam-like rules amplify that to ~1e-6 relative.
@@ -24,7 +26,7 @@ def test_steps_match_paddle(case):
     with name_guard():
         params, opt, scheduler = build(case)
         for step, (grads, expected) in enumerate(zip(case["grads"], case["expected"])):
-            lr = run_step(case, params, opt, scheduler, grads)
+            lr = run_step(paddle, case, params, opt, scheduler, grads)
             assert lr == pytest.approx(expected["lr"], rel=1e-12), f"step {step}: get_lr()"
             for p in params:
                 want = np.array(expected["params"][p.name], dtype=p.dtype.name)

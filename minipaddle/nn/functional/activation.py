@@ -15,7 +15,7 @@ from minipaddle.core.dispatch import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import no_grad
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_number, check_tensor, normalize_axis
+from minipaddle.tensor.checks import check_float_tensor, check_number, check_tensor, normalize_axis
 from minipaddle.tensor.math import tanh  # paddle.nn.functional.tanh is paddle.tanh
 
 __all__ = [
@@ -58,13 +58,6 @@ __all__ = [
 ]
 
 
-def _float_input(x, fn: str) -> Tensor:
-    check_tensor(x, fn)
-    if not x.dtype.is_floating:
-        raise TypeError(f"{fn}: x must be a float16, float32 or float64 tensor, got {x.dtype.name}")
-    return x
-
-
 def _zeros(x: Tensor) -> Tensor:
     return ops.full_like(x, 0)
 
@@ -90,18 +83,18 @@ def relu_(x, name=None) -> Tensor:
 
 def relu6(x, name=None) -> Tensor:
     """min(max(x, 0), 6)."""
-    return ops.clip(_float_input(x, "relu6"), 0.0, 6.0)
+    return ops.clip(check_float_tensor(x, "relu6"), 0.0, 6.0)
 
 
 def leaky_relu(x, negative_slope=0.01, name=None) -> Tensor:
     """x for x > 0, negative_slope * x otherwise."""
-    _float_input(x, "leaky_relu")
+    check_float_tensor(x, "leaky_relu")
     return ops.leaky_relu(x, float(check_number(negative_slope, "leaky_relu", "negative_slope")))
 
 
 def leaky_relu_(x, negative_slope=0.01, name=None) -> Tensor:
     """leaky_relu, in place."""
-    _float_input(x, "leaky_relu_")
+    check_float_tensor(x, "leaky_relu_")
     return apply_inplace(get_op("leaky_relu"), x, (x,), {"alpha": float(negative_slope)})
 
 
@@ -112,7 +105,7 @@ def prelu(x, weight, data_format="NCHW", name=None) -> Tensor:
         x: a tensor with the channels on axis 1 ('NC', 'NCL', 'NCHW', 'NCDHW') or last ('NLC', 'NHWC', 'NDHWC').
         weight: the slopes, a 1-D tensor of size 1 or C.
     """
-    _float_input(x, "prelu")
+    check_float_tensor(x, "prelu")
     check_tensor(weight, "prelu", "weight")
     if weight.ndim != 1:
         raise ValueError(f"prelu: weight must be 1-D, got shape {weight.shape}")
@@ -132,7 +125,7 @@ def prelu(x, weight, data_format="NCHW", name=None) -> Tensor:
 def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None) -> Tensor:
     """Randomized leaky relu: while training each negative value gets its own slope drawn from U(lower, upper);
     at inference the slope is (lower + upper) / 2."""
-    _float_input(x, "rrelu")
+    check_float_tensor(x, "rrelu")
     if not isinstance(lower, float) or not isinstance(upper, float):
         raise TypeError(f"rrelu: lower and upper must be floats, got {lower!r} and {upper!r}")
     if not 0 <= lower <= 1:
@@ -147,18 +140,18 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None) -> Tens
 
 def elu(x, alpha=1.0, name=None) -> Tensor:
     """x for x > 0, alpha * (exp(x) - 1) otherwise."""
-    return ops.elu(_float_input(x, "elu"), float(check_number(alpha, "elu", "alpha")))
+    return ops.elu(check_float_tensor(x, "elu"), float(check_number(alpha, "elu", "alpha")))
 
 
 def elu_(x, alpha=1.0, name=None) -> Tensor:
     """elu, in place."""
-    _float_input(x, "elu_")
+    check_float_tensor(x, "elu_")
     return apply_inplace(get_op("elu"), x, (x,), {"alpha": float(alpha)})
 
 
 def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772, name=None) -> Tensor:
     """scale * elu(x, alpha): with the default constants, activations keep mean 0 and variance 1."""
-    _float_input(x, "selu")
+    check_float_tensor(x, "selu")
     if scale <= 1.0:
         raise ValueError(f"selu: scale must be greater than 1.0, got {scale}")
     if alpha < 0:
@@ -168,7 +161,7 @@ def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772, name=None) -> Te
 
 def celu(x, alpha=1.0, name=None) -> Tensor:
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)), which is alpha * elu(x / alpha)."""
-    _float_input(x, "celu")
+    check_float_tensor(x, "celu")
     if alpha == 0:
         raise ZeroDivisionError("celu: alpha cannot be 0")
     return ops.scale(ops.elu(ops.scale(x, 1.0 / alpha), 1.0), float(alpha))
@@ -177,7 +170,7 @@ def celu(x, alpha=1.0, name=None) -> Tensor:
 def gelu(x, approximate=False, name=None) -> Tensor:
     """x * Phi(x), with Phi the standard normal CDF; approximate=True uses the tanh formula
     0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
-    _float_input(x, "gelu")
+    check_float_tensor(x, "gelu")
     if not approximate:
         cdf = ops.scale(ops.erf(ops.scale(x, 1.0 / math.sqrt(2.0))), 0.5, 0.5)  # Phi(x) = (1 + erf(x/sqrt 2)) / 2
         return ops.multiply(x, cdf)
@@ -187,7 +180,7 @@ def gelu(x, approximate=False, name=None) -> Tensor:
 
 def thresholded_relu(x, threshold=1.0, name=None) -> Tensor:
     """x where x > threshold, else 0."""
-    _float_input(x, "thresholded_relu")
+    check_float_tensor(x, "thresholded_relu")
     return ops.where(ops.greater_than(x, float(threshold)), x, _zeros(x))
 
 
@@ -202,47 +195,47 @@ def sigmoid(x, name=None) -> Tensor:
 
 def log_sigmoid(x, name=None) -> Tensor:
     """log(sigmoid(x)) = -softplus(-x), computed without overflow."""
-    _float_input(x, "log_sigmoid")
+    check_float_tensor(x, "log_sigmoid")
     return ops.neg(ops.softplus(ops.neg(x), 1.0, 20.0))
 
 
 def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None) -> Tensor:
     """clip(slope * x + offset, 0, 1): a piecewise-linear sigmoid."""
-    return ops.hardsigmoid(_float_input(x, "hardsigmoid"), float(slope), float(offset))
+    return ops.hardsigmoid(check_float_tensor(x, "hardsigmoid"), float(slope), float(offset))
 
 
 def hardswish(x, name=None) -> Tensor:
     """x * relu6(x + 3) / 6."""
-    return ops.hardswish(_float_input(x, "hardswish"))
+    return ops.hardswish(check_float_tensor(x, "hardswish"))
 
 
 def swish(x, name=None) -> Tensor:
     """x * sigmoid(x)."""
-    _float_input(x, "swish")
+    check_float_tensor(x, "swish")
     return ops.multiply(x, ops.sigmoid(x))
 
 
 def silu(x, name=None) -> Tensor:
     """x * sigmoid(x) (the same function as swish)."""
-    _float_input(x, "silu")
+    check_float_tensor(x, "silu")
     return ops.multiply(x, ops.sigmoid(x))
 
 
 def mish(x, name=None) -> Tensor:
     """x * tanh(softplus(x))."""
-    _float_input(x, "mish")
+    check_float_tensor(x, "mish")
     return ops.multiply(x, ops.tanh(ops.softplus(x, 1.0, 20.0)))
 
 
 def softplus(x, beta=1, threshold=20, name=None) -> Tensor:
     """log(1 + exp(beta * x)) / beta, and x where beta * x > threshold."""
-    _float_input(x, "softplus")
+    check_float_tensor(x, "softplus")
     return ops.softplus(x, float(beta), float(threshold))
 
 
 def softsign(x, name=None) -> Tensor:
     """x / (1 + |x|)."""
-    _float_input(x, "softsign")
+    check_float_tensor(x, "softsign")
     return ops.divide(x, ops.scale(ops.abs(x), 1.0, 1.0))
 
 
@@ -257,18 +250,18 @@ def tanh_(x, name=None) -> Tensor:
 
 def hardtanh(x, min=-1.0, max=1.0, name=None) -> Tensor:  # noqa: A002 (Paddle's names)
     """x clipped to [min, max]."""
-    return ops.clip(_float_input(x, "hardtanh"), float(min), float(max))
+    return ops.clip(check_float_tensor(x, "hardtanh"), float(min), float(max))
 
 
 def hardtanh_(x, min=-1.0, max=1.0, name=None) -> Tensor:  # noqa: A002 (Paddle's names)
     """hardtanh, in place."""
-    _float_input(x, "hardtanh_")
+    check_float_tensor(x, "hardtanh_")
     return apply_inplace(get_op("clip"), x, (x,), {"min": float(min), "max": float(max)})
 
 
 def tanhshrink(x, name=None) -> Tensor:
     """x - tanh(x)."""
-    _float_input(x, "tanhshrink")
+    check_float_tensor(x, "tanhshrink")
     return ops.subtract(x, ops.tanh(x))
 
 
@@ -279,13 +272,13 @@ def thresholded_relu_(x, threshold=1.0, name=None) -> Tensor:
 
 def hardshrink(x, threshold=0.5, name=None) -> Tensor:
     """x where |x| > threshold, else 0."""
-    _float_input(x, "hardshrink")
+    check_float_tensor(x, "hardshrink")
     return ops.where(ops.greater_than(ops.abs(x), float(threshold)), x, _zeros(x))
 
 
 def softshrink(x, threshold=0.5, name=None) -> Tensor:
     """x - threshold above threshold, x + threshold below -threshold, 0 between."""
-    _float_input(x, "softshrink")
+    check_float_tensor(x, "softshrink")
     if threshold < 0:
         raise ValueError(f"softshrink: threshold must be no less than 0, got {threshold}")
     t = float(threshold)
@@ -302,7 +295,7 @@ def maxout(x, groups, axis=1, name=None) -> Tensor:
     Args:
         axis: the channel axis, 1 (NCHW) or -1/3 (NHWC).
     """
-    _float_input(x, "maxout")
+    check_float_tensor(x, "maxout")
     if axis not in (1, -1, 3):
         raise ValueError(f"maxout: axis must be 1, -1 or 3, got {axis}")
     if x.ndim != 4:
@@ -317,7 +310,7 @@ def maxout(x, groups, axis=1, name=None) -> Tensor:
 
 def glu(x, axis=-1, name=None) -> Tensor:
     """Gated linear unit: split x in two halves a, b along `axis`; a * sigmoid(b)."""
-    _float_input(x, "glu")
+    check_float_tensor(x, "glu")
     axis = normalize_axis(axis, x.ndim, "glu")
     if x.shape[axis] % 2:
         raise ValueError(f"glu: the size of axis {axis} ({x.shape[axis]}) must be even")

@@ -57,11 +57,8 @@ def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", nam
     return _reduce(out, reduction)
 
 
-def triplet_margin_with_distance_loss(input, positive, negative, distance_function=None, margin=1.0, swap=False,
-                                      reduction="mean", name=None) -> Tensor:  # fmt: skip
-    """max(0, d(input, positive) - d(input, negative) + margin), with d a distance function (default: the
-    pairwise L2 distance); swap=True also tries d(positive, negative) as the negative distance."""
-    fn = "triplet_margin_with_distance_loss"
+def _check_triplet(input, positive, negative, margin, reduction, fn: str) -> None:
+    """The arguments both triplet losses check: a known reduction, margin >= 0, three tensors of one shape."""
     _check_reduction(reduction, fn)
     if margin < 0:
         raise ValueError(f"{fn}: the margin should be non-negative, got {margin}")
@@ -70,13 +67,26 @@ def triplet_margin_with_distance_loss(input, positive, negative, distance_functi
     if not input.shape == positive.shape == negative.shape:
         raise ValueError(f"{fn}: input, positive and negative must have one shape, got {input.shape}, "
                          f"{positive.shape} and {negative.shape}")  # fmt: skip
+
+
+def _triplet_hinge(d_pos, d_neg, margin, reduction) -> Tensor:
+    """max(0, d_pos - d_neg + margin), reduced: the loss both triplet losses end with."""
+    return _reduce(ops.clip(ops.scale(ops.subtract(d_pos, d_neg), 1.0, float(margin)), 0.0, None), reduction)
+
+
+def triplet_margin_with_distance_loss(input, positive, negative, distance_function=None, margin=1.0, swap=False,
+                                      reduction="mean", name=None) -> Tensor:  # fmt: skip
+    """max(0, d(input, positive) - d(input, negative) + margin), with d a distance function (default: the
+    pairwise L2 distance); swap=True also tries d(positive, negative) as the negative distance."""
+    fn = "triplet_margin_with_distance_loss"
+    _check_triplet(input, positive, negative, margin, reduction, fn)
     distance = distance_function if distance_function is not None else (lambda a, b: pairwise_distance(a, b, 2.0))
     d_pos, d_neg = distance(input, positive), distance(input, negative)
     if swap:
         d_neg = ops.minimum(d_neg, distance(positive, negative))
     if in_dynamic_mode() and (np.any(d_pos.numpy() <= 0) or np.any(d_neg.numpy() <= 0)):
         raise ValueError(f"{fn}: the distance function must give positive distances")
-    return _reduce(ops.clip(ops.scale(ops.subtract(d_pos, d_neg), 1.0, float(margin)), 0.0, None), reduction)
+    return _triplet_hinge(d_pos, d_neg, margin, reduction)
 
 
 def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-6, swap=False, reduction="mean",
@@ -84,19 +94,12 @@ def triplet_margin_loss(input, positive, negative, margin=1.0, p=2, epsilon=1e-6
     """max(0, |input - positive|_p - |input - negative|_p + margin): the anchor nearer its positive than its
     negative, by a margin."""
     fn = "triplet_margin_loss"
-    _check_reduction(reduction, fn)
-    if margin < 0:
-        raise ValueError(f"{fn}: the margin should be non-negative, got {margin}")
-    for arg, t in (("input", input), ("positive", positive), ("negative", negative)):
-        check_tensor(t, fn, arg)
-    if not input.shape == positive.shape == negative.shape:
-        raise ValueError(f"{fn}: input, positive and negative must have one shape, got {input.shape}, "
-                         f"{positive.shape} and {negative.shape}")  # fmt: skip
+    _check_triplet(input, positive, negative, margin, reduction, fn)
     d_pos = pairwise_distance(input, positive, p, epsilon)
     d_neg = pairwise_distance(input, negative, p, epsilon)
     if swap:
         d_neg = ops.minimum(d_neg, pairwise_distance(positive, negative, p, epsilon))
-    return _reduce(ops.clip(ops.scale(ops.subtract(d_pos, d_neg), 1.0, float(margin)), 0.0, None), reduction)
+    return _triplet_hinge(d_pos, d_neg, margin, reduction)
 
 
 def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mean", name=None) -> Tensor:

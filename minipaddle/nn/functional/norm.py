@@ -19,18 +19,11 @@ from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.distance import p_norm
-from minipaddle.tensor.checks import check_tensor, normalize_axis
+from minipaddle.tensor.checks import check_float_tensor, check_tensor, normalize_axis
 
 __all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm", "local_response_norm", "normalize"]
 
 _FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
-
-
-def _float_input(x, fn: str) -> Tensor:
-    check_tensor(x, fn)
-    if not x.dtype.is_floating:
-        raise TypeError(f"{fn}: x must be a float16, float32 or float64 tensor, got {x.dtype.name}")
-    return x
 
 
 def _channel_axis(x: Tensor, data_format: str, fn: str) -> int:
@@ -83,7 +76,7 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     Example:
         >>> y = F.batch_norm(x, bn._mean, bn._variance, bn.weight, bn.bias, training=True)
     """
-    _float_input(x, "batch_norm")
+    check_float_tensor(x, "batch_norm")
     if x.ndim < 2:
         raise ValueError(f"batch_norm: x must have at least 2 dimensions, got shape {x.shape}")
     axis = _channel_axis(x, data_format, "batch_norm")
@@ -121,7 +114,7 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
     Example:
         >>> F.layer_norm(paddle.rand([2, 3, 4]), [4])
     """
-    _float_input(x, "layer_norm")
+    check_float_tensor(x, "layer_norm")
     if isinstance(normalized_shape, numbers.Integral):
         normalized_shape = [int(normalized_shape)]
     elif isinstance(normalized_shape, (list, tuple)):
@@ -146,7 +139,7 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     As in paddle 2.6's dynamic mode, the statistics always come from the input: running_mean, running_var,
     use_input_stats and momentum are accepted but not used.
     """
-    _float_input(x, "instance_norm")
+    check_float_tensor(x, "instance_norm")
     if x.ndim < 3:
         raise ValueError(f"instance_norm: x must have at least 3 dimensions [N, C, ...], got shape {x.shape}")
     axis = _channel_axis(x, data_format, "instance_norm")
@@ -159,7 +152,7 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
 def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW", name=None) -> Tensor:
     """Split the channels into num_groups groups and normalize each group of each sample, then scale and shift
     per channel (what nn.GroupNorm computes)."""
-    _float_input(x, "group_norm")
+    check_float_tensor(x, "group_norm")
     if data_format not in ("NCHW", "NHWC", "NCL", "NLC", "NCDHW", "NDHWC"):
         raise ValueError(f"group_norm: unsupported data layout {data_format!r}")
     axis = 1 if data_format[1] == "C" else x.ndim - 1
@@ -181,7 +174,7 @@ def local_response_norm(x, size, alpha=1e-4, beta=0.75, k=1.0, data_format="NCHW
     The window around channel c covers channels c - size//2 .. c + (size-1)//2; channels beyond the edges
     count as zeros.
     """
-    _float_input(x, "local_response_norm")
+    check_float_tensor(x, "local_response_norm")
     if data_format not in ("NCL", "NLC", "NCHW", "NHWC", "NCDHW", "NDHWC"):
         raise ValueError(f"local_response_norm: data_format should be in one of [NCL, NCHW, NCDHW, NLC, NHWC, "
                          f"NDHWC], but got {data_format}")  # fmt: skip
@@ -209,7 +202,7 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, name=None) -> Tensor:
     Example:
         >>> F.normalize(paddle.to_tensor([[3.0, 4.0]]))   # [[0.6, 0.8]]
     """
-    _float_input(x, "normalize")
+    check_float_tensor(x, "normalize")
     if x.ndim == 1 and axis not in (0, -1):
         raise ValueError(f"normalize: axis must be 0 or -1 when x is a 1-D tensor, but received axis = {axis}")
     axis = normalize_axis(axis, x.ndim, "normalize")

@@ -94,11 +94,6 @@ class _ConvNd(Layer):
 class _Conv(_ConvNd):
     conv = None  # the functional form, set by each subclass
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
-                 padding_mode="zeros", weight_attr=None, bias_attr=None, data_format=None) -> None:  # fmt: skip
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, padding_mode,
-                         weight_attr, bias_attr, data_format)  # fmt: skip
-
     def forward(self, x):
         x, padding = self._padded_input(x)
         return type(self).conv(x, self.weight, self.bias, self._stride, padding, self._dilation, self._groups,

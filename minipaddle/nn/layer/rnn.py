@@ -74,11 +74,13 @@ class RNNCellBase(Layer):
         y = ops.matmul(x, weight, transpose_y=True)
         return y if bias is None else ops.add(y, bias)
 
-    def _check_inputs(self, inputs):
+    def _checked_states(self, inputs, states):
+        """Check inputs [batch, input_size]; return states, or zero initial states when they are None."""
         check_tensor(inputs, type(self).__name__, "inputs")
         if inputs.ndim != 2 or inputs.shape[-1] != self.input_size:
             raise ValueError(f"{type(self).__name__}: inputs must have shape [batch, {self.input_size}], got "
                              f"{inputs.shape}")  # fmt: skip
+        return self.get_initial_states(inputs) if states is None else states
 
     def extra_repr(self) -> str:
         return f"{self.input_size}, {self.hidden_size}"
@@ -112,9 +114,7 @@ class SimpleRNNCell(RNNCellBase):
         return (self.hidden_size,)
 
     def forward(self, inputs, states=None):
-        self._check_inputs(inputs)
-        if states is None:
-            states = self.get_initial_states(inputs)
+        states = self._checked_states(inputs, states)
         pre = ops.add(self._affine(inputs, self.weight_ih, self.bias_ih), self._affine(states, self.weight_hh,
                                                                                       self.bias_hh))  # fmt: skip
         h = ops.tanh(pre) if self.activation == "tanh" else ops.relu(pre)
@@ -125,7 +125,20 @@ class SimpleRNNCell(RNNCellBase):
         return f"{self.input_size}, {self.hidden_size}{act}"
 
 
-class LSTMCell(RNNCellBase):
+class _GatedCell(RNNCellBase):
+    """LSTMCell and GRUCell: Paddle's constructor for both, with `gates` blocks of hidden_size rows stacked in
+    each weight and bias."""
+
+    gates = 0
+
+    def __init__(self, input_size, hidden_size, weight_ih_attr=None, weight_hh_attr=None, bias_ih_attr=None,
+                 bias_hh_attr=None, name=None):  # fmt: skip
+        super().__init__()
+        self._make_parameters(input_size, hidden_size, self.gates, weight_ih_attr, weight_hh_attr, bias_ih_attr,
+                              bias_hh_attr)  # fmt: skip
+
+
+class LSTMCell(_GatedCell):
     """Long short-term memory cell. With gates = x @ weight_ih^T + bias_ih + h_prev @ weight_hh^T + bias_hh split
     into (i, f, g, o):
 
@@ -141,19 +154,14 @@ class LSTMCell(RNNCellBase):
         [2, 8]
     """
 
-    def __init__(self, input_size, hidden_size, weight_ih_attr=None, weight_hh_attr=None, bias_ih_attr=None,
-                 bias_hh_attr=None, name=None):  # fmt: skip
-        super().__init__()
-        self._make_parameters(input_size, hidden_size, 4, weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr)
+    gates = 4  # i, f, g, o
 
     @property
     def state_shape(self):
         return ((self.hidden_size,), (self.hidden_size,))
 
     def forward(self, inputs, states=None):
-        self._check_inputs(inputs)
-        if states is None:
-            states = self.get_initial_states(inputs)
+        states = self._checked_states(inputs, states)
         h_prev, c_prev = states
         gates = ops.add(self._affine(inputs, self.weight_ih, self.bias_ih), self._affine(h_prev, self.weight_hh,
                                                                                         self.bias_hh))  # fmt: skip
@@ -163,7 +171,7 @@ class LSTMCell(RNNCellBase):
         return h, (h, c)
 
 
-class GRUCell(RNNCellBase):
+class GRUCell(_GatedCell):
     """Gated recurrent unit. With x_r, x_z, x_c = split(x @ weight_ih^T + bias_ih) and h_r, h_z, h_c likewise from
     h_prev and weight_hh:
 
@@ -179,19 +187,14 @@ class GRUCell(RNNCellBase):
         [2, 8]
     """
 
-    def __init__(self, input_size, hidden_size, weight_ih_attr=None, weight_hh_attr=None, bias_ih_attr=None,
-                 bias_hh_attr=None, name=None):  # fmt: skip
-        super().__init__()
-        self._make_parameters(input_size, hidden_size, 3, weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr)
+    gates = 3  # r, z, c
 
     @property
     def state_shape(self):
         return (self.hidden_size,)
 
     def forward(self, inputs, states=None):
-        self._check_inputs(inputs)
-        if states is None:
-            states = self.get_initial_states(inputs)
+        states = self._checked_states(inputs, states)
         sizes, last = (self.hidden_size,) * 3, inputs.ndim - 1
         x_r, x_z, x_c = ops.split(self._affine(inputs, self.weight_ih, self.bias_ih), sizes, last)
         h_r, h_z, h_c = ops.split(self._affine(states, self.weight_hh, self.bias_hh), sizes, last)

@@ -65,6 +65,11 @@ def _param_attr_list(attr, n: int) -> list:
     return out
 
 
+def _stack(layer, num_layers: int) -> LayerList:
+    """`layer`, then num_layers - 1 fresh layers of its configuration (new parameters, as Paddle makes them)."""
+    return LayerList([layer if i == 0 else type(layer)(**layer._config) for i in range(num_layers)])
+
+
 class MultiHeadAttention(Layer):
     """Attention with num_heads heads: softmax(q k^T / sqrt(head_dim) + attn_mask) v, per head, then projected.
 
@@ -147,7 +152,53 @@ class MultiHeadAttention(Layer):
         return out if len(outs) == 1 else tuple(outs)
 
 
-class TransformerEncoderLayer(Layer):
+class _TransformerLayer(Layer):
+    """What encoder and decoder layers share: `attentions` attention sublayers (self_attn, then cross_attn), a
+    feed-forward network (linear1, dropout, linear2), one LayerNorm and one Dropout per sublayer (norm1, norm2, ...,
+    dropout1, dropout2, ...), created in Paddle's order so that parameter names and initial values match Paddle's.
+    Each sublayer is wrapped in a residual connection, with its LayerNorm after the sum (before the sublayer when
+    normalize_before=True): `x = self._post(x, sublayer(self._pre(x, norm)), dropout, norm)`."""
+
+    def __init__(self, attentions, d_model, nhead, dim_feedforward, dropout, activation, attn_dropout, act_dropout,
+                 normalize_before, weight_attr, bias_attr):  # fmt: skip
+        super().__init__()
+        self._config = dict(d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout,
+                            activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
+                            normalize_before=normalize_before, weight_attr=weight_attr,
+                            bias_attr=bias_attr)  # fmt: skip
+        attn_dropout = dropout if attn_dropout is None else attn_dropout
+        act_dropout = dropout if act_dropout is None else act_dropout
+        self.normalize_before = normalize_before
+        sublayers = attentions + 1
+        weight_attrs, bias_attrs = _param_attr_list(weight_attr, sublayers), _param_attr_list(bias_attr, sublayers)
+        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=weight_attrs[0],
+                                            bias_attr=bias_attrs[0])  # fmt: skip
+        if attentions == 2:
+            self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=weight_attrs[1],
+                                                 bias_attr=bias_attrs[1])  # fmt: skip
+        self.linear1 = Linear(d_model, dim_feedforward, weight_attrs[-1], bias_attr=bias_attrs[-1])
+        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
+        self.linear2 = Linear(dim_feedforward, d_model, weight_attrs[-1], bias_attr=bias_attrs[-1])
+        for i in range(1, sublayers + 1):
+            setattr(self, f"norm{i}", LayerNorm(d_model))
+        for i in range(1, sublayers + 1):
+            setattr(self, f"dropout{i}", Dropout(dropout, mode="upscale_in_train"))
+        self.activation = getattr(F, activation)
+
+    def _pre(self, x, norm):
+        """The input of a sublayer: x, or norm(x) with normalize_before."""
+        return norm(x) if self.normalize_before else x
+
+    def _post(self, residual, out, dropout, norm):
+        """The residual connection around a sublayer's output, then norm (unless it came before)."""
+        x = ops.add(residual, dropout(out))
+        return x if self.normalize_before else norm(x)
+
+    def _feed_forward(self, x):
+        return self.linear2(self.dropout(self.activation(self.linear1(x))))
+
+
+class TransformerEncoderLayer(_TransformerLayer):
     """Self attention then a feed-forward network, each wrapped in a residual connection and LayerNorm
     (after it by default, before it with normalize_before=True).
 
@@ -164,44 +215,18 @@ class TransformerEncoderLayer(Layer):
 
     def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
                  act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None):  # fmt: skip
-        super().__init__()
-        self._config = dict(d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout,
-                            activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
-                            normalize_before=normalize_before, weight_attr=weight_attr,
-                            bias_attr=bias_attr)  # fmt: skip
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        weight_attrs, bias_attrs = _param_attr_list(weight_attr, 2), _param_attr_list(bias_attr, 2)
-        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=weight_attrs[0],
-                                            bias_attr=bias_attrs[0])  # fmt: skip
-        self.linear1 = Linear(d_model, dim_feedforward, weight_attrs[1], bias_attr=bias_attrs[1])
-        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
-        self.linear2 = Linear(dim_feedforward, d_model, weight_attrs[1], bias_attr=bias_attrs[1])
-        self.norm1, self.norm2 = LayerNorm(d_model), LayerNorm(d_model)
-        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
-        self.activation = getattr(F, activation)
+        super().__init__(1, d_model, nhead, dim_feedforward, dropout, activation, attn_dropout, act_dropout,
+                         normalize_before, weight_attr, bias_attr)  # fmt: skip
 
     def forward(self, src, src_mask=None, cache=None):
         src_mask = _convert_attention_mask(src_mask, src.dtype)
-        residual = src
-        if self.normalize_before:
-            src = self.norm1(src)
+        x = self._pre(src, self.norm1)
         if cache is None:
-            src = self.self_attn(src, src, src, src_mask)
+            x = self.self_attn(x, x, x, src_mask)
         else:
-            src, cache = self.self_attn(src, src, src, src_mask, cache)
-        src = ops.add(residual, self.dropout1(src))
-        if not self.normalize_before:
-            src = self.norm1(src)
-        residual = src
-        if self.normalize_before:
-            src = self.norm2(src)
-        src = self.linear2(self.dropout(self.activation(self.linear1(src))))
-        src = ops.add(residual, self.dropout2(src))
-        if not self.normalize_before:
-            src = self.norm2(src)
+            x, cache = self.self_attn(x, x, x, src_mask, cache)
+        src = self._post(src, x, self.dropout1, self.norm1)
+        src = self._post(src, self._feed_forward(self._pre(src, self.norm2)), self.dropout2, self.norm2)
         return src if cache is None else (src, cache)
 
     def gen_cache(self, src):
@@ -221,9 +246,7 @@ class TransformerEncoder(Layer):
 
     def __init__(self, encoder_layer, num_layers, norm=None):
         super().__init__()
-        self.layers = LayerList(
-            [encoder_layer if i == 0 else type(encoder_layer)(**encoder_layer._config) for i in range(num_layers)]
-        )
+        self.layers = _stack(encoder_layer, num_layers)
         self.num_layers, self.norm = num_layers, norm
 
     def forward(self, src, src_mask=None, cache=None):
@@ -243,7 +266,7 @@ class TransformerEncoder(Layer):
         return [layer.gen_cache(src) for layer in self.layers]
 
 
-class TransformerDecoderLayer(Layer):
+class TransformerDecoderLayer(_TransformerLayer):
     """Self attention over the target, cross attention to the encoder's memory, then a feed-forward network;
     each wrapped in a residual connection and LayerNorm (after, or before with normalize_before=True).
 
@@ -258,58 +281,25 @@ class TransformerDecoderLayer(Layer):
 
     def __init__(self, d_model, nhead, dim_feedforward, dropout=0.1, activation="relu", attn_dropout=None,
                  act_dropout=None, normalize_before=False, weight_attr=None, bias_attr=None):  # fmt: skip
-        super().__init__()
-        self._config = dict(d_model=d_model, nhead=nhead, dim_feedforward=dim_feedforward, dropout=dropout,
-                            activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
-                            normalize_before=normalize_before, weight_attr=weight_attr,
-                            bias_attr=bias_attr)  # fmt: skip
-        attn_dropout = dropout if attn_dropout is None else attn_dropout
-        act_dropout = dropout if act_dropout is None else act_dropout
-        self.normalize_before = normalize_before
-        weight_attrs, bias_attrs = _param_attr_list(weight_attr, 3), _param_attr_list(bias_attr, 3)
-        self.self_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=weight_attrs[0],
-                                            bias_attr=bias_attrs[0])  # fmt: skip
-        self.cross_attn = MultiHeadAttention(d_model, nhead, dropout=attn_dropout, weight_attr=weight_attrs[1],
-                                             bias_attr=bias_attrs[1])  # fmt: skip
-        self.linear1 = Linear(d_model, dim_feedforward, weight_attrs[2], bias_attr=bias_attrs[2])
-        self.dropout = Dropout(act_dropout, mode="upscale_in_train")
-        self.linear2 = Linear(dim_feedforward, d_model, weight_attrs[2], bias_attr=bias_attrs[2])
-        self.norm1, self.norm2, self.norm3 = LayerNorm(d_model), LayerNorm(d_model), LayerNorm(d_model)
-        self.dropout1 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout2 = Dropout(dropout, mode="upscale_in_train")
-        self.dropout3 = Dropout(dropout, mode="upscale_in_train")
-        self.activation = getattr(F, activation)
+        super().__init__(2, d_model, nhead, dim_feedforward, dropout, activation, attn_dropout, act_dropout,
+                         normalize_before, weight_attr, bias_attr)  # fmt: skip
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
         tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
         memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
-        residual = tgt
-        if self.normalize_before:
-            tgt = self.norm1(tgt)
+        x = self._pre(tgt, self.norm1)
         if cache is None:
-            tgt = self.self_attn(tgt, tgt, tgt, tgt_mask, None)
+            x = self.self_attn(x, x, x, tgt_mask, None)
         else:
-            tgt, incremental = self.self_attn(tgt, tgt, tgt, tgt_mask, cache[0])
-        tgt = ops.add(residual, self.dropout1(tgt))
-        if not self.normalize_before:
-            tgt = self.norm1(tgt)
-        residual = tgt
-        if self.normalize_before:
-            tgt = self.norm2(tgt)
+            x, incremental = self.self_attn(x, x, x, tgt_mask, cache[0])
+        tgt = self._post(tgt, x, self.dropout1, self.norm1)
+        x = self._pre(tgt, self.norm2)
         if cache is None:
-            tgt = self.cross_attn(tgt, memory, memory, memory_mask, None)
+            x = self.cross_attn(x, memory, memory, memory_mask, None)
         else:
-            tgt, static = self.cross_attn(tgt, memory, memory, memory_mask, cache[1])
-        tgt = ops.add(residual, self.dropout2(tgt))
-        if not self.normalize_before:
-            tgt = self.norm2(tgt)
-        residual = tgt
-        if self.normalize_before:
-            tgt = self.norm3(tgt)
-        tgt = self.linear2(self.dropout(self.activation(self.linear1(tgt))))
-        tgt = ops.add(residual, self.dropout3(tgt))
-        if not self.normalize_before:
-            tgt = self.norm3(tgt)
+            x, static = self.cross_attn(x, memory, memory, memory_mask, cache[1])
+        tgt = self._post(tgt, x, self.dropout2, self.norm2)
+        tgt = self._post(tgt, self._feed_forward(self._pre(tgt, self.norm3)), self.dropout3, self.norm3)
         return tgt if cache is None else (tgt, (incremental, static))
 
     def gen_cache(self, memory):
@@ -331,9 +321,7 @@ class TransformerDecoder(Layer):
 
     def __init__(self, decoder_layer, num_layers, norm=None):
         super().__init__()
-        self.layers = LayerList(
-            [decoder_layer if i == 0 else type(decoder_layer)(**decoder_layer._config) for i in range(num_layers)]
-        )
+        self.layers = _stack(decoder_layer, num_layers)
         self.num_layers, self.norm = num_layers, norm
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):

@@ -18,9 +18,7 @@ import functools
 import numpy as np
 
 from minipaddle.core.state import STATE
-from minipaddle.io.dataset import Dataset
-from minipaddle.vision.datasets.mnist import check_mode_and_backend
-from minipaddle.vision.image import require_pil
+from minipaddle.vision.datasets.mnist import GrayDigitImages, check_mode_and_backend
 
 __all__ = ["EmbeddedDigits", "render_digits"]
 
@@ -193,7 +191,7 @@ def _cached(num_samples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return images, labels
 
 
-class EmbeddedDigits(Dataset):
+class EmbeddedDigits(GrayDigitImages):
     """Digits 0-9 drawn by minipaddle: MNIST's shapes and conventions, no file, no download.
 
     A drop-in for `paddle.vision.datasets.MNIST` in tutorials and tests: 28x28 gray images (white on black),
@@ -221,18 +219,3 @@ class EmbeddedDigits(Dataset):
         self.images, self.labels = images, labels.reshape(-1, 1)
         self.transform = transform
         self.dtype = STATE.default_dtype
-
-    def __getitem__(self, idx):
-        image = self.images[idx]
-        if self.backend == "pil":
-            image = require_pil("the 'pil' backend").fromarray(image, mode="L")
-        else:
-            image = image.astype(np.float32)
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.backend == "cv2":
-            image = image.astype(self.dtype)
-        return image, self.labels[idx].copy()
-
-    def __len__(self) -> int:
-        return len(self.labels)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 import urllib.error
 import urllib.request
+
+from minipaddle.framework.files import atomic_file
 
 __all__ = ["data_home", "dataset_file"]
 
@@ -21,14 +22,6 @@ DOWNLOAD_TIMEOUT = 30  # seconds without progress before a download gives up
 def data_home() -> str:
     return os.environ.get("MINIPADDLE_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "minipaddle",
                                                                   "dataset")  # fmt: skip
-
-
-def md5_of(path: str) -> str:
-    digest = hashlib.md5()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def dataset_file(url: str, md5: str | None, folder: str, download: bool, what: str) -> str:
@@ -43,19 +36,15 @@ def dataset_file(url: str, md5: str | None, folder: str, download: bool, what: s
              f"file's path to {what}.")  # fmt: skip
     if not download:
         raise RuntimeError(f"{what}: {path} does not exist and download=False. {where}")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as out, urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT) as response:
+    try:  # the file appears at `path` only once it is complete and its md5 is right
+        with atomic_file(path) as out, urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT) as response:
+            digest = hashlib.md5()
             for block in iter(lambda: response.read(1 << 20), b""):
                 out.write(block)
-        if md5 is not None and md5_of(tmp) != md5:
-            raise RuntimeError(f"{what}: the file downloaded from {url} is damaged (its md5 is not {md5}). {where}")
-        os.replace(tmp, path)
+                digest.update(block)
+            if md5 is not None and digest.hexdigest() != md5:
+                raise RuntimeError(f"{what}: the file downloaded from {url} is damaged (its md5 is not {md5}). {where}")
     except (urllib.error.URLError, OSError, ValueError) as e:
         raise RuntimeError(f"{what}: could not download {url} ({e}); the network may be unreachable from "
                            f"here. {where}") from None  # fmt: skip
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
     return path

@@ -64,7 +64,29 @@ def check_mode_and_backend(cls_name: str, mode: str, backend, modes=("train", "t
     return mode.lower(), backend
 
 
-class MNIST(Dataset):
+class GrayDigitImages(Dataset):
+    """A dataset of MNIST's conventions held in memory (MNIST, FashionMNIST, EmbeddedDigits): `images` uint8
+    [N, H, W], `labels` int64 [N, 1], a `backend`, a `transform` and a `dtype`. `dataset[i]` is (image, label):
+    with the 'cv2' backend the image is float32 0..255 before the transform and `dtype` after it; with 'pil', a
+    PIL image in mode 'L'."""
+
+    def __getitem__(self, idx):
+        image = self.images[idx]
+        if self.backend == "pil":
+            image = require_pil("the 'pil' backend").fromarray(image, mode="L")
+        else:
+            image = image.astype(np.float32)
+        if self.transform is not None:
+            image = self.transform(image)
+        if self.backend == "cv2":
+            image = image.astype(self.dtype)  # a numpy array or a Tensor (after ToTensor)
+        return image, self.labels[idx].copy()
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+
+class MNIST(GrayDigitImages):
     """The MNIST handwritten digits: 28x28 gray images, labels 0-9 (60000 train, 10000 test).
 
     Args:
@@ -109,21 +131,6 @@ class MNIST(Dataset):
     def _file(self, kind: str, download: bool) -> str:
         filename, md5 = self.FILES[(self.mode, kind)]
         return dataset_file(self.URL_PREFIX + filename, md5, self.NAME, download, f"{type(self).__name__}({kind}_path)")
-
-    def __getitem__(self, idx):
-        image = self.images[idx]
-        if self.backend == "pil":
-            image = require_pil("the 'pil' backend").fromarray(image, mode="L")
-        else:
-            image = image.astype(np.float32)
-        if self.transform is not None:
-            image = self.transform(image)
-        if self.backend == "cv2":
-            image = image.astype(self.dtype)  # a numpy array or a Tensor (after ToTensor)
-        return image, self.labels[idx].copy()
-
-    def __len__(self) -> int:
-        return len(self.labels)
 
 
 class FashionMNIST(MNIST):

@@ -13,8 +13,8 @@ It writes two files next to this one:
   and its state_dict at the end).
 
 The gradients are fixed numbers: each step runs `sum(param * G).backward()`, whose gradient is exactly G.
-Functions (LambdaDecay's lr_lambda, AdamW's apply_decay_param_fun, ...) are named in FUNCTIONS below; the tests
-keep the same table. The tests need no Paddle.
+How a spec becomes an optimizer, a scheduler and a step is in specs.py beside this file, which the tests use too
+(functions such as LambdaDecay's lr_lambda are named there, in FUNCTIONS). The tests need no Paddle.
 """
 
 import contextlib
@@ -24,18 +24,11 @@ import os
 
 import numpy as np
 import paddle
+from specs import make_optimizer, make_regularizer, make_scheduler, replay_scheduler, run_step
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STEPS = 4
 rng = np.random.default_rng(2026)
-
-# Named functions, shared with tests/optimizer/golden.py.
-FUNCTIONS = {
-    "pow_095": lambda epoch: 0.95**epoch,
-    "const_09": lambda epoch: 0.9,
-    "not_bias": lambda name: not name.startswith("b"),
-    "is_bias": lambda param: param.name.startswith("b"),
-}
 
 
 def values(shape, scale=1.0, dtype="float32"):
@@ -51,94 +44,32 @@ def two_params(**b_extra):
     return [param_spec("w0", [3, 4]), param_spec("b0", [4], **b_extra)]
 
 
-# ---- building Paddle objects from the JSON specs -----------------------------------------------------------
-
-
-def make_regularizer(spec):
-    if spec is None or isinstance(spec, float):
-        return spec
-    kind, coeff = spec
-    return {"L1": paddle.regularizer.L1Decay, "L2": paddle.regularizer.L2Decay}[kind](coeff)
-
-
-def make_clip(spec):
-    if spec is None:
-        return None
-    spec = dict(spec)
-    kind = spec.pop("type")
-    return getattr(paddle.nn, kind)(**spec)
-
-
-def make_scheduler(spec):
-    if not isinstance(spec, dict):
-        return spec
-    kwargs = dict(spec["kwargs"])
-    for key in ("lr_lambda",):
-        if key in kwargs:
-            kwargs[key] = FUNCTIONS[kwargs[key]]
-    if isinstance(kwargs.get("learning_rate"), dict):
-        kwargs["learning_rate"] = make_scheduler(kwargs["learning_rate"])
-    return getattr(paddle.optimizer.lr, spec["type"])(**kwargs)
+# ---- running the cases on Paddle (specs.py reads the rest of a spec) ----------------------------------------
 
 
 def make_param(spec):
     attr = paddle.ParamAttr(
         name=spec["name"],
         learning_rate=spec.get("lr", 1.0),
-        regularizer=make_regularizer(spec.get("regularizer")),
+        regularizer=make_regularizer(paddle, spec.get("regularizer")),
         need_clip=spec.get("need_clip", True),
         initializer=paddle.nn.initializer.Assign(np.array(spec["value"], spec["dtype"])),
     )
     return paddle.create_parameter(spec["shape"], spec["dtype"], attr=attr)
 
 
-def make_optimizer(case, params, scheduler):
-    kwargs = dict(case["kwargs"])
-    if "weight_decay" in kwargs:
-        kwargs["weight_decay"] = make_regularizer(kwargs["weight_decay"])
-    if "grad_clip" in kwargs:
-        kwargs["grad_clip"] = make_clip(kwargs["grad_clip"])
-    for key in ("apply_decay_param_fun", "exclude_from_weight_decay_fn"):
-        if key in kwargs:
-            kwargs[key] = FUNCTIONS[kwargs[key]]
-    by_name = {p.name: p for p in params}
-    if "groups" in case:
-        groups = []
-        for g in case["groups"]:
-            g = dict(g)
-            g["params"] = [by_name[n] for n in g["params"]]
-            if "weight_decay" in g:
-                g["weight_decay"] = make_regularizer(g["weight_decay"])
-            if "grad_clip" in g:
-                g["grad_clip"] = make_clip(g["grad_clip"])
-            groups.append(g)
-        parameters = groups
-    else:
-        parameters = params
-    return getattr(paddle.optimizer, case["optimizer"])(learning_rate=scheduler, parameters=parameters, **kwargs)
-
-
 def run_optimizer_case(case):
     with paddle.utils.unique_name.guard():
         params = [make_param(s) for s in case["params"]]
-        scheduler = make_scheduler(case["learning_rate"])
-        opt = make_optimizer(case, params, scheduler)
+        scheduler = make_scheduler(paddle, case["learning_rate"])
+        opt = make_optimizer(paddle, case, params, scheduler)
         scale = case.get("grad_scale", 1.0)
         case["grads"] = [
             {s["name"]: values(s["shape"], scale, s["dtype"]) for s in case["params"]} for _ in range(STEPS)
         ]
         case["expected"] = []
         for step_grads in case["grads"]:
-            loss = sum((p * paddle.to_tensor(np.array(step_grads[p.name], p.numpy().dtype))).sum() for p in params)
-            loss.backward()
-            lr = opt.get_lr()
-            if case.get("minimize"):
-                opt.minimize(loss)
-            else:
-                opt.step()
-            opt.clear_grad()
-            if isinstance(scheduler, paddle.optimizer.lr.LRScheduler):
-                scheduler.step()
+            lr = run_step(paddle, case, params, opt, scheduler, step_grads)
             case["expected"].append({"lr": lr, "params": {p.name: p.numpy().tolist() for p in params}})
         state = opt.state_dict()
         case["state_dict"] = {
@@ -369,23 +300,9 @@ LR_CASES = [
 
 
 def run_lr_case(case):
-    spec = {"type": case["type"], "kwargs": case["kwargs"]}
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        scheduler = make_scheduler(spec)
-        lrs = [scheduler()]
-        if case["metrics"] is not None:
-            for m in case["metrics"]:
-                scheduler.step(m)
-                lrs.append(scheduler())
-        elif case["epochs"] is not None:
-            for e in case["epochs"]:
-                scheduler.step(e)
-                lrs.append(scheduler())
-        else:
-            for _ in range(case["steps"]):
-                scheduler.step()
-                lrs.append(scheduler())
+        scheduler, lrs = replay_scheduler(paddle, case)
     case["lrs"] = lrs
     case["printed"] = out.getvalue().splitlines()
     case["last_epoch"] = scheduler.last_epoch
