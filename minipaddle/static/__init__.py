@@ -1,13 +1,13 @@
 """paddle.static: Programs, the Executor, static backward, saving and loading, and static.nn.
 
-    paddle.enable_static()
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.static.program_guard(main, startup):
-        x = paddle.static.data("x", [-1, 4], "float32")
-        loss = paddle.mean(paddle.nn.functional.relu(x))
-    exe = paddle.static.Executor(paddle.CPUPlace())
-    exe.run(startup)
-    (value,) = exe.run(main, feed={"x": np.ones((2, 4), "float32")}, fetch_list=[loss])
+paddle.enable_static()
+main, startup = paddle.static.Program(), paddle.static.Program()
+with paddle.static.program_guard(main, startup):
+    x = paddle.static.data("x", [-1, 4], "float32")
+    loss = paddle.mean(paddle.nn.functional.relu(x))
+exe = paddle.static.Executor(paddle.CPUPlace())
+exe.run(startup)
+(value,) = exe.run(main, feed={"x": np.ones((2, 4), "float32")}, fetch_list=[loss])
 """
 
 from minipaddle.core.tensor import CPUPlace

@@ -34,9 +34,23 @@ class Variable(Tensor):
 
     __slots__ = ("block", "_static_shape", "is_data", "is_parameter", "trainable", "initializer")
 
-    def __init__(self, block, type="lod_tensor", name=None, shape=None, dtype=None, lod_level=None, capacity=None,
-                 persistable=None, error_clip=None, stop_gradient=False, is_data=False, need_check_feed=False,
-                 belong_to_optimizer=False, is_parameter=False):  # fmt: skip  (Paddle's parameters, in its order)
+    def __init__(
+        self,
+        block,
+        type="lod_tensor",
+        name=None,
+        shape=None,
+        dtype=None,
+        lod_level=None,
+        capacity=None,
+        persistable=None,
+        error_clip=None,
+        stop_gradient=False,
+        is_data=False,
+        need_check_feed=False,
+        belong_to_optimizer=False,
+        is_parameter=False,
+    ):  # (Paddle's parameters, in its order)
         d = dtypes.to_dtype(dtype if dtype is not None else "float32")
         shape = tuple(int(s) for s in (shape if shape is not None else ()))
         name = name if name is not None else unique_name("_generated_var")

@@ -55,7 +55,7 @@ MARK = _Mark()
 def read_pickled_dict(data: bytes, source: str = "the file") -> dict:
     """Read a pickled dict of plain data (as in the CIFAR batches) without executing anything.
 
-    String keys come back as bytes, as `pickle.load(f, encoding='bytes')` gives them for these files.
+    String keys come back as bytes, as Python's own unpickler gives them for these files with encoding='bytes'.
     """
     result = _Machine(data, source).run()
     if not isinstance(result, dict):
