@@ -43,7 +43,9 @@ def static_step(paddle) -> Callable[[], None]:
     feed = {"x": x_np, "y": y_np}
 
     def step() -> None:
+        paddle.enable_static()  # PaddlePaddle runs a Program only in static mode (minipaddle runs it in either)
         exe.run(main, feed=feed, fetch_list=[loss], scope=scope)
+        paddle.disable_static()
 
     step.scope, step.parameters = scope, [p.name for p in model.parameters()]
     return step
