@@ -90,7 +90,7 @@ def run_backward(
                     "values were freed after the first backward. Pass retain_graph=True to the first backward "
                     "if you need to run it again."
                 )
-            if len(out_grads) > 1:
+            if len(out_grads) > 1 and not node.op.none_for_unused_outputs:
                 out_grads = _fill_missing(node, out_grads)
             if node.out_hooks or watch:
                 out_grads = _node_hooks(node, out_grads, watch, captured)

@@ -42,6 +42,8 @@ class OpDef:
     - `differentiable`: False for ops with no gradient (comparisons, argmax).
     - `random`: the kernel draws random numbers, so its result is not a function of its inputs (constant
       folding must not evaluate it at build time).
+    - `none_for_unused_outputs`: the grad rule accepts None for an output no gradient reached (instead of zeros),
+      so it can skip that output's part of the work (softmax_with_cross_entropy's unused softmax).
     """
 
     name = ""
@@ -50,6 +52,7 @@ class OpDef:
     saves_outputs = False
     view = False
     differentiable = True
+    none_for_unused_outputs = False
     random = False
 
     def kernel(self, *arrays, **attrs):

@@ -105,8 +105,10 @@ class Divide(BinaryOp):
     def grad(self, node, g):
         x, y = node.inputs
         gx = divide(g, ops.conj(y))
-        gy = neg(multiply(gx, ops.conj(divide(x, y))))  # d(x/y)/dy = -x/y^2 = -(g/y) * (x/y)
-        return ops.unbroadcast(gx, x.shape), ops.unbroadcast(gy, y.shape)
+        gy = None
+        if node.needs_grad(1):  # (a mean's divisor, a count, usually needs none)
+            gy = ops.unbroadcast(neg(multiply(gx, ops.conj(divide(x, y)))), y.shape)  # d(x/y)/dy = -(g/y)(x/y)
+        return (ops.unbroadcast(gx, x.shape) if node.needs_grad(0) else None), gy
 
 
 @register
@@ -142,9 +144,12 @@ class ElementwisePow(BinaryOp):
 
     def grad(self, node, g):
         x, y = node.inputs
-        gx = multiply(g, multiply(y, elementwise_pow(x, subtract(y, 1.0))))
-        gy = multiply(g, multiply(node.output(0), log(x)))
-        return ops.unbroadcast(gx, x.shape), ops.unbroadcast(gy, y.shape)
+        gx = gy = None
+        if node.needs_grad(0):
+            gx = ops.unbroadcast(multiply(g, multiply(y, elementwise_pow(x, subtract(y, 1.0)))), x.shape)
+        if node.needs_grad(1):
+            gy = ops.unbroadcast(multiply(g, multiply(node.output(0), log(x))), y.shape)
+        return gx, gy
 
 
 @register

@@ -44,6 +44,7 @@ class SoftmaxWithCrossEntropy(OpDef):
     name = "softmax_with_cross_entropy"
     amp = "black"
     saves_outputs = True
+    none_for_unused_outputs = True  # cross_entropy uses only the loss: skip the softmax output's backward then
 
     def kernel(self, logits, label, soft_label, use_softmax, ignore_index, axis):
         if use_softmax:
@@ -77,13 +78,18 @@ class SoftmaxWithCrossEntropy(OpDef):
             valid = ops.cast(ops.not_equal(label, node.attrs["ignore_index"]), prob.dtype)
             target = ops.multiply(ops.cast(ops.equal(_class_ids(prob.shape[axis], prob.ndim, axis), label),
                                            prob.dtype), valid)  # fmt: skip
+        if g_loss is None:  # only the softmax output was used
+            g_loss = ops.full_like(node.output(1), 0.0)
         if use_softmax:
             # d/dz -sum(t * log softmax(z)) = softmax * sum(t) - t
             total = ops.sum(target, (axis,), keepdim=True)
             d_logits = ops.multiply(ops.subtract(ops.multiply(prob, total), target), g_loss)
-            d_logits = ops.add(d_logits, _softmax_backward(prob, g_prob, axis))
+            if g_prob is not None:
+                d_logits = ops.add(d_logits, _softmax_backward(prob, g_prob, axis))
         else:  # loss = -sum(t * log p): d/dp = -t / p
-            d_logits = ops.add(ops.neg(ops.multiply(ops.divide(target, logits), g_loss)), g_prob)
+            d_logits = ops.neg(ops.multiply(ops.divide(target, logits), g_loss))
+            if g_prob is not None:
+                d_logits = ops.add(d_logits, g_prob)
         d_label = None
         if soft and node.needs_grad(1):
             log_p = ops.log_softmax(logits, axis) if use_softmax else ops.log(logits)

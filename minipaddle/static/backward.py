@@ -100,7 +100,10 @@ def backward_ops(block, targets, target_grads, no_grad: set, sources=()) -> dict
             node = StaticNode(desc, block, lambda v: v.name in wanted)
             if not any(node.needs_grad(i) for i in range(len(node.inputs))):
                 continue
-            out_grads = [grads.get(n) if n in grads else ops.full_like(block.var(n), 0) for n in out_names]
+            if op.none_for_unused_outputs:
+                out_grads = [grads.get(n) for n in out_names]
+            else:
+                out_grads = [grads.get(n) if n in grads else ops.full_like(block.var(n), 0) for n in out_names]
             in_grads = op.grad(node, *out_grads)
             for v, g in zip(node.inputs, in_grads):
                 if g is None or v is None or v.name not in wanted:
