@@ -81,11 +81,18 @@ def apply_inplace(op, target: Tensor, inputs: tuple, attrs: dict | None = None) 
         if _static_builder is None:
             raise RuntimeError(f"{op.name}_: static mode is on but no Program builder is installed")
         return _static_builder(op, inputs, attrs, inplace_target=target)
-    out = _run_kernel(op, inputs, attrs)
     need_grad = STATE.grad_enabled and _wants_grad(inputs) and op.differentiable
     # The target's history changes when the op is recorded, or when a tensor with a history gets a value that
     # depends on nothing needing a gradient (x.zero_()): its history ends there.
     cut = not need_grad and STATE.grad_enabled and target._node is not None
+    if not (need_grad or cut) and op.kernel_into is not None and not STATE.check_nan_inf:
+        _run_kernel_into(op, target, inputs, attrs)  # nothing to record: write straight into the storage
+        target._bump_version()
+        if _tracers:
+            for trace in _tracers:
+                trace(op, inputs, attrs, (target,))
+        return target
+    out = _run_kernel(op, inputs, attrs)
     if need_grad or cut:
         check_not_leaf(f"{op.name}_", target)
     if out.shape != target._data.shape:
@@ -177,6 +184,15 @@ def _rebase(view: Tensor) -> None:
     view._view[3] = view._version[0]
     apply_inplace(OPS["write_view"], base, (base, view), {"view_op": op.name, "view_attrs": attrs})
     view._view[3] = view._version[0]
+
+
+def _run_kernel_into(op, target: Tensor, inputs: tuple, attrs: dict) -> None:
+    """Call an op's kernel_into on the target's storage, with _run_kernel's error handling."""
+    try:
+        op.kernel_into(target._data, *[None if t is None else t._data for t in inputs], **attrs)
+    except (ValueError, TypeError, IndexError, ZeroDivisionError, FloatingPointError) as e:
+        base = next(b for b in (IndexError, ValueError, TypeError, ArithmeticError) if isinstance(e, b))
+        raise base(f"{op.name}_: {e} (the result must keep the tensor's shape {target.shape})") from e
 
 
 def _run_kernel(op, inputs: tuple, attrs: dict):

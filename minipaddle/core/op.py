@@ -59,6 +59,11 @@ class OpDef:
         """Compute the outputs (a numpy array or a tuple of them) from numpy arrays."""
         raise TypeError(f"op {self.name!r} defines no kernel")
 
+    # Optional: `kernel_into(self, out, *arrays, **attrs)` writes the result straight into `out` (the target of an
+    # in-place op: `x.add_(y)`, an optimizer update, gradient accumulation), saving a temporary and a copy. The
+    # door uses it when nothing is recorded for autograd; `kernel` stays the definition.
+    kernel_into = None
+
     def grad(self, node, *grads):
         """Given the gradients of the outputs (Tensors), return one gradient (Tensor or None) per input."""
         raise RuntimeError(f"op {self.name!r} has no gradient rule")

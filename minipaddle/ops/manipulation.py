@@ -244,6 +244,9 @@ class FullLike(OpDef):
         out.fill(value)  # np.full does the same through a slower Python wrapper
         return out
 
+    def kernel_into(self, out, x, value, dtype=None):  # (clear_grad zeroes every gradient this way)
+        out.fill(value)
+
     def infer_meta(self, x: Meta, value, dtype=None) -> Meta:
         return Meta(x.shape, x.dtype if dtype is None else dtypes.from_numpy(np.dtype(dtype)))
 

@@ -71,6 +71,10 @@ class Sgd(UpdateOp):
         out += param
         return out
 
+    def kernel_into(self, out, param, grad, lr):  # the same arithmetic, written into the parameter's storage
+        step = grad * -_scalar(lr)
+        np.add(step, param, out=out, casting="unsafe")
+
 
 def sgd(param: Tensor, grad: Tensor, lr: Tensor) -> Tensor:
     return apply(Sgd, (param, grad, lr))
