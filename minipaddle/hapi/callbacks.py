@@ -277,32 +277,42 @@ class ProgBarLogger(Callback):
             self._updates(logs, "train")
         self.train_progbar.close()
 
-    # ---- eval ----
+    # ---- evaluate and predict: the same bookkeeping, under Paddle's attribute names eval_* and test_* ----
+
+    def _phase_begin(self, mode: str, logs, title: str) -> None:
+        logs = logs or {}
+        steps = logs.get("steps", None)
+        setattr(self, f"{mode}_steps", steps)
+        setattr(self, f"{mode}_metrics", logs.get("metrics", []))
+        setattr(self, f"{mode}_step", 0)
+        setattr(self, "evaled_samples" if mode == "eval" else "tested_samples", 0)
+        timer = self._new_timer()
+        setattr(self, f"_{mode}_timer", timer)
+        setattr(self, f"{mode}_progbar", ProgressBar(num=steps, verbose=self.verbose))
+        if self._is_print():
+            print(title)
+        timer["batch_start_time"] = time.time()
+
+    def _phase_batch_end(self, mode: str, samples: str, logs) -> None:
+        logs = logs or {}
+        step = getattr(self, f"{mode}_step") + 1
+        setattr(self, f"{mode}_step", step)
+        setattr(self, samples, getattr(self, samples) + logs.get("batch_size", 1))
+        timer = getattr(self, f"_{mode}_timer")
+        self._batch_end(timer, logs)
+        steps = getattr(self, f"{mode}_steps")
+        if self._is_print() and step % self.log_freq == 0 and (steps is None or step < steps):
+            self._updates(logs, mode)
+        timer["batch_start_time"] = time.time()
 
     def on_eval_begin(self, logs=None):
-        logs = logs or {}
-        self.eval_steps = logs.get("steps", None)
-        self.eval_metrics = logs.get("metrics", [])
-        self.eval_step = 0
-        self.evaled_samples = 0
-        self._eval_timer = self._new_timer()
-        self.eval_progbar = ProgressBar(num=self.eval_steps, verbose=self.verbose)
-        if self._is_print():
-            print("Eval begin...")
-        self._eval_timer["batch_start_time"] = time.time()
+        self._phase_begin("eval", logs, "Eval begin...")
 
     def on_eval_batch_begin(self, step, logs=None):
         self._batch_begin(self._eval_timer)
 
     def on_eval_batch_end(self, step, logs=None):
-        logs = logs or {}
-        self.eval_step += 1
-        self.evaled_samples += logs.get("batch_size", 1)
-        self._batch_end(self._eval_timer, logs)
-        if self._is_print() and self.eval_step % self.log_freq == 0:
-            if self.eval_steps is None or self.eval_step < self.eval_steps:
-                self._updates(logs, "eval")
-        self._eval_timer["batch_start_time"] = time.time()
+        self._phase_batch_end("eval", "evaled_samples", logs)
 
     def on_eval_end(self, logs=None):
         logs = logs or {}
@@ -314,29 +324,13 @@ class ProgBarLogger(Callback):
     # ---- predict ----
 
     def on_predict_begin(self, logs=None):
-        logs = logs or {}
-        self.test_steps = logs.get("steps", None)
-        self.test_metrics = logs.get("metrics", [])
-        self.test_step = 0
-        self.tested_samples = 0
-        self._test_timer = self._new_timer()
-        self.test_progbar = ProgressBar(num=self.test_steps, verbose=self.verbose)
-        if self._is_print():
-            print("Predict begin...")
-        self._test_timer["batch_start_time"] = time.time()
+        self._phase_begin("test", logs, "Predict begin...")
 
     def on_predict_batch_begin(self, step, logs=None):
         self._batch_begin(self._test_timer)
 
     def on_predict_batch_end(self, step, logs=None):
-        logs = logs or {}
-        self.test_step += 1
-        self.tested_samples += logs.get("batch_size", 1)
-        self._batch_end(self._test_timer, logs)
-        if self.test_step % self.log_freq == 0 and self._is_print():
-            if self.test_steps is None or self.test_step < self.test_steps:
-                self._updates(logs, "test")
-        self._test_timer["batch_start_time"] = time.time()
+        self._phase_batch_end("test", "tested_samples", logs)
 
     def on_predict_end(self, logs=None):
         logs = logs or {}
