@@ -157,6 +157,7 @@ class Optimizer:
         options = {**self._default_dict, **{k: v for k, v in group.items() if k != "params"}}
         if options["grad_clip"] is not None:
             params_grads = options["grad_clip"](params_grads)
+        lr_tensors = {}  # (factor, dtype) -> the 0-d learning-rate Tensor: one per step, not one per parameter
         for param, grad in params_grads:
             target = param
             if self._multi_precision and param.dtype == dtypes.float16:  # update a float32 copy, then cast back
@@ -164,8 +165,13 @@ class Optimizer:
                 grad = ops.cast(grad, dtypes.float32)
             regularizer = self._regularizer_of(param, options)
             grad = self._regularized_grad(target, grad, regularizer)
-            lr = self._lr_tensor(self._lr_factor(param, group), target)
-            self._update_param(target, grad, lr, {**options, "regularizer": regularizer, "param": param})
+            key = (self._lr_factor(param, group), target.dtype)
+            lr = lr_tensors.get(key)
+            if lr is None:
+                lr = lr_tensors[key] = self._lr_tensor(key[0], target)
+            # This parameter's entries, written into the group's dict (which this call made) rather than a copy.
+            options["regularizer"], options["param"] = regularizer, param
+            self._update_param(target, grad, lr, options)
             if target is not param:
                 apply_inplace(_CAST, param, (target,), {"dtype": param.dtype.np})
         return params_grads
