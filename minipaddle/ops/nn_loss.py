@@ -2,7 +2,8 @@
 
 - softmax_with_cross_entropy: softmax and cross entropy fused, computed from log-softmax (never log(softmax)),
   with hard (int) or soft (distribution) labels and an ignore_index. Outputs (softmax, loss); the loss keeps the
-  class axis with size 1.
+  class axis with size 1. Its gradient for the logits is an op too, softmax_with_cross_entropy_grad (one kernel,
+  as Paddle's), whose own grad rule gives double backward.
 - binary_cross_entropy: -(y log x + (1 - y) log(1 - x)) with the logs clamped at -100 and a gradient that stays
   finite at x = 0 and x = 1, as Paddle's kernel.
 - sigmoid_cross_entropy_with_logits: sigmoid and binary cross entropy in one stable formula, with Paddle's
@@ -22,6 +23,7 @@ from minipaddle.core.tensor import Tensor
 
 __all__ = [
     "softmax_with_cross_entropy",
+    "softmax_with_cross_entropy_grad",
     "binary_cross_entropy",
     "sigmoid_cross_entropy_with_logits",
 ]  # the raw op functions; ops/__init__.py gathers them
@@ -70,28 +72,18 @@ class SoftmaxWithCrossEntropy(OpDef):
 
     def grad(self, node, g_prob, g_loss):
         logits, label = node.inputs
-        soft, use_softmax, axis = node.attrs["soft_label"], node.attrs["use_softmax"], node.attrs["axis"]
+        attrs = node.attrs
+        use_softmax, axis = attrs["use_softmax"], attrs["axis"]
         prob = node.output(0)
-        if soft:
-            target = ops.cast(label, prob.dtype)
-        else:
-            valid = ops.cast(ops.not_equal(label, node.attrs["ignore_index"]), prob.dtype)
-            target = ops.multiply(ops.cast(ops.equal(_class_ids(prob.shape[axis], prob.ndim, axis), label),
-                                           prob.dtype), valid)  # fmt: skip
-        if g_loss is None:  # only the softmax output was used
-            g_loss = ops.full_like(node.output(1), 0.0)
-        if use_softmax:
-            # d/dz -sum(t * log softmax(z)) = softmax * sum(t) - t
-            total = ops.sum(target, (axis,), keepdim=True)
-            d_logits = ops.multiply(ops.subtract(ops.multiply(prob, total), target), g_loss)
-            if g_prob is not None:
-                d_logits = ops.add(d_logits, _softmax_backward(prob, g_prob, axis))
-        else:  # loss = -sum(t * log p): d/dp = -t / p
-            d_logits = ops.neg(ops.multiply(ops.divide(target, logits), g_loss))
-            if g_prob is not None:
-                d_logits = ops.add(d_logits, g_prob)
+        d_logits = None
+        if node.needs_grad(0):
+            if g_loss is not None:  # the loss's part in one op, as Paddle's softmax_with_cross_entropy_grad
+                d_logits = softmax_with_cross_entropy_grad(prob if use_softmax else logits, label, g_loss, **attrs)
+            if g_prob is not None:  # the softmax output's own part
+                via_prob = _softmax_backward(prob, g_prob, axis) if use_softmax else g_prob
+                d_logits = via_prob if d_logits is None else ops.add(d_logits, via_prob)
         d_label = None
-        if soft and node.needs_grad(1):
+        if attrs["soft_label"] and node.needs_grad(1) and g_loss is not None:
             log_p = ops.log_softmax(logits, axis) if use_softmax else ops.log(logits)
             d_label = ops.neg(ops.multiply(log_p, g_loss))
         return d_logits, d_label
@@ -99,6 +91,82 @@ class SoftmaxWithCrossEntropy(OpDef):
     def infer_meta(self, logits: Meta, label: Meta, soft_label, use_softmax, ignore_index, axis) -> tuple:
         loss = tuple(1 if i == axis % len(logits.shape) else d for i, d in enumerate(logits.shape))
         return logits, Meta(loss, logits.dtype)
+
+
+@register
+class SoftmaxWithCrossEntropyGrad(OpDef):
+    """The gradient of softmax_with_cross_entropy's loss w.r.t. its logits, in one kernel (Paddle's op of the same
+    name), given `prob` (the softmax; the input itself with use_softmax=False), the label and the loss's gradient:
+
+        with softmax:     (prob * sum(target) - target) * g_loss
+        without softmax:  -target / prob * g_loss
+
+    target is the soft label, or for hard labels the one-hot of the label (all zeros where label == ignore_index,
+    so ignored samples get no gradient). Written as one op because it runs in every classifier's backward pass,
+    where the same formula as separate ops costs ten trips through the door.
+    """
+
+    name = "softmax_with_cross_entropy_grad"
+    amp = "black"
+
+    def kernel(self, prob, label, g_loss, soft_label, use_softmax, ignore_index, axis):
+        if soft_label:
+            if use_softmax:
+                d = prob * np.sum(label, axis=axis, keepdims=True) - label
+            else:
+                d = -(label / prob)
+            d *= g_loss
+            return d.astype(prob.dtype, copy=False)
+        valid = label != ignore_index
+        safe = np.where(valid, label, 0).astype(np.int64)
+        g = np.where(valid, g_loss, 0).astype(prob.dtype)  # ignored samples: no gradient
+        if use_softmax:  # prob - one_hot(label), for the valid samples
+            d = prob * g
+            np.put_along_axis(d, safe, np.take_along_axis(d, safe, axis=axis) - g, axis=axis)
+        else:  # -1 / prob at the label, 0 elsewhere
+            d = np.zeros_like(prob)
+            np.put_along_axis(d, safe, -g / np.take_along_axis(prob, safe, axis=axis), axis=axis)
+        return d
+
+    def grad(self, node, gg):
+        prob, label, g_loss = node.inputs
+        soft, use_softmax, axis = node.attrs["soft_label"], node.attrs["use_softmax"], node.attrs["axis"]
+        target = label if soft else _hard_target(prob, label, node.attrs["ignore_index"], axis)
+        d_prob = d_label = d_g = None
+        if use_softmax:  # d = (prob * total - target) * g
+            total = ops.sum(target, (axis,), keepdim=True)
+            if node.needs_grad(0):
+                d_prob = ops.multiply(ops.multiply(gg, total), g_loss)
+            if node.needs_grad(2):
+                d_g = ops.sum(ops.multiply(gg, ops.subtract(ops.multiply(prob, total), target)), (axis,), keepdim=True)
+            if soft and node.needs_grad(1):
+                inner = ops.sum(ops.multiply(gg, prob), (axis,), keepdim=True)
+                d_label = ops.multiply(ops.subtract(inner, gg), g_loss)
+        else:  # d = -target / prob * g
+            ratio = ops.divide(target, prob)
+            if node.needs_grad(0):
+                d_prob = ops.multiply(ops.multiply(gg, ops.divide(ratio, prob)), g_loss)
+            if node.needs_grad(2):
+                d_g = ops.neg(ops.sum(ops.multiply(gg, ratio), (axis,), keepdim=True))
+            if soft and node.needs_grad(1):
+                d_label = ops.neg(ops.divide(ops.multiply(gg, g_loss), prob))
+        return d_prob, d_label, d_g
+
+    def infer_meta(self, prob: Meta, label: Meta, g_loss: Meta, soft_label, use_softmax, ignore_index, axis) -> Meta:
+        return Meta(prob.shape, prob.dtype)
+
+
+def softmax_with_cross_entropy_grad(prob: Tensor, label: Tensor, g_loss: Tensor, soft_label: bool,
+                                    use_softmax: bool, ignore_index: int, axis: int) -> Tensor:  # fmt: skip
+    attrs = {"soft_label": soft_label, "use_softmax": use_softmax, "ignore_index": ignore_index, "axis": axis}
+    return apply(SoftmaxWithCrossEntropyGrad, (prob, label, g_loss), attrs)
+
+
+def _hard_target(prob: Tensor, label: Tensor, ignore_index: int, axis: int) -> Tensor:
+    """The one-hot of hard labels along `axis` as ops (zeros where label == ignore_index), in prob's dtype."""
+    valid = ops.cast(ops.not_equal(label, ignore_index), prob.dtype)
+    one_hot = ops.cast(ops.equal(_class_ids(prob.shape[axis], prob.ndim, axis), label), prob.dtype)
+    return ops.multiply(one_hot, valid)
 
 
 def _softmax_backward(prob: Tensor, g: Tensor, axis: int) -> Tensor:

@@ -363,6 +363,8 @@ def ce_samples(rng):
         Sample((x, np.array([1, 3, 3, 0])), {"ignore_index": 3}, "ignore_index"),
         Sample((r(rng, 2, 5, 3), rng.integers(0, 5, size=(2, 3))), {"axis": 1}, "axis 1"),
         Sample((_softmax(r(rng, 4, 5)), rng.integers(0, 5, size=4)), {"use_softmax": False}, "probabilities"),
+        Sample((_softmax(r(rng, 4, 5)), _softmax(r(rng, 4, 5))), {"soft_label": True, "use_softmax": False},
+               "soft probabilities"),
         Sample((x, rng.integers(0, 5, size=4)), {"label_smoothing": 0.1, "reduction": "none"}, "label smoothing"),
     ]  # fmt: skip
 

@@ -141,6 +141,8 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if reduction == "sum":
         return ops.sum(loss)
     if reduction == "mean":
+        if not soft_label and weights is None and in_dynamic_mode() and not _any_ignored(label, ignore_index):
+            return ops.mean(loss)  # as paddle 2.6's dynamic mode: every label counts, so the mean is a plain mean
         if not soft_label:
             valid = ops.cast(ops.not_equal(label, ignore_index), input.dtype)
             total = ops.sum(valid if weights is None else ops.multiply(valid, weights))
@@ -152,6 +154,11 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     if label_was_squeezed:
         loss = ops.reshape(loss, tuple(d for i, d in enumerate(loss.shape) if i != axis))
     return loss
+
+
+def _any_ignored(label: Tensor, ignore_index: int) -> bool:
+    """Whether some label equals ignore_index (a value known now: dynamic mode only)."""
+    return bool(ops.any(ops.equal(label, ignore_index)).item())
 
 
 def _tiny_like(t: Tensor) -> Tensor:
