@@ -202,17 +202,25 @@ def name_guard():
 # ---- Layer scope ----------------------------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def layer_scope(name: str):
-    """Record `name` as the Layer path of every op run inside the block. Layers call this around `forward`."""
-    STATE.scope_stack.append(name)
-    prev = STATE.scope
-    STATE.scope = name
-    try:
-        yield
-    finally:
+class layer_scope:
+    """Record `name` as the Layer path of every op run inside the block. Layers call this around `forward`.
+
+    A class rather than a @contextmanager generator: Layer.__call__ enters one for every layer of every batch,
+    and a plain __enter__/__exit__ pair costs a fraction of a generator's setup."""
+
+    __slots__ = ("name", "prev")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __enter__(self) -> None:
+        STATE.scope_stack.append(self.name)
+        self.prev = STATE.scope
+        STATE.scope = self.name
+
+    def __exit__(self, *exc) -> None:
         STATE.scope_stack.pop()
-        STATE.scope = prev
+        STATE.scope = self.prev
 
 
 # ---- random numbers -------------------------------------------------------------------------------------------

@@ -95,15 +95,17 @@ class Layer:
 
     def __call__(self, *inputs, **kwargs):
         with layer_scope(self._scope_path()):
-            for hook in list(self._forward_pre_hooks.values()):
-                result = hook(self, inputs)
-                if result is not None:
-                    inputs = result if isinstance(result, tuple) else (result,)
+            if self._forward_pre_hooks:
+                for hook in list(self._forward_pre_hooks.values()):
+                    result = hook(self, inputs)
+                    if result is not None:
+                        inputs = result if isinstance(result, tuple) else (result,)
             outputs = self.forward(*inputs, **kwargs)
-            for hook in list(self._forward_post_hooks.values()):
-                result = hook(self, inputs, outputs)
-                if result is not None:
-                    outputs = result
+            if self._forward_post_hooks:
+                for hook in list(self._forward_post_hooks.values()):
+                    result = hook(self, inputs, outputs)
+                    if result is not None:
+                        outputs = result
         return outputs
 
     def _scope_path(self) -> str:
