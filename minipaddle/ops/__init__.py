@@ -41,3 +41,4 @@ from minipaddle.ops.reduce import *  # noqa: F403
 from minipaddle.ops.reduce_math import *  # noqa: F403
 from minipaddle.ops.search import *  # noqa: F403
 from minipaddle.ops.unary_math import *  # noqa: F403
+from minipaddle.ops.unpool import *  # noqa: F403

@@ -20,12 +20,14 @@ from tests.op_table import (
     nn_core,
     optimizer,
     search,
+    unpool,
 )
 from tests.op_table.common import OpInfo, Sample
 
 SECTIONS = [core, creation, math, search, linalg, logic, manipulation, indexing, complex]  # the tensor API
 SECTIONS += [nn_core, nn_conv, fused, optimizer, debug]  # layers, fused ops, optimizer updates, debugging
 SECTIONS += [grid]  # spatial transformers: affine_grid, grid_sample
+SECTIONS += [unpool]  # max unpooling: max_unpool1d/2d/3d
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 

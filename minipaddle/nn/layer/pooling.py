@@ -1,5 +1,5 @@
-"""Pooling layers: MaxPool/AvgPool 1D/2D/3D and their adaptive forms. Each holds its arguments and calls its
-function in nn/functional/pooling.py; they have no parameters."""
+"""Pooling layers: MaxPool/AvgPool 1D/2D/3D, their adaptive forms, and MaxUnPool 1D/2D/3D. Each holds its
+arguments and calls its function in nn/functional/pooling.py (unpool.py for unpooling); they have no parameters."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ __all__ = [
     "AdaptiveAvgPool1D",
     "AdaptiveAvgPool2D",
     "AdaptiveAvgPool3D",
+    "MaxUnPool1D",
+    "MaxUnPool2D",
+    "MaxUnPool3D",
 ]
 
 
@@ -227,3 +230,57 @@ class AdaptiveMaxPool3D(AdaptiveMaxPool1D):
 
     def forward(self, x):
         return F.adaptive_max_pool3d(x, self._output_size, self._return_mask)
+
+
+class MaxUnPool1D(Layer):
+    """The partial inverse of MaxPool1D: forward(x, indices) puts each value of x [N, C, L] back where indices says
+    (see F.max_unpool1d).
+
+    Example:
+        >>> out, mask = F.max_pool1d(paddle.rand([1, 3, 16]), kernel_size=2, return_mask=True)
+        >>> paddle.nn.MaxUnPool1D(kernel_size=2)(out, mask).shape
+        [1, 3, 16]
+    """
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCL", output_size=None, name=None):
+        super().__init__()
+        self.ksize, self.stride, self.padding = kernel_size, stride, padding
+        self.data_format, self.output_size, self.name = data_format, output_size, name
+
+    def forward(self, x, indices):
+        return F.max_unpool1d(x, indices, self.ksize, self.stride, self.padding, self.data_format, self.output_size)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class MaxUnPool2D(MaxUnPool1D):
+    """The partial inverse of MaxPool2D on [N, C, H, W] (see F.max_unpool2d).
+
+    Example:
+        >>> out, mask = F.max_pool2d(paddle.rand([1, 1, 6, 6]), kernel_size=2, return_mask=True)
+        >>> paddle.nn.MaxUnPool2D(kernel_size=2, output_size=[7, 7])(out, mask).shape
+        [1, 1, 7, 7]
+    """
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCHW", output_size=None, name=None):
+        super().__init__(kernel_size, stride, padding, data_format, output_size, name)
+
+    def forward(self, x, indices):
+        return F.max_unpool2d(x, indices, self.ksize, self.stride, self.padding, self.data_format, self.output_size)
+
+
+class MaxUnPool3D(MaxUnPool1D):
+    """The partial inverse of MaxPool3D on [N, C, D, H, W] (see F.max_unpool3d).
+
+    Example:
+        >>> out, mask = F.max_pool3d(paddle.rand([1, 1, 4, 4, 6]), kernel_size=2, return_mask=True)
+        >>> paddle.nn.MaxUnPool3D(kernel_size=2)(out, mask).shape
+        [1, 1, 4, 4, 6]
+    """
+
+    def __init__(self, kernel_size, stride=None, padding=0, data_format="NCDHW", output_size=None, name=None):
+        super().__init__(kernel_size, stride, padding, data_format, output_size, name)
+
+    def forward(self, x, indices):
+        return F.max_unpool3d(x, indices, self.ksize, self.stride, self.padding, self.data_format, self.output_size)
