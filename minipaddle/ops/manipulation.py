@@ -7,6 +7,8 @@ Indexing, gather and scatter live in ops/indexing.py."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from minipaddle import ops
@@ -45,7 +47,7 @@ def resolve_shape(shape, source_shape, numel=None) -> tuple:
     """Paddle's reshape target: 0 copies the source dimension, one -1 is inferred (when numel is known)."""
     out = [source_shape[i] if d == 0 else d for i, d in enumerate(shape)]
     if numel is not None and -1 in out:
-        known = int(np.prod([d for d in out if d != -1]))
+        known = math.prod(d for d in out if d != -1)
         out[out.index(-1)] = numel // known if known else 0
     return tuple(out)
 
@@ -58,7 +60,7 @@ class Reshape(OpDef):
 
     def kernel(self, x, shape):
         target = resolve_shape(shape, x.shape, x.size)
-        if int(np.prod(target)) != x.size:
+        if math.prod(target) != x.size:
             raise ValueError(f"cannot reshape a tensor of shape {list(x.shape)} ({x.size} elements) to {list(shape)}")
         return x.reshape(target)
 
@@ -67,7 +69,7 @@ class Reshape(OpDef):
 
     def infer_meta(self, x: Meta, shape) -> Meta:
         known = -1 not in x.shape
-        return Meta(resolve_shape(shape, x.shape, int(np.prod(x.shape)) if known else None), x.dtype)
+        return Meta(resolve_shape(shape, x.shape, math.prod(x.shape) if known else None), x.dtype)
 
 
 def reshape(x: Tensor, shape) -> Tensor:

@@ -13,6 +13,8 @@ itself be differentiated.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from minipaddle import ops
@@ -40,7 +42,7 @@ class Standardize(OpDef):
     def grad(self, node, g, g_mean, g_var):
         xhat, var = node.output(0), node.output(2)
         axes, epsilon = node.attrs["axes"], node.attrs["epsilon"]
-        count = int(np.prod([node.out_shapes[0][a] for a in axes]))
+        count = math.prod(node.out_shapes[0][a] for a in axes)
         inv_std = ops.rsqrt(ops.scale(var, 1.0, epsilon))
         # d xhat: inv_std * (g - mean(g) - xhat * mean(g * xhat)), means over `axes`
         mean_g = ops.mean(g, axes, keepdim=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from minipaddle import ops
@@ -59,7 +61,7 @@ class Mean(ReduceOp):
         sizes = [x.shape[i] for i in (range(len(x.shape)) if node.attrs["axis"] is None else node.attrs["axis"])]
         if -1 in sizes:  # static mode, size known only at run time: count the elements then
             return (ops.divide(_restore(g, node), ops.cast(ops.count_elements(x, node.attrs["axis"]), g.dtype)),)
-        return (ops.scale(_restore(g, node), 1.0 / (int(np.prod(sizes)) or 1)),)
+        return (ops.scale(_restore(g, node), 1.0 / (math.prod(sizes) or 1)),)
 
 
 def mean(x: Tensor, axis=None, keepdim: bool = False) -> Tensor:
@@ -75,7 +77,7 @@ class CountElements(OpDef):
     saves_inputs = False
 
     def kernel(self, x, axis=None):
-        return np.asarray(x.size if axis is None else int(np.prod([x.shape[a] for a in axis])), dtype=np.int64)
+        return np.asarray(x.size if axis is None else math.prod(x.shape[a] for a in axis), dtype=np.int64)
 
     def infer_meta(self, x, axis=None) -> Meta:
         return Meta((), dtypes.int64)
