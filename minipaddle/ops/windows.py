@@ -4,7 +4,8 @@ No op is defined here; the kernels in ops/conv.py and ops/pool.py share these he
 
 - `pad_spatial`: pad the spatial axes, each side by its own amount.
 - `windows` (im2col without the copy): a strided view [..., *out, *kernel] of x [..., *spatial], in which element
-  [n, c, o1, o2, k1, k2] is xp[n, c, o1*s1 + k1*d1, o2*s2 + k2*d2]. Building it copies nothing.
+  [n, c, o1, o2, k1, k2] is xp[n, c, o1*s1 + k1*d1, o2*s2 + k2*d2]. Building it copies nothing. The spatial axes
+  may also be followed by `trailing` axes (the convolution keeps the batch last).
 - `apply_per_axis`: a linear map applied one spatial axis at a time (adaptive average pooling, interpolation).
 - `add_windows` (col2im): the adjoint of `windows`. Each window value is added back onto the pixel it was read
   from. It loops over kernel positions (kh*kw strided additions, each over every window at once), never over
@@ -44,12 +45,15 @@ def out_size(size: int, kernel: int, stride: int, dilation: int, pad: tuple, cei
     return (span + stride - 1) // stride + 1 if ceil_mode else span // stride + 1
 
 
-def windows(xp: np.ndarray, kernel, strides, dilations) -> np.ndarray:
-    """A view [..., *out, *kernel] of every window of the (already padded) xp [..., *spatial]. Copies nothing."""
+def windows(xp: np.ndarray, kernel, strides, dilations, trailing: int = 0) -> np.ndarray:
+    """A view [..., *out, *trailing axes, *kernel] of every window of the (already padded)
+    xp [..., *spatial, *trailing axes]. Copies nothing. (Trailing axes: the batch, in the convolution's layout.)"""
     nd = len(kernel)
+    first = xp.ndim - trailing - nd  # the first spatial axis
     extent = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilations))
-    view = sliding_window_view(xp, extent, axis=tuple(range(xp.ndim - nd, xp.ndim)))
-    steps = tuple(slice(None, None, s) for s in strides) + tuple(slice(None, None, d) for d in dilations)
+    view = sliding_window_view(xp, extent, axis=tuple(range(first, first + nd)))
+    steps = (*(slice(None, None, s) for s in strides), *(slice(None),) * trailing,
+             *(slice(None, None, d) for d in dilations))  # fmt: skip
     return view[(..., *steps)]
 
 
