@@ -10,6 +10,11 @@ In `compare`, the contenders' batches are interleaved (A B C, B C A, C A B, ...)
 
 The garbage collector stays on: a framework that makes reference cycles pays for them, as it would in real use.
 
+The table also counts minor page faults per call (Linux, macOS). On this kind of machine they explain runs that
+are twice as slow as others: glibc hands big freed arrays back to the OS and every new one is faulted in again,
+page by page. Which contender suffers depends on the whole process's allocations, so compare ratios from runs whose
+fault counts agree, or start Python with MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_ raised (benchmarks/README).
+
 A workload file (tiny.py, mlp.py, ...) holds only its workload: one step function per contender. The scaffolding
 they share lives here: `run_workload` imports the frameworks, times them beside the numpy floor and prints the
 target line; `main` is their command line (`--framework`, `--min-time`, `--repeats`).
@@ -28,6 +33,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+try:
+    import resource  # page-fault counts; not on Windows
+except ImportError:
+    resource = None
+
 FRAMEWORKS = ("minipaddle", "numpy", "torch", "paddle")
 
 
@@ -37,6 +47,11 @@ def _batch(fn: Callable[[], object], n: int) -> float:
     for _ in range(n):
         fn()
     return (time.perf_counter() - start) / n
+
+
+def _page_faults() -> int:
+    """Minor page faults of this process so far (0 where the OS does not say)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt if resource is not None else 0
 
 
 def _calibrate(fn: Callable[[], object], min_time: float) -> int:
@@ -99,19 +114,23 @@ def compare(
             failed[label] = f"failed: {type(exc).__name__}: {exc}"
 
     samples: dict[str, list[float]] = {label: [] for label in ready}
+    faults: dict[str, list[float]] = {label: [] for label in ready}
     labels = list(ready)
     for r in range(repeats if labels else 0):
         for label in labels[r % len(labels) :] + labels[: r % len(labels)]:  # rotate the order each round
             fn, n = ready[label]
+            before = _page_faults()
             samples[label].append(_batch(fn, n))
+            faults[label].append((_page_faults() - before) / n)
 
     medians = {label: statistics.median(times) for label, times in samples.items()}
     floor = medians.get(floor_label)
     print(f"\n== {name} ==   ({environment()})")
-    print(f"{'contender':<14}{'per step':>12}{'min':>12}{'x ' + floor_label:>12}")
+    print(f"{'contender':<14}{'per step':>12}{'min':>12}{'x ' + floor_label:>12}{'faults/step':>14}")
     for label in labels:
         ratio = f"{medians[label] / floor:.2f}" if floor else "-"
-        print(f"{label:<14}{format_time(medians[label]):>12}{format_time(min(samples[label])):>12}{ratio:>12}")
+        print(f"{label:<14}{format_time(medians[label]):>12}{format_time(min(samples[label])):>12}{ratio:>12}"
+              f"{statistics.median(faults[label]):>14.0f}")  # fmt: skip
     for label, why in failed.items():
         print(f"{label}: {why}")
     return medians
