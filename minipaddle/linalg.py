@@ -13,5 +13,26 @@ from minipaddle.tensor.linalg import (
     norm,
 )
 from minipaddle.tensor.linalg import inverse as inv
+from minipaddle.tensor.linalg_extra import (
+    cholesky_solve,
+    corrcoef,
+    cov,
+    eig,
+    eigh,
+    eigvals,
+    eigvalsh,
+    lstsq,
+    lu,
+    lu_unpack,
+    matrix_rank,
+    pinv,
+    qr,
+    slogdet,
+    solve,
+    svd,
+    triangular_solve,
+)
 
 __all__ = ["cholesky", "cond", "det", "inv", "matrix_power", "multi_dot", "norm"]
+__all__ += ["svd", "qr", "eigh", "eigvalsh", "eig", "eigvals", "solve", "triangular_solve", "cholesky_solve"]
+__all__ += ["lstsq", "pinv", "slogdet", "matrix_rank", "lu", "lu_unpack", "cov", "corrcoef"]

@@ -14,6 +14,7 @@ from minipaddle.ops.constant import *  # noqa: F403
 from minipaddle.ops.conv import *  # noqa: F403
 from minipaddle.ops.cumulative import *  # noqa: F403
 from minipaddle.ops.debug import *  # noqa: F403
+from minipaddle.ops.decompositions import *  # noqa: F403
 from minipaddle.ops.diagonal import *  # noqa: F403
 from minipaddle.ops.elementwise import *  # noqa: F403
 from minipaddle.ops.floor_division import *  # noqa: F403
@@ -26,6 +27,7 @@ from minipaddle.ops.interpolate import *  # noqa: F403
 from minipaddle.ops.linalg import *  # noqa: F403
 from minipaddle.ops.logical import *  # noqa: F403
 from minipaddle.ops.manipulation import *  # noqa: F403
+from minipaddle.ops.manipulation_extra import *  # noqa: F403
 from minipaddle.ops.matrix_functions import *  # noqa: F403
 from minipaddle.ops.nn_activation import *  # noqa: F403
 from minipaddle.ops.nn_common import *  # noqa: F403
@@ -35,10 +37,13 @@ from minipaddle.ops.optimizer_ops import *  # noqa: F403
 from minipaddle.ops.pad import *  # noqa: F403
 from minipaddle.ops.pool import *  # noqa: F403
 from minipaddle.ops.products import *  # noqa: F403
+from minipaddle.ops.random_extra import *  # noqa: F403
 from minipaddle.ops.random_ops import *  # noqa: F403
 from minipaddle.ops.ranges import *  # noqa: F403
 from minipaddle.ops.reduce import *  # noqa: F403
+from minipaddle.ops.reduce_extra import *  # noqa: F403
 from minipaddle.ops.reduce_math import *  # noqa: F403
 from minipaddle.ops.search import *  # noqa: F403
+from minipaddle.ops.special_math import *  # noqa: F403
 from minipaddle.ops.unary_math import *  # noqa: F403
 from minipaddle.ops.unpool import *  # noqa: F403

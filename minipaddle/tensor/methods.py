@@ -18,12 +18,17 @@ from minipaddle.tensor import (
     indexing,
     inplace,
     linalg,
+    linalg_extra,
     logic,
     manipulation,
+    manipulation_extra,
     math,
     properties,
     random,
+    random_extra,
+    reduce_extra,
     search,
+    special_math,
     stat,
 )
 from minipaddle.tensor.to_string import format_parameter, format_tensor
@@ -255,8 +260,10 @@ def _inplace_methods(functions: dict) -> dict:
 
 
 # Every function of these modules becomes a method too (`x.sum()` is `paddle.sum(x)`), as in Paddle.
-METHOD_MODULES = (math, linalg, logic, manipulation, indexing, attribute, search, stat)
-NOT_METHODS = {"assign", "shape", "complex"}  # not called on a tensor first, or clash with an attribute
+METHOD_MODULES = (math, linalg, linalg_extra, logic, manipulation, manipulation_extra, indexing, attribute, search,
+                  stat, special_math, reduce_extra)  # fmt: skip
+# not called on a tensor first, or clash with an attribute
+NOT_METHODS = {"assign", "shape", "complex", "searchsorted", "logspace", "einsum", "tril_indices", "triu_indices"}
 
 METHODS = {
     "astype": astype,
@@ -277,6 +284,7 @@ METHODS = {
     "multinomial": random.multinomial,
     "create_tensor": creation.create_tensor,
     "create_parameter": create_parameter,
+    **random_extra.METHODS,  # the in-place random fills: uniform_, normal_, exponential_, cauchy_, geometric_
 }
 
 

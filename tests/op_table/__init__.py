@@ -13,13 +13,17 @@ from tests.op_table import (
     grid,
     indexing,
     linalg,
+    linalg_extra,
     logic,
     manipulation,
+    manipulation_extra,
     math,
     nn_conv,
     nn_core,
     optimizer,
+    reduce_extra,
     search,
+    special_math,
     unpool,
 )
 from tests.op_table.common import OpInfo, Sample
@@ -28,6 +32,10 @@ SECTIONS = [core, creation, math, search, linalg, logic, manipulation, indexing,
 SECTIONS += [nn_core, nn_conv, fused, optimizer, debug]  # layers, fused ops, optimizer updates, debugging
 SECTIONS += [grid]  # spatial transformers: affine_grid, grid_sample
 SECTIONS += [unpool]  # max unpooling: max_unpool1d/2d/3d
+SECTIONS += [special_math]  # paddle 2.6's elementwise and special math: atan2 ... lgamma, erfinv, i0
+SECTIONS += [reduce_extra]  # paddle 2.6's cumulative, NaN-ignoring, quantile, search and random-like ops
+SECTIONS += [linalg_extra]  # paddle 2.6's decompositions and solvers: svd, qr, eigh, eig, solve, lu, lstsq ...
+SECTIONS += [manipulation_extra]  # paddle 2.6's take/put_along_axis, index_put, einsum, tensordot, rot90 ...
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 
