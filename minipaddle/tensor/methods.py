@@ -263,7 +263,8 @@ def _inplace_methods(functions: dict) -> dict:
 METHOD_MODULES = (math, linalg, linalg_extra, logic, manipulation, manipulation_extra, indexing, attribute, search,
                   stat, special_math, reduce_extra)  # fmt: skip
 # not called on a tensor first, or clash with an attribute
-NOT_METHODS = {"assign", "shape", "complex", "searchsorted", "logspace", "einsum", "tril_indices", "triu_indices"}
+NOT_METHODS = {"assign", "shape", "complex", "searchsorted", "logspace", "einsum", "tril_indices", "triu_indices",
+               "tolist"}  # fmt: skip
 
 METHODS = {
     "astype": astype,
