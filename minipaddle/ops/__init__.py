@@ -47,3 +47,4 @@ from minipaddle.ops.search import *  # noqa: F403
 from minipaddle.ops.special_math import *  # noqa: F403
 from minipaddle.ops.unary_math import *  # noqa: F403
 from minipaddle.ops.unpool import *  # noqa: F403
+from minipaddle.ops.vision_ops import *  # noqa: F403

@@ -1,13 +1,14 @@
 """paddle.vision: image transforms, datasets and the image backend.
 
 transforms/  transforms on numpy (HWC), Tensor (CHW) and PIL images
-models/      LeNet, ResNet, VGG, MobileNetV1/V2 (Paddle's layer names; no weights are downloaded)
+ops.py       detection ops (roi_align, roi_pool, nms) and ConvNormActivation
+models/      LeNet, ResNet, VGG, MobileNetV1/V2/V3, DenseNet, ... (Paddle's layer names; no weights are downloaded)
 datasets/    MNIST, FashionMNIST, Cifar10/100, DatasetFolder, ImageFolder, EmbeddedDigits, toy 2-D data
 image.py     set_image_backend / get_image_backend / image_load
 png.py       reading and writing PNG files without Pillow
 """
 
-from minipaddle.vision import datasets, models, transforms
+from minipaddle.vision import datasets, models, ops, transforms
 from minipaddle.vision.datasets import (
     MNIST,
     VOC2012,
@@ -24,6 +25,7 @@ from minipaddle.vision.image import get_image_backend, image_load, set_image_bac
 __all__ = [
     "datasets",
     "models",
+    "ops",
     "transforms",
     "MNIST",
     "FashionMNIST",

@@ -25,6 +25,7 @@ from tests.op_table import (
     search,
     special_math,
     unpool,
+    vision_ops,
 )
 from tests.op_table.common import OpInfo, Sample
 
@@ -32,6 +33,7 @@ SECTIONS = [core, creation, math, search, linalg, logic, manipulation, indexing,
 SECTIONS += [nn_core, nn_conv, fused, optimizer, debug]  # layers, fused ops, optimizer updates, debugging
 SECTIONS += [grid]  # spatial transformers: affine_grid, grid_sample
 SECTIONS += [unpool]  # max unpooling: max_unpool1d/2d/3d
+SECTIONS += [vision_ops]  # paddle.vision.ops: roi_align, roi_pool, nms
 SECTIONS += [special_math]  # paddle 2.6's elementwise and special math: atan2 ... lgamma, erfinv, i0
 SECTIONS += [reduce_extra]  # paddle 2.6's cumulative, NaN-ignoring, quantile, search and random-like ops
 SECTIONS += [linalg_extra]  # paddle 2.6's decompositions and solvers: svd, qr, eigh, eig, solve, lu, lstsq ...

@@ -1,5 +1,7 @@
 """ResNet (He et al., 2016, "Deep Residual Learning for Image Recognition"), as paddle.vision.models builds it:
-resnet18/34 stack BasicBlocks, resnet50/101/152 BottleneckBlocks. The layer names match Paddle's, so Paddle's
+resnet18/34 stack BasicBlocks, resnet50/101/152 BottleneckBlocks; the ResNeXts (Xie et al., 2017) are bottleneck
+ResNets whose 3x3 convolutions are grouped (32 or 64 groups of width 4), the wide ResNets (Zagoruyko and
+Komodakis, 2016) bottleneck ResNets of twice the width. The layer names match Paddle's, so Paddle's
 state dicts load into these models."""
 
 from __future__ import annotations
@@ -8,7 +10,24 @@ from minipaddle import nn
 from minipaddle.tensor.manipulation import flatten
 from minipaddle.vision.models._utils import refuse_pretrained
 
-__all__ = ["BasicBlock", "BottleneckBlock", "ResNet", "resnet18", "resnet34", "resnet50", "resnet101", "resnet152"]
+__all__ = [
+    "BasicBlock",
+    "BottleneckBlock",
+    "ResNet",
+    "resnet18",
+    "resnet34",
+    "resnet50",
+    "resnet101",
+    "resnet152",
+    "resnext50_32x4d",
+    "resnext50_64x4d",
+    "resnext101_32x4d",
+    "resnext101_64x4d",
+    "resnext152_32x4d",
+    "resnext152_64x4d",
+    "wide_resnet50_2",
+    "wide_resnet101_2",
+]
 
 
 class BasicBlock(nn.Layer):
@@ -182,3 +201,53 @@ def resnet101(pretrained=False, **kwargs) -> ResNet:
 def resnet152(pretrained=False, **kwargs) -> ResNet:
     """ResNet-152 (BottleneckBlocks, [3, 8, 36, 3])."""
     return _resnet("resnet152", BottleneckBlock, 152, pretrained, **kwargs)
+
+
+def _resnext(arch: str, depth: int, groups: int, pretrained: bool, **kwargs) -> ResNet:
+    """A bottleneck ResNet whose 3x3 convolutions have `groups` groups of 4 channels per base width."""
+    kwargs["groups"] = groups
+    kwargs["width"] = 4
+    return _resnet(arch, BottleneckBlock, depth, pretrained, **kwargs)
+
+
+def resnext50_32x4d(pretrained=False, **kwargs) -> ResNet:
+    """ResNeXt-50 with 32 groups of width 4. kwargs go to ResNet (num_classes, with_pool); groups and width are
+    set here. pretrained=True raises RuntimeError: minipaddle downloads no weights."""
+    return _resnext("resnext50_32x4d", 50, 32, pretrained, **kwargs)
+
+
+def resnext50_64x4d(pretrained=False, **kwargs) -> ResNet:
+    """ResNeXt-50 with 64 groups of width 4."""
+    return _resnext("resnext50_64x4d", 50, 64, pretrained, **kwargs)
+
+
+def resnext101_32x4d(pretrained=False, **kwargs) -> ResNet:
+    """ResNeXt-101 with 32 groups of width 4."""
+    return _resnext("resnext101_32x4d", 101, 32, pretrained, **kwargs)
+
+
+def resnext101_64x4d(pretrained=False, **kwargs) -> ResNet:
+    """ResNeXt-101 with 64 groups of width 4."""
+    return _resnext("resnext101_64x4d", 101, 64, pretrained, **kwargs)
+
+
+def resnext152_32x4d(pretrained=False, **kwargs) -> ResNet:
+    """ResNeXt-152 with 32 groups of width 4."""
+    return _resnext("resnext152_32x4d", 152, 32, pretrained, **kwargs)
+
+
+def resnext152_64x4d(pretrained=False, **kwargs) -> ResNet:
+    """ResNeXt-152 with 64 groups of width 4."""
+    return _resnext("resnext152_64x4d", 152, 64, pretrained, **kwargs)
+
+
+def wide_resnet50_2(pretrained=False, **kwargs) -> ResNet:
+    """Wide ResNet-50-2: ResNet-50 with bottlenecks twice as wide (base width 128)."""
+    kwargs["width"] = 64 * 2
+    return _resnet("wide_resnet50_2", BottleneckBlock, 50, pretrained, **kwargs)
+
+
+def wide_resnet101_2(pretrained=False, **kwargs) -> ResNet:
+    """Wide ResNet-101-2: ResNet-101 with bottlenecks twice as wide (base width 128)."""
+    kwargs["width"] = 64 * 2
+    return _resnet("wide_resnet101_2", BottleneckBlock, 101, pretrained, **kwargs)

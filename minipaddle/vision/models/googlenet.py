@@ -1,0 +1,133 @@
+"""GoogLeNet (Szegedy et al., 2015, Inception v1), as paddle.vision.models builds it: inception modules of
+parallel 1x1, 3x3, 5x5 convolutions and pooling, and two auxiliary classifiers; forward returns
+[out, aux1, aux2]. Paddle's version has no batch norm and applies ReLU only after each module's concatenation."""
+
+from __future__ import annotations
+
+from minipaddle import nn
+from minipaddle.nn import functional as F
+from minipaddle.nn.initializer import Uniform
+from minipaddle.nn.param_attr import ParamAttr
+from minipaddle.tensor.manipulation import concat, flatten, squeeze
+from minipaddle.vision.models._utils import refuse_pretrained
+
+__all__ = ["GoogLeNet", "googlenet"]
+
+
+def xavier(channels: int, filter_size: int) -> ParamAttr:
+    """Uniform in +-sqrt(3 / fan_in): Paddle's initializer for GoogLeNet's Linear layers."""
+    stdv = (3.0 / (filter_size**2 * channels)) ** 0.5
+    return ParamAttr(initializer=Uniform(-stdv, stdv))
+
+
+class ConvLayer(nn.Layer):
+    """A convolution without bias, padded to keep the size (for odd kernels)."""
+
+    def __init__(self, num_channels, num_filters, filter_size, stride=1, groups=1):
+        super().__init__()
+        self._conv = nn.Conv2D(num_channels, num_filters, filter_size, stride=stride,
+                               padding=(filter_size - 1) // 2, groups=groups, bias_attr=False)  # fmt: skip
+
+    def forward(self, inputs):
+        return self._conv(inputs)
+
+
+class Inception(nn.Layer):
+    """An inception module: 1x1; 1x1 then 3x3; 1x1 then 5x5; 3x3 max pooling then 1x1 — concatenated, then
+    ReLU. (`output_channels` is unused, as in Paddle.)"""
+
+    def __init__(self, input_channels, output_channels, filter1, filter3R, filter3, filter5R, filter5, proj):
+        super().__init__()
+        self._conv1 = ConvLayer(input_channels, filter1, 1)
+        self._conv3r = ConvLayer(input_channels, filter3R, 1)
+        self._conv3 = ConvLayer(filter3R, filter3, 3)
+        self._conv5r = ConvLayer(input_channels, filter5R, 1)
+        self._conv5 = ConvLayer(filter5R, filter5, 5)
+        self._pool = nn.MaxPool2D(kernel_size=3, stride=1, padding=1)
+        self._convprj = ConvLayer(input_channels, proj, 1)
+
+    def forward(self, inputs):
+        branches = [
+            self._conv1(inputs),
+            self._conv3(self._conv3r(inputs)),
+            self._conv5(self._conv5r(inputs)),
+            self._convprj(self._pool(inputs)),
+        ]
+        return F.relu(concat(branches, axis=1))
+
+
+class GoogLeNet(nn.Layer):
+    """GoogLeNet.
+
+    Args:
+        num_classes: the number of classes; 0 or less leaves out the classifiers (forward then returns the three
+            feature maps). With classifiers the input must be 224x224: the auxiliary heads expect 128x3x3.
+        with_pool: pool the three outputs (global average for the main one, 5x5 stride-3 for the auxiliary ones).
+
+    Example:
+        >>> net = paddle.vision.models.GoogLeNet(num_classes=0, with_pool=False)
+        >>> [o.shape for o in net(paddle.rand([1, 3, 64, 64]))]
+        [[1, 1024, 1, 1], [1, 512, 1, 1], [1, 528, 1, 1]]
+    """
+
+    def __init__(self, num_classes=1000, with_pool=True):
+        super().__init__()
+        self.num_classes = num_classes
+        self.with_pool = with_pool
+        self._conv = ConvLayer(3, 64, 7, 2)
+        self._pool = nn.MaxPool2D(kernel_size=3, stride=2)
+        self._conv_1 = ConvLayer(64, 64, 1)
+        self._conv_2 = ConvLayer(64, 192, 3)
+        self._ince3a = Inception(192, 192, 64, 96, 128, 16, 32, 32)
+        self._ince3b = Inception(256, 256, 128, 128, 192, 32, 96, 64)
+        self._ince4a = Inception(480, 480, 192, 96, 208, 16, 48, 64)
+        self._ince4b = Inception(512, 512, 160, 112, 224, 24, 64, 64)
+        self._ince4c = Inception(512, 512, 128, 128, 256, 24, 64, 64)
+        self._ince4d = Inception(512, 512, 112, 144, 288, 32, 64, 64)
+        self._ince4e = Inception(528, 528, 256, 160, 320, 32, 128, 128)
+        self._ince5a = Inception(832, 832, 256, 160, 320, 32, 128, 128)
+        self._ince5b = Inception(832, 832, 384, 192, 384, 48, 128, 128)
+        if with_pool:
+            self._pool_5 = nn.AdaptiveAvgPool2D(1)
+            self._pool_o1 = nn.AvgPool2D(kernel_size=5, stride=3)
+            self._pool_o2 = nn.AvgPool2D(kernel_size=5, stride=3)
+        if num_classes > 0:
+            self._drop = nn.Dropout(p=0.4, mode="downscale_in_infer")
+            self._fc_out = nn.Linear(1024, num_classes, weight_attr=xavier(1024, 1))
+            self._conv_o1 = ConvLayer(512, 128, 1)
+            self._fc_o1 = nn.Linear(1152, 1024, weight_attr=xavier(2048, 1))
+            self._drop_o1 = nn.Dropout(p=0.7, mode="downscale_in_infer")
+            self._out1 = nn.Linear(1024, num_classes, weight_attr=xavier(1024, 1))
+            self._conv_o2 = ConvLayer(528, 128, 1)
+            self._fc_o2 = nn.Linear(1152, 1024, weight_attr=xavier(2048, 1))
+            self._drop_o2 = nn.Dropout(p=0.7, mode="downscale_in_infer")
+            self._out2 = nn.Linear(1024, num_classes, weight_attr=xavier(1024, 1))
+
+    def forward(self, inputs):
+        x = self._pool(self._conv(inputs))
+        x = self._pool(self._conv_2(self._conv_1(x)))
+        x = self._pool(self._ince3b(self._ince3a(x)))
+        ince4a = self._ince4a(x)
+        ince4d = self._ince4d(self._ince4c(self._ince4b(ince4a)))
+        x = self._pool(self._ince4e(ince4d))
+        out, out1, out2 = self._ince5b(self._ince5a(x)), ince4a, ince4d
+        if self.with_pool:
+            out = self._pool_5(out)
+            out1 = self._pool_o1(out1)
+            out2 = self._pool_o2(out2)
+        if self.num_classes > 0:
+            out = self._fc_out(squeeze(self._drop(out), axis=[2, 3]))
+            out1 = flatten(self._conv_o1(out1), start_axis=1, stop_axis=-1)
+            out1 = self._out1(self._drop_o1(F.relu(self._fc_o1(out1))))
+            # (no ReLU on the second auxiliary head, as in Paddle)
+            out2 = flatten(self._conv_o2(out2), start_axis=1, stop_axis=-1)
+            out2 = self._out2(self._drop_o2(self._fc_o2(out2)))
+        return [out, out1, out2]
+
+
+def googlenet(pretrained=False, **kwargs) -> GoogLeNet:
+    """GoogLeNet; kwargs go to GoogLeNet (num_classes, with_pool). pretrained=True raises RuntimeError: minipaddle
+    downloads no weights."""
+    if pretrained:
+        refuse_pretrained("googlenet")
+    return GoogLeNet(**kwargs)
