@@ -17,6 +17,7 @@ from minipaddle.ops.debug import *  # noqa: F403
 from minipaddle.ops.decompositions import *  # noqa: F403
 from minipaddle.ops.diagonal import *  # noqa: F403
 from minipaddle.ops.elementwise import *  # noqa: F403
+from minipaddle.ops.fft_ops import *  # noqa: F403
 from minipaddle.ops.floor_division import *  # noqa: F403
 from minipaddle.ops.fused import *  # noqa: F403
 from minipaddle.ops.grid import *  # noqa: F403

@@ -80,7 +80,10 @@ class PadGrad(OpDef):
             rows = moved.reshape(-1, moved.shape[-1])
             keep = index >= 0
             target = (np.arange(rows.shape[0])[:, None] * n + index[None, keep]).ravel()
-            summed = np.bincount(target, weights=rows[:, keep].ravel(), minlength=rows.shape[0] * n)
+            weights = rows[:, keep].ravel()
+            summed = np.bincount(target, weights=weights.real, minlength=rows.shape[0] * n)
+            if weights.dtype.kind == "c":  # bincount adds real weights only: add the imaginary parts apart
+                summed = summed + 1j * np.bincount(target, weights=weights.imag, minlength=rows.shape[0] * n)
             dx = np.moveaxis(summed.astype(g.dtype, copy=False).reshape(*moved.shape[:-1], n), -1, axis)
         return dx if dx is not g else g.copy()
 
