@@ -11,6 +11,7 @@ Introspection (what viz draws from; documented in docs/autograd_graph.md):
 PyLayer (py_layer.py): a custom op whose forward and backward are Python functions.
 """
 
+from minipaddle.autograd.functional import Hessian, Jacobian, hessian, jacobian
 from minipaddle.autograd.py_layer import PyLayer, PyLayerContext
 from minipaddle.core.autograd import backward, grad, topological_order
 from minipaddle.core.node import GradNode
@@ -26,6 +27,6 @@ def graph_nodes(tensors) -> list:
 
 
 __all__ = [
-    "GradNode", "PyLayer", "PyLayerContext", "backward", "enable_grad", "grad", "graph_nodes", "is_grad_enabled",
-    "no_grad", "set_grad_enabled",
+    "GradNode", "Hessian", "Jacobian", "PyLayer", "PyLayerContext", "backward", "enable_grad", "grad", "graph_nodes",
+    "hessian", "is_grad_enabled", "jacobian", "no_grad", "set_grad_enabled",
 ]  # fmt: skip

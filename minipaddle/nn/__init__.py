@@ -6,10 +6,10 @@ nn/functional/. `__all__` is gathered from what is imported here, so a new modul
 
 import types as _types
 
-from minipaddle.nn import functional, initializer
+from minipaddle.nn import functional, initializer, utils
 from minipaddle.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from minipaddle.nn.layer import *  # noqa: F403
 
-__all__ = ["functional", "initializer"] + [
+__all__ = ["functional", "initializer", "utils"] + [
     _n for _n, _v in list(globals().items()) if not _n.startswith("_") and not isinstance(_v, _types.ModuleType)
 ]

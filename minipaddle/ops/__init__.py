@@ -32,6 +32,7 @@ from minipaddle.ops.manipulation_extra import *  # noqa: F403
 from minipaddle.ops.matrix_functions import *  # noqa: F403
 from minipaddle.ops.nn_activation import *  # noqa: F403
 from minipaddle.ops.nn_common import *  # noqa: F403
+from minipaddle.ops.nn_extra import *  # noqa: F403
 from minipaddle.ops.nn_loss import *  # noqa: F403
 from minipaddle.ops.nn_norm import *  # noqa: F403
 from minipaddle.ops.optimizer_ops import *  # noqa: F403

@@ -21,6 +21,7 @@ from tests.op_table import (
     math,
     nn_conv,
     nn_core,
+    nn_extra,
     optimizer,
     reduce_extra,
     search,
@@ -39,6 +40,7 @@ SECTIONS += [special_math]  # paddle 2.6's elementwise and special math: atan2 .
 SECTIONS += [reduce_extra]  # paddle 2.6's cumulative, NaN-ignoring, quantile, search and random-like ops
 SECTIONS += [linalg_extra]  # paddle 2.6's decompositions and solvers: svd, qr, eigh, eig, solve, lu, lstsq ...
 SECTIONS += [manipulation_extra]  # paddle 2.6's take/put_along_axis, index_put, einsum, tensordot, rot90 ...
+SECTIONS += [nn_extra]  # paddle 2.6's extra nn functions: attention, pixel_unshuffle, sequence_mask, margin CE ...
 SECTIONS += [fft]  # paddle.fft: fft_c2c, fft_r2c, fft_c2r behind every transform; fftshift, fftfreq
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]

@@ -7,6 +7,7 @@ from minipaddle.nn.functional.common import *  # noqa: F403
 from minipaddle.nn.functional.conv import *  # noqa: F403
 from minipaddle.nn.functional.distance import *  # noqa: F403
 from minipaddle.nn.functional.dropout import *  # noqa: F403
+from minipaddle.nn.functional.extra import *  # noqa: F403
 from minipaddle.nn.functional.input import *  # noqa: F403
 from minipaddle.nn.functional.linear import *  # noqa: F403
 from minipaddle.nn.functional.loss import *  # noqa: F403

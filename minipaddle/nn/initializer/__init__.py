@@ -5,6 +5,15 @@ on a parameter (`paddle.nn.initializer.Constant(0.0)(layer.bias)`). Random ones 
 `paddle.seed` sets.
 """
 
+from minipaddle.nn.initializer.aliases import (  # noqa: F401 (paddle 2.6 exports these names outside __all__)
+    ConstantInitializer,
+    MSRAInitializer,
+    NormalInitializer,
+    NumpyArrayInitializer,
+    TruncatedNormalInitializer,
+    UniformInitializer,
+    XavierInitializer,
+)
 from minipaddle.nn.initializer.constant import Assign, Constant
 from minipaddle.nn.initializer.initializer import Initializer, calculate_gain, set_global_initializer
 from minipaddle.nn.initializer.kaiming import KaimingNormal, KaimingUniform

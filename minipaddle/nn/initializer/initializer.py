@@ -23,6 +23,8 @@ __all__ = ["Initializer", "calculate_gain", "set_global_initializer"]
 class Initializer:
     """Base class of every initializer. Call an instance on a parameter to fill it: `init(param)`."""
 
+    _seed = 0  # random initializers draw from a fresh generator of this seed when nonzero (the 1.x `seed=` argument)
+
     def __call__(self, param, block=None):
         if not isinstance(param, Tensor):
             raise TypeError(f"{type(self).__name__}: expected a Parameter to fill, got {type(param).__name__}")

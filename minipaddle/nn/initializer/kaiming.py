@@ -28,7 +28,7 @@ class KaimingNormal(_Kaiming):
     """
 
     def _values(self, shape, dtype):
-        return ops.gaussian(shape, dtype, 0.0, self._gain / math.sqrt(self._fan(shape)))
+        return ops.gaussian(shape, dtype, 0.0, self._gain / math.sqrt(self._fan(shape)), self._seed)
 
 
 class KaimingUniform(_Kaiming):
@@ -36,4 +36,4 @@ class KaimingUniform(_Kaiming):
 
     def _values(self, shape, dtype):
         limit = self._gain * math.sqrt(3.0 / self._fan(shape))
-        return ops.uniform(shape, dtype, -limit, limit)
+        return ops.uniform(shape, dtype, -limit, limit, self._seed)

@@ -24,7 +24,7 @@ class Normal(Initializer):
         self._mean, self._std = mean, std
 
     def _values(self, shape, dtype):
-        return ops.gaussian(shape, dtype, float(self._mean), float(self._std))
+        return ops.gaussian(shape, dtype, float(self._mean), float(self._std), self._seed)
 
 
 class TruncatedNormal(Initializer):
@@ -37,9 +37,10 @@ class TruncatedNormal(Initializer):
         self._mean, self._std = mean, std
 
     def _values(self, shape, dtype):
-        values = STATE.rng.standard_normal(size=shape)
+        rng = np.random.default_rng(self._seed) if self._seed else STATE.rng
+        values = rng.standard_normal(size=shape)
         outside = np.abs(values) > 2.0
         while outside.any():  # each round redraws only the values that fell outside; ~5% do the first time
-            values[outside] = STATE.rng.standard_normal(size=int(outside.sum()))
+            values[outside] = rng.standard_normal(size=int(outside.sum()))
             outside = np.abs(values) > 2.0
         return (self._mean + self._std * values).astype(dtype)

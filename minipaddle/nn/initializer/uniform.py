@@ -23,4 +23,4 @@ class Uniform(Initializer):
         self._low, self._high = low, high
 
     def _values(self, shape, dtype):
-        return ops.uniform(shape, dtype, float(self._low), float(self._high))
+        return ops.uniform(shape, dtype, float(self._low), float(self._high), self._seed)

@@ -33,7 +33,7 @@ class XavierUniform(_Xavier):
     def _values(self, shape, dtype):
         fan_in, fan_out = self._fans(shape)
         limit = math.sqrt(6.0 / (fan_in + fan_out))
-        return ops.uniform(shape, dtype, -limit, limit)
+        return ops.uniform(shape, dtype, -limit, limit, self._seed)
 
 
 class XavierNormal(_Xavier):
@@ -41,4 +41,4 @@ class XavierNormal(_Xavier):
 
     def _values(self, shape, dtype):
         fan_in, fan_out = self._fans(shape)
-        return ops.gaussian(shape, dtype, 0.0, math.sqrt(2.0 / (fan_in + fan_out)))
+        return ops.gaussian(shape, dtype, 0.0, math.sqrt(2.0 / (fan_in + fan_out)), self._seed)
