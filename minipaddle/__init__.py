@@ -16,6 +16,7 @@ The `paddle.*` names below come from each module's `__all__`, as Paddle's own `p
 from minipaddle import (
     autograd,
     callbacks,
+    distribution,
     fft,
     hapi,
     io,

@@ -16,6 +16,7 @@ from minipaddle.ops.cumulative import *  # noqa: F403
 from minipaddle.ops.debug import *  # noqa: F403
 from minipaddle.ops.decompositions import *  # noqa: F403
 from minipaddle.ops.diagonal import *  # noqa: F403
+from minipaddle.ops.distribution_ops import *  # noqa: F403
 from minipaddle.ops.elementwise import *  # noqa: F403
 from minipaddle.ops.fft_ops import *  # noqa: F403
 from minipaddle.ops.floor_division import *  # noqa: F403

@@ -9,6 +9,7 @@ from tests.op_table import (
     core,
     creation,
     debug,
+    distribution,
     fft,
     fused,
     grid,
@@ -42,6 +43,7 @@ SECTIONS += [linalg_extra]  # paddle 2.6's decompositions and solvers: svd, qr, 
 SECTIONS += [manipulation_extra]  # paddle 2.6's take/put_along_axis, index_put, einsum, tensordot, rot90 ...
 SECTIONS += [nn_extra]  # paddle 2.6's extra nn functions: attention, pixel_unshuffle, sequence_mask, margin CE ...
 SECTIONS += [fft]  # paddle.fft: fft_c2c, fft_r2c, fft_c2r behind every transform; fftshift, fftfreq
+SECTIONS += [distribution]  # paddle.distribution's random op: standard_gamma (Dirichlet and Beta samples)
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 

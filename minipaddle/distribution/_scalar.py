@@ -1,0 +1,15 @@
+"""The constructor argument rule shared by Laplace, Cauchy and Gumbel (Paddle 2.6): a real number becomes a
+0-D tensor of the default dtype, a Tensor is taken as it is, anything else is a TypeError."""
+
+from __future__ import annotations
+
+import numbers
+
+import minipaddle as paddle
+from minipaddle.core.tensor import Tensor
+
+
+def real_or_tensor(value, arg: str):
+    if not isinstance(value, (numbers.Real, Tensor)):
+        raise TypeError(f"Expected type of {arg} is Real|Variable, but got {type(value)}")
+    return paddle.full(shape=(), fill_value=value) if isinstance(value, numbers.Real) else value

@@ -1,0 +1,137 @@
+"""Bernoulli distribution: 1 with probability `probs`, else 0."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import minipaddle as paddle
+from minipaddle.core.tensor import Tensor
+from minipaddle.distribution import exponential_family
+from minipaddle.nn.functional import binary_cross_entropy_with_logits, sigmoid, softplus
+
+__all__ = ["Bernoulli"]
+
+# probabilities are kept eps away from 0 and 1 so that the logits stay finite (as Paddle)
+_EPS = {"float32": float(np.finfo(np.float32).eps), "float64": float(np.finfo(np.float64).eps)}
+
+
+def _clip_probs(probs, dtype):
+    eps = _EPS.get(dtype)
+    return paddle.clip(probs, min=eps, max=1 - eps).astype(dtype)
+
+
+class Bernoulli(exponential_family.ExponentialFamily):
+    r"""The Bernoulli distribution: :math:`P(X = 1) = p`, :math:`P(X = 0) = 1 - p`.
+
+    Args:
+        probs (float|Tensor): the probability p of 1, in [0, 1]. A float becomes a tensor of the default
+            dtype; probabilities are clipped to [eps, 1 - eps] of their dtype.
+        name (str, optional): a name for the distribution. Defaults to None.
+
+    Examples:
+        .. code-block:: python
+
+            >>> import minipaddle as paddle
+            >>> from minipaddle.distribution import Bernoulli
+            >>> b = Bernoulli(0.3)
+            >>> float(b.log_prob(paddle.to_tensor(1.0)))  # log(0.3)
+            -1.2039728
+    """
+
+    def __init__(self, probs, name=None):
+        self.name = name or "Bernoulli"
+        if self._validate_args(probs):
+            self.probs = probs
+            self.dtype = probs.dtype.name
+        else:
+            [self.probs] = self._to_tensor(probs)
+            self.dtype = paddle.get_default_dtype()
+        if paddle.any(self.probs < 0) or paddle.any(self.probs > 1) or paddle.any(paddle.isnan(self.probs)):
+            raise ValueError("The arg of `probs` must be in range [0, 1].")
+        self.probs = _clip_probs(self.probs, self.dtype)
+        self.logits = self._probs_to_logits(self.probs, is_binary=True)
+        super().__init__(batch_shape=self.probs.shape, event_shape=())
+
+    @property
+    def mean(self):
+        """The mean: probs."""
+        return self.probs
+
+    @property
+    def variance(self):
+        """The variance: probs * (1 - probs)."""
+        return paddle.multiply(self.probs, (1 - self.probs))
+
+    def sample(self, shape):
+        """0/1 samples (in probs' dtype) of shape `shape + batch_shape`; no gradient."""
+        shape = self._extend_shape(tuple(_check_shape(shape, "sample")))
+        with paddle.no_grad():
+            return paddle.bernoulli(self.probs.expand(shape))
+
+    def rsample(self, shape, temperature=1.0):
+        """Relaxed (Gumbel-softmax / binary-concrete) samples: the logits of a relaxed draw,
+        (log u - log(1-u) + logits) / temperature with u uniform; differentiable in probs. Apply a sigmoid
+        to get values in (0, 1)."""
+        shape = self._extend_shape(tuple(_check_shape(shape, "rsample")))
+        temperature = paddle.full(shape=(), fill_value=temperature, dtype=self.dtype)
+        probs = self.probs.expand(shape)
+        uniforms = paddle.rand(shape, dtype=self.dtype)
+        return paddle.divide(
+            paddle.add(
+                paddle.subtract(uniforms.log(), (-uniforms).log1p()),
+                paddle.subtract(probs.log(), (-probs).log1p()),
+            ),
+            temperature,
+        )
+
+    def cdf(self, value):
+        """The cumulative distribution: 0 below 0, 1 - probs on [0, 1), 1 from 1 on."""
+        value = self._check_values_dtype_in_probs(self.probs, _check_value(value, "cdf"))
+        probs, value = paddle.broadcast_tensors([self.probs, value])
+        zeros = paddle.zeros_like(probs)
+        ones = paddle.ones_like(probs)
+        return paddle.where(value < 0, zeros, paddle.where(value < 1, paddle.subtract(ones, probs), ones))
+
+    def log_prob(self, value):
+        """The log probability of `value` (0 or 1): -binary_cross_entropy_with_logits(logits, value)."""
+        value = self._check_values_dtype_in_probs(self.probs, _check_value(value, "log_prob"))
+        logits, value = paddle.broadcast_tensors([self.logits, value])
+        return -binary_cross_entropy_with_logits(logits, value, reduction="none")
+
+    def prob(self, value):
+        """The probability of `value`: exp(log_prob(value))."""
+        return self.log_prob(_check_value(value, "prob")).exp()
+
+    def entropy(self):
+        """The entropy -p log p - (1-p) log(1-p)."""
+        return binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
+
+    def kl_divergence(self, other):
+        """KL(self || other) between two Bernoullis."""
+        if not isinstance(other, Bernoulli):
+            raise TypeError(f"Bernoulli.kl_divergence: other must be a Bernoulli, got {type(other).__name__}")
+        a_logits, b_logits = self.logits, other.logits
+        log_pa = -softplus(-a_logits)
+        log_pb = -softplus(-b_logits)
+        pa = sigmoid(a_logits)
+        one_minus_pa = sigmoid(-a_logits)
+        log_one_minus_pa = -softplus(a_logits)
+        log_one_minus_pb = -softplus(b_logits)
+        return paddle.add(
+            paddle.subtract(paddle.multiply(log_pa, pa), paddle.multiply(log_pb, pa)),
+            paddle.subtract(
+                paddle.multiply(log_one_minus_pa, one_minus_pa), paddle.multiply(log_one_minus_pb, one_minus_pa)
+            ),
+        )
+
+
+def _check_shape(shape, fn: str):
+    if not isinstance(shape, (np.ndarray, Tensor, list, tuple)):
+        raise TypeError(f"Bernoulli.{fn}: shape must be a list or tuple of ints, got {type(shape).__name__}")
+    return shape
+
+
+def _check_value(value, fn: str):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"Bernoulli.{fn}: value must be a Tensor, got {type(value).__name__}")
+    return value

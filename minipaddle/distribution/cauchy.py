@@ -1,0 +1,112 @@
+"""Cauchy distribution."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import minipaddle as paddle
+from minipaddle.core.tensor import Tensor
+from minipaddle.distribution import distribution
+from minipaddle.distribution._scalar import real_or_tensor
+
+__all__ = ["Cauchy"]
+
+
+class Cauchy(distribution.Distribution):
+    r"""The Cauchy distribution:
+
+    .. math:: pdf(x; x_0, \gamma) = \frac{1}{\pi\gamma[1 + ((x - x_0)/\gamma)^2]}
+
+    Args:
+        loc (float|Tensor): the location :math:`x_0`.
+        scale (float|Tensor): the scale :math:`\gamma > 0`.
+        name (str, optional): a name for the distribution. Defaults to None.
+
+    It has no mean, variance or stddev (asking raises ValueError).
+
+    Examples:
+        .. code-block:: python
+
+            >>> import minipaddle as paddle
+            >>> from minipaddle.distribution import Cauchy
+            >>> c = Cauchy(0.0, 1.0)
+            >>> float(c.entropy())  # log(4 pi)
+            2.5310242
+    """
+
+    def __init__(self, loc, scale, name=None):
+        self.name = name if name is not None else "Cauchy"
+        loc = real_or_tensor(loc, "loc")
+        scale = real_or_tensor(scale, "scale")
+        if loc.shape != scale.shape:
+            self.loc, self.scale = paddle.broadcast_tensors([loc, scale])
+        else:
+            self.loc, self.scale = loc, scale
+        self.dtype = self.loc.dtype
+        super().__init__(batch_shape=self.loc.shape, event_shape=())
+
+    @property
+    def mean(self):
+        raise ValueError("Cauchy distribution has no mean.")
+
+    @property
+    def variance(self):
+        raise ValueError("Cauchy distribution has no variance.")
+
+    @property
+    def stddev(self):
+        raise ValueError("Cauchy distribution has no stddev.")
+
+    def sample(self, shape, name=None):
+        """Samples of shape `shape + batch_shape`; no gradient."""
+        with paddle.no_grad():
+            return self.rsample(shape, name)
+
+    def rsample(self, shape, name=None):
+        """Reparameterized samples loc + scale * tan(pi * (u - 0.5)), u uniform in [0, 1)."""
+        if not isinstance(shape, (np.ndarray, Tensor, list, tuple)):
+            raise TypeError(f"Expected type of shape is Sequence[int], but got {type(shape)}")
+        shape = list(self._extend_shape(tuple(shape)))
+        loc = self.loc.expand(shape)
+        scale = self.scale.expand(shape)
+        uniforms = paddle.rand(shape, dtype=self.dtype)
+        return paddle.add(loc, paddle.multiply(scale, paddle.tan(np.pi * (uniforms - 0.5))))
+
+    def prob(self, value):
+        """The density of `value` (a Tensor)."""
+        return self.log_prob(_check_value(value)).exp()
+
+    def log_prob(self, value):
+        """The log density of `value` (a Tensor)."""
+        value = self._check_values_dtype_in_probs(self.loc, _check_value(value))
+        loc, scale, value = paddle.broadcast_tensors([self.loc, self.scale, value])
+        return paddle.subtract(
+            -(paddle.square(paddle.divide(paddle.subtract(value, loc), scale))).log1p(),
+            paddle.add(paddle.full(loc.shape, np.log(np.pi), dtype=self.dtype), scale.log()),
+        )
+
+    def cdf(self, value):
+        """The cumulative distribution function at `value` (a Tensor)."""
+        value = self._check_values_dtype_in_probs(self.loc, _check_value(value))
+        loc, scale, value = paddle.broadcast_tensors([self.loc, self.scale, value])
+        return paddle.atan(paddle.divide(paddle.subtract(value, loc), scale)) / np.pi + 0.5
+
+    def entropy(self):
+        """The entropy log(4 pi scale)."""
+        return paddle.add(paddle.full(self.loc.shape, np.log(4 * np.pi), dtype=self.dtype), self.scale.log())
+
+    def kl_divergence(self, other):
+        """KL(self || other) between two Cauchy distributions."""
+        if not isinstance(other, Cauchy):
+            raise TypeError(f"Expected type of other is Cauchy, but got {type(other)}")
+        t1 = paddle.add(
+            paddle.pow(paddle.add(self.scale, other.scale), 2), paddle.pow(paddle.subtract(self.loc, other.loc), 2)
+        ).log()
+        t2 = (4 * paddle.multiply(self.scale, other.scale)).log()
+        return paddle.subtract(t1, t2)
+
+
+def _check_value(value):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"Expected type of value is Variable, but got {type(value)}")
+    return value
