@@ -34,8 +34,11 @@ __all__ = [
 ]
 
 
-def _infer_array(data) -> np.ndarray:
-    """Python data as a numpy array with Paddle's dtype inference (numpy arrays keep their dtype)."""
+def _infer_array(data, exact: bool = False) -> np.ndarray:
+    """Python data as a numpy array with Paddle's dtype inference (numpy arrays keep their dtype).
+
+    exact=True (a dtype will be given): Python numbers stay at full precision, so that
+    to_tensor([0.3], dtype='float64') holds 0.3, not 0.3 rounded to float32 first."""
     if isinstance(data, Tensor):
         return data._data.copy()
     if isinstance(data, (np.ndarray, np.generic)):
@@ -54,6 +57,10 @@ def _infer_array(data) -> np.ndarray:
         raise TypeError(
             f"to_tensor: data must be a scalar, list, tuple, numpy.ndarray or Tensor, got {type(data).__name__}"
         )
+    if arr.dtype.kind in "US":
+        raise TypeError(f"to_tensor: strings cannot become a tensor (got {data!r})")
+    if exact:
+        return arr
     # Python floats become the default dtype, ints int64, complex numbers complex64 (complex128 under float64).
     if arr.dtype == np.float64:
         arr = arr.astype(dtypes.default_float().np)
@@ -61,8 +68,6 @@ def _infer_array(data) -> np.ndarray:
         arr = arr.astype(np.int64)
     elif arr.dtype == np.complex128:
         arr = arr.astype(dtypes.to_dtype(complex).np)
-    elif arr.dtype.kind in "US":
-        raise TypeError(f"to_tensor: strings cannot become a tensor (got {data!r})")
     return arr
 
 
@@ -80,7 +85,7 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True) -> Tenso
         >>> x = paddle.to_tensor([[1.0, 2.0], [3.0, 4.0]], stop_gradient=False)
     """
     _check_place(place, "to_tensor")
-    arr = _infer_array(data)
+    arr = _infer_array(data, exact=dtype is not None)
     if dtype is not None:
         arr = arr.astype(dtypes.to_dtype(dtype).np, copy=False)
     return Tensor(arr, stop_gradient=bool(stop_gradient))

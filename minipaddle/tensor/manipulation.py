@@ -151,6 +151,11 @@ def _axis_list(axis, fn: str) -> list:
 def squeeze(x, axis=None, name=None) -> Tensor:
     """Remove dimensions of size 1: all of them (axis None) or those among `axis` (others are left, as Paddle)."""
     check_tensor(x, "squeeze")
+    if x.ndim == 0:  # as Paddle: axis 0 or -1 (the one axis a 0-d tensor is checked against) gives it back
+        bad = [a for a in ([] if axis is None else _axis_list(axis, "squeeze")) if a not in (-1, 0)]
+        if bad:
+            raise ValueError(f"squeeze: axis {bad[0]} is out of range for a 0-d tensor (expected -1 or 0)")
+        return ops.reshape(x, ())
     axes = range(x.ndim) if axis is None else normalize_axes(_axis_list(axis, "squeeze"), x.ndim, "squeeze") or ()
     drop = {a for a in axes if x.shape[a] == 1}
     return ops.reshape(x, tuple(d for i, d in enumerate(x.shape) if i not in drop))
