@@ -7,7 +7,7 @@ import numpy as np
 import minipaddle as paddle
 from minipaddle.core.tensor import Tensor
 from minipaddle.distribution import distribution
-from minipaddle.distribution._scalar import real_or_tensor
+from minipaddle.distribution._scalar import loc_and_scale
 
 __all__ = ["Cauchy"]
 
@@ -36,12 +36,7 @@ class Cauchy(distribution.Distribution):
 
     def __init__(self, loc, scale, name=None):
         self.name = name if name is not None else "Cauchy"
-        loc = real_or_tensor(loc, "loc")
-        scale = real_or_tensor(scale, "scale")
-        if loc.shape != scale.shape:
-            self.loc, self.scale = paddle.broadcast_tensors([loc, scale])
-        else:
-            self.loc, self.scale = loc, scale
+        self.loc, self.scale = loc_and_scale(loc, scale)
         self.dtype = self.loc.dtype
         super().__init__(batch_shape=self.loc.shape, event_shape=())
 

@@ -17,6 +17,12 @@ from minipaddle.core.tensor import Tensor
 __all__ = ["Distribution"]
 
 
+def sum_rightmost(value, n):
+    """`value` summed over its last `n` axes (unchanged when n <= 0): folds batch axes that a transform or
+    Independent reads as event axes into one log-density per event."""
+    return value.sum(list(range(-n, 0))) if n > 0 else value
+
+
 class Distribution:
     """The abstract base class of probability distributions.
 

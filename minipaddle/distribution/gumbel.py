@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 import minipaddle as paddle
-from minipaddle.distribution._scalar import real_or_tensor
+from minipaddle.distribution._scalar import loc_and_scale
 from minipaddle.distribution.transformed_distribution import TransformedDistribution
 
 __all__ = ["Gumbel"]
@@ -35,12 +35,7 @@ class Gumbel(TransformedDistribution):
     def __init__(self, loc, scale):
         from minipaddle.distribution.uniform import Uniform
 
-        loc = real_or_tensor(loc, "loc")
-        scale = real_or_tensor(scale, "scale")
-        if loc.shape != scale.shape:
-            self.loc, self.scale = paddle.broadcast_tensors([loc, scale])
-        else:
-            self.loc, self.scale = loc, scale
+        self.loc, self.scale = loc_and_scale(loc, scale)
         finfo = np.finfo(np.float32)
         self.base_dist = Uniform(
             paddle.full_like(self.loc, float(finfo.tiny)), paddle.full_like(self.loc, float(1 - finfo.eps))

@@ -55,7 +55,7 @@ class Independent(distribution.Distribution):
 
     def log_prob(self, value):
         """The base log_prob summed over the reinterpreted axes."""
-        return self._sum_rightmost(self._base.log_prob(value), self._reinterpreted_batch_rank)
+        return distribution.sum_rightmost(self._base.log_prob(value), self._reinterpreted_batch_rank)
 
     def prob(self, value):
         """exp(log_prob(value))."""
@@ -63,7 +63,4 @@ class Independent(distribution.Distribution):
 
     def entropy(self):
         """The base entropy summed over the reinterpreted axes."""
-        return self._sum_rightmost(self._base.entropy(), self._reinterpreted_batch_rank)
-
-    def _sum_rightmost(self, value, n):
-        return value.sum(list(range(-n, 0))) if n > 0 else value
+        return distribution.sum_rightmost(self._base.entropy(), self._reinterpreted_batch_rank)

@@ -16,7 +16,7 @@ from minipaddle.distribution.beta import Beta
 from minipaddle.distribution.categorical import Categorical
 from minipaddle.distribution.cauchy import Cauchy
 from minipaddle.distribution.dirichlet import Dirichlet
-from minipaddle.distribution.distribution import Distribution
+from minipaddle.distribution.distribution import Distribution, sum_rightmost
 from minipaddle.distribution.exponential_family import ExponentialFamily
 from minipaddle.distribution.geometric import Geometric
 from minipaddle.distribution.laplace import Laplace
@@ -145,34 +145,14 @@ def _kl_dirichlet_dirichlet(p, q):
     )
 
 
-@register_kl(Categorical, Categorical)
-def _kl_categorical_categorical(p, q):
+def _kl_by_own_method(p, q):
+    """For families whose class computes its KL in closed form: the registry forwards to that method."""
     return p.kl_divergence(q)
 
 
-@register_kl(Cauchy, Cauchy)
-def _kl_cauchy_cauchy(p, q):
-    return p.kl_divergence(q)
-
-
-@register_kl(Normal, Normal)
-def _kl_normal_normal(p, q):
-    return p.kl_divergence(q)
-
-
-@register_kl(Uniform, Uniform)
-def _kl_uniform_uniform(p, q):
-    return p.kl_divergence(q)  # Paddle 2.6's Uniform defines none: Distribution raises NotImplementedError
-
-
-@register_kl(Laplace, Laplace)
-def _kl_laplace_laplace(p, q):
-    return p.kl_divergence(q)
-
-
-@register_kl(Geometric, Geometric)
-def _kl_geometric_geometric(p, q):
-    return p.kl_divergence(q)
+# Uniform included: Paddle 2.6's Uniform defines no kl_divergence, so Distribution's raises NotImplementedError
+for _cls in (Categorical, Cauchy, Normal, Uniform, Laplace, Geometric):
+    register_kl(_cls, _cls)(_kl_by_own_method)
 
 
 @register_kl(ExponentialFamily, ExponentialFamily)
@@ -198,14 +178,10 @@ def _kl_expfamily_expfamily(p, q):
     kl = q._log_normalizer(*q_natural_params) - p_log_norm
     for p_param, q_param, p_grad in zip(p_natural_params, q_natural_params, p_grads):
         term = (q_param - p_param) * p_grad
-        kl -= _sum_rightmost(term, len(q.event_shape))
+        kl -= sum_rightmost(term, len(q.event_shape))
     return kl
 
 
 @register_kl(LogNormal, LogNormal)
 def _kl_lognormal_lognormal(p, q):
     return p._base.kl_divergence(q._base)
-
-
-def _sum_rightmost(value, n):
-    return value.sum(list(range(-n, 0))) if n > 0 else value

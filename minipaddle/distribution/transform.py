@@ -47,12 +47,27 @@ class Type(enum.Enum):
         return _type in (cls.BIJECTION, cls.INJECTION)
 
 
+def _check_value(value, name, event_rank, type_message):
+    """The argument check of Transform's four public maps: a Tensor with at least `event_rank` axes. Paddle
+    words the TypeError differently in each map, so the caller passes its own `type_message`."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{type_message}, but got {type(value)}.")
+    if value.dim() < event_rank:
+        raise ValueError(f"The dimensions of {name}({value.dim()}) should be grater than or equal to {event_rank}")
+
+
+def _check_shape(shape):
+    if not isinstance(shape, typing.Sequence):
+        raise TypeError(f"Expected shape is Sequence[int] type, but got {type(shape)}.")
+
+
 class Transform:
     r"""Base class of transforms :math:`y = f(x)`.
 
     Subclasses define `_forward`, `_inverse`, one of `_forward_log_det_jacobian` /
-    `_inverse_log_det_jacobian`, and where shapes change `_forward_shape` / `_inverse_shape`, plus
-    `_domain` / `_codomain`. Only injective transforms have a forward log-det-Jacobian.
+    `_inverse_log_det_jacobian`, where shapes change `_forward_shape` / `_inverse_shape`, and `_domain` /
+    `_codomain` where they are not the real line (the default). Only injective transforms have a forward
+    log-det-Jacobian.
     """
 
     _type = Type.INJECTION
@@ -75,56 +90,34 @@ class Transform:
 
     def forward(self, x):
         """y = f(x)."""
-        if not isinstance(x, Tensor):
-            raise TypeError(f"Expected 'x' is a Tensor or Real, but got {type(x)}.")
-        if x.dim() < self._domain.event_rank:
-            raise ValueError(
-                f"The dimensions of x({x.dim()}) should be grater than or equal to {self._domain.event_rank}"
-            )
+        _check_value(x, "x", self._domain.event_rank, "Expected 'x' is a Tensor or Real")
         return self._forward(x)
 
     def inverse(self, y):
         """x = f^{-1}(y)."""
-        if not isinstance(y, Tensor):
-            raise TypeError(f"Expected 'y' is a Tensor or Real, but got {type(y)}.")
-        if y.dim() < self._codomain.event_rank:
-            raise ValueError(
-                f"The dimensions of y({y.dim()}) should be grater than or equal to {self._codomain.event_rank}"
-            )
+        _check_value(y, "y", self._codomain.event_rank, "Expected 'y' is a Tensor or Real")
         return self._inverse(y)
 
     def forward_log_det_jacobian(self, x):
         """log|det J_f(x)|."""
-        if not isinstance(x, Tensor):
-            raise TypeError(f"Expected 'y' is a Tensor or Real, but got {type(x)}.")
-        if x.dim() < self._domain.event_rank:
-            raise ValueError(
-                f"The dimensions of x({x.dim()}) should be grater than or equal to {self._domain.event_rank}"
-            )
+        _check_value(x, "x", self._domain.event_rank, "Expected 'y' is a Tensor or Real")  # (sic), as Paddle
         if not self._is_injective():
             raise NotImplementedError("forward_log_det_jacobian can't be implemented for non-injectivetransforms.")
         return self._call_forward_log_det_jacobian(x)
 
     def inverse_log_det_jacobian(self, y):
         """log|det J_{f^{-1}}(y)|."""
-        if not isinstance(y, Tensor):
-            raise TypeError(f"Expected 'y' is a Tensor, but got {type(y)}.")
-        if y.dim() < self._codomain.event_rank:
-            raise ValueError(
-                f"The dimensions of y({y.dim()}) should be grater than or equal to {self._codomain.event_rank}"
-            )
+        _check_value(y, "y", self._codomain.event_rank, "Expected 'y' is a Tensor")
         return self._call_inverse_log_det_jacobian(y)
 
     def forward_shape(self, shape):
         """The shape of f(x) for x of `shape`."""
-        if not isinstance(shape, typing.Sequence):
-            raise TypeError(f"Expected shape is Sequence[int] type, but got {type(shape)}.")
+        _check_shape(shape)
         return self._forward_shape(shape)
 
     def inverse_shape(self, shape):
         """The shape of f^{-1}(y) for y of `shape`."""
-        if not isinstance(shape, typing.Sequence):
-            raise TypeError(f"Expected shape is Sequence[int] type, but got {type(shape)}.")
+        _check_shape(shape)
         return self._inverse_shape(shape)
 
     @property
@@ -183,10 +176,6 @@ class AbsTransform(Transform):
         return zero, zero
 
     @property
-    def _domain(self):
-        return variable.real
-
-    @property
     def _codomain(self):
         return variable.positive
 
@@ -230,8 +219,7 @@ class AffineTransform(Transform):
     def _forward_shape(self, shape):
         return tuple(paddle.broadcast_shape(paddle.broadcast_shape(shape, self._loc.shape), self._scale.shape))
 
-    def _inverse_shape(self, shape):
-        return tuple(paddle.broadcast_shape(paddle.broadcast_shape(shape, self._loc.shape), self._scale.shape))
+    _inverse_shape = _forward_shape  # broadcasting with loc and scale is the same rule both ways
 
 
 class ChainTransform(Transform):
@@ -266,7 +254,7 @@ class ChainTransform(Transform):
         value = 0.0
         event_rank = self._domain.event_rank
         for t in self.transforms:
-            value += self._sum_rightmost(t.forward_log_det_jacobian(x), event_rank - t._domain.event_rank)
+            value += distribution.sum_rightmost(t.forward_log_det_jacobian(x), event_rank - t._domain.event_rank)
             x = t.forward(x)
             event_rank += t._codomain.event_rank - t._domain.event_rank
         return value
@@ -280,9 +268,6 @@ class ChainTransform(Transform):
         for t in self.transforms:
             shape = t.inverse_shape(shape)
         return shape
-
-    def _sum_rightmost(self, value, n):
-        return value.sum(list(range(-n, 0))) if n > 0 else value
 
     @property
     def _domain(self):
@@ -307,13 +292,6 @@ class ExpTransform(Transform):
     r"""y = exp(x)."""
 
     _type = Type.BIJECTION
-
-    def __init__(self):
-        super().__init__()
-
-    @property
-    def _domain(self):
-        return variable.real
 
     @property
     def _codomain(self):
@@ -400,10 +378,6 @@ class PowerTransform(Transform):
         return self._power
 
     @property
-    def _domain(self):
-        return variable.real
-
-    @property
     def _codomain(self):
         return variable.positive
 
@@ -419,8 +393,7 @@ class PowerTransform(Transform):
     def _forward_shape(self, shape):
         return tuple(paddle.broadcast_shape(shape, self._power.shape))
 
-    def _inverse_shape(self, shape):
-        return tuple(paddle.broadcast_shape(shape, self._power.shape))
+    _inverse_shape = _forward_shape  # broadcasting with power is the same rule both ways
 
 
 class ReshapeTransform(Transform):
@@ -495,10 +468,6 @@ class SigmoidTransform(Transform):
     r"""y = sigmoid(x), onto (0, 1)."""
 
     @property
-    def _domain(self):
-        return variable.real
-
-    @property
     def _codomain(self):
         return variable.Variable(False, 0, constraint.Range(0.0, 1.0))
 
@@ -537,10 +506,7 @@ class SoftmaxTransform(Transform):
             raise ValueError(f"Expected length of shape is grater than 1, but got {len(shape)}")
         return shape
 
-    def _inverse_shape(self, shape):
-        if len(shape) < 1:
-            raise ValueError(f"Expected length of shape is grater than 1, but got {len(shape)}")
-        return shape
+    _inverse_shape = _forward_shape  # softmax keeps the shape; both ways need the last axis
 
 
 class StackTransform(Transform):
@@ -573,25 +539,22 @@ class StackTransform(Transform):
         return self._axis
 
     def _forward(self, x):
-        self._check_size(x)
-        return paddle.stack([t.forward(v) for v, t in zip(paddle.unstack(x, self._axis), self._transforms)], self._axis)
+        return self._map_slices(x, "forward")
 
     def _inverse(self, y):
-        self._check_size(y)
-        return paddle.stack([t.inverse(v) for v, t in zip(paddle.unstack(y, self._axis), self._transforms)], self._axis)
+        return self._map_slices(y, "inverse")
 
     def _forward_log_det_jacobian(self, x):
-        self._check_size(x)
-        return paddle.stack(
-            [t.forward_log_det_jacobian(v) for v, t in zip(paddle.unstack(x, self._axis), self._transforms)],
-            self._axis,
-        )
+        return self._map_slices(x, "forward_log_det_jacobian")
 
-    def _check_size(self, v):
+    def _map_slices(self, v, method: str):
+        """`method` of transforms[i] on the i-th slice of v along the axis, restacked."""
         if not (-v.dim() <= self._axis < v.dim()):
             raise ValueError(f"Input dimensions {v.dim()} should be grater than stack transform axis {self._axis}.")
         if v.shape[self._axis] != len(self._transforms):
             raise ValueError(f"Input size along {self._axis} should be equal to the length of transforms.")
+        slices = paddle.unstack(v, self._axis)
+        return paddle.stack([getattr(t, method)(s) for t, s in zip(self._transforms, slices)], self._axis)
 
     @property
     def _domain(self):
@@ -651,10 +614,6 @@ class TanhTransform(Transform):
     r"""y = tanh(x), onto (-1, 1)."""
 
     _type = Type.BIJECTION
-
-    @property
-    def _domain(self):
-        return variable.real
 
     @property
     def _codomain(self):

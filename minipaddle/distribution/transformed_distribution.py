@@ -77,11 +77,9 @@ class TransformedDistribution(distribution.Distribution):
         for t in reversed(self._transforms):
             x = t.inverse(y)
             event_rank += t._domain.event_rank - t._codomain.event_rank
-            log_prob = log_prob - _sum_rightmost(t.forward_log_det_jacobian(x), event_rank - t._domain.event_rank)
+            log_prob = log_prob - distribution.sum_rightmost(
+                t.forward_log_det_jacobian(x), event_rank - t._domain.event_rank
+            )
             y = x
-        log_prob += _sum_rightmost(self._base.log_prob(y), event_rank - len(self._base.event_shape))
+        log_prob += distribution.sum_rightmost(self._base.log_prob(y), event_rank - len(self._base.event_shape))
         return log_prob
-
-
-def _sum_rightmost(value, n):
-    return value.sum(list(range(-n, 0))) if n > 0 else value

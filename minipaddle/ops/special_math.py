@@ -464,6 +464,12 @@ def _nonzero(x: Tensor) -> Tensor:
     return ops.where(ops.equal(x, 0.0), ops.full_like(x, 1), x)
 
 
+def _half_at_zero(x: Tensor, slope: Tensor) -> Tensor:
+    """`slope` with 1/2 at x = 0: the limit of i1's and i1e's derivatives there, where their formulas divide
+    by x."""
+    return ops.where(ops.equal(x, 0.0), ops.full_like(x, 0.5), slope)
+
+
 @register
 class I0(_Special):
     """The modified Bessel function of the first kind, order 0. I0' = I1."""
@@ -499,7 +505,7 @@ class I1(_Special):
     def grad(self, node, g):
         x, y = node.inputs[0], node.output(0)
         slope = ops.subtract(i0(x), ops.divide(y, _nonzero(x)))
-        return (ops.multiply(g, ops.where(ops.equal(x, 0.0), ops.full_like(x, 0.5), slope)),)
+        return (ops.multiply(g, _half_at_zero(x, slope)),)
 
 
 @register
@@ -514,7 +520,7 @@ class I1e(_Special):
         x, y = node.inputs[0], node.output(0)
         factor = ops.add(_sign_at_zero_positive(x), ops.reciprocal(_nonzero(x)))
         slope = ops.subtract(i0e(x), ops.multiply(y, factor))
-        return (ops.multiply(g, ops.where(ops.equal(x, 0.0), ops.full_like(x, 0.5), slope)),)
+        return (ops.multiply(g, _half_at_zero(x, slope)),)
 
 
 def logit(x: Tensor, eps: float = 0.0) -> Tensor:

@@ -407,6 +407,15 @@ def _check_weights(w, fn: str, arg: str, observations: int) -> Tensor:
     return w
 
 
+def _check_variables(x, fn: str) -> None:
+    """cov's and corrcoef's x: a 1-D or 2-D real float tensor of variables and their observations."""
+    check_tensor(x, fn)
+    if x.ndim not in (1, 2):
+        raise ValueError(f"{fn}: x must be 1-D or 2-D, got shape {x.shape}")
+    if x.dtype.name not in _REAL:
+        raise TypeError(f"{fn}: x must be a float32 or float64 tensor, got {x.dtype.name}")
+
+
 def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None) -> Tensor:
     """The covariance matrix of the variables in x (rows, or columns when rowvar=False).
 
@@ -423,11 +432,7 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None) -> T
     Example:
         >>> paddle.linalg.cov(paddle.to_tensor([[0., 1., 2.], [2., 1., 0.]]))    # [[1., -1.], [-1., 1.]]
     """
-    check_tensor(x, "cov")
-    if x.ndim not in (1, 2):
-        raise ValueError(f"cov: x must be 1-D or 2-D, got shape {x.shape}")
-    if x.dtype.name not in _REAL:
-        raise TypeError(f"cov: x must be a float32 or float64 tensor, got {x.dtype.name}")
+    _check_variables(x, "cov")
     rowvar, ddof = check_bool(rowvar, "cov", "rowvar"), check_bool(ddof, "cov", "ddof")
     nx = ops.reshape(x, (1, -1)) if x.ndim == 1 else x
     if not rowvar and nx.shape[0] != 1:  # (a single row stays the one variable, as in Paddle)
@@ -466,11 +471,7 @@ def corrcoef(x, rowvar=True, name=None) -> Tensor:
     Example:
         >>> paddle.linalg.corrcoef(paddle.to_tensor([[0., 1., 2.], [2., 1., 0.]]))    # [[1., -1.], [-1., 1.]]
     """
-    check_tensor(x, "corrcoef")
-    if x.ndim not in (1, 2):
-        raise ValueError(f"corrcoef: x must be 1-D or 2-D, got shape {x.shape}")
-    if x.dtype.name not in _REAL:
-        raise TypeError(f"corrcoef: x must be a float32 or float64 tensor, got {x.dtype.name}")
+    _check_variables(x, "corrcoef")
     c = cov(x, rowvar)
     if c.ndim == 0:  # one variable: 1, or nan when its variance is 0, nan or inf
         return ops.divide(c, c)

@@ -577,6 +577,15 @@ def atleast_3d(*inputs, name=None):
     return _atleast(inputs, 3)
 
 
+def _check_one_dtype(tensors, fn: str, arg: str, what: str) -> None:
+    """Every item of the sequence `tensors` (the argument `arg`) a Tensor, all of the first one's dtype."""
+    for k, t in enumerate(tensors):
+        check_tensor(t, fn, f"{arg}[{k}]")
+        if t.dtype is not tensors[0].dtype:
+            raise TypeError(f"{fn}: all {what} must have one dtype; {arg}[0] is {tensors[0].dtype.name}, "
+                            f"{arg}[{k}] is {t.dtype.name}")  # fmt: skip
+
+
 def broadcast_tensors(input, name=None) -> list:  # noqa: A002 (Paddle's name)
     """The tensors of `input` broadcast to one common shape (all must have one dtype).
 
@@ -588,11 +597,7 @@ def broadcast_tensors(input, name=None) -> list:  # noqa: A002 (Paddle's name)
         raise TypeError(f"{fn}: input must be a list or tuple of Tensors, got {type(input).__name__}")
     if len(input) < 2:
         raise ValueError(f"{fn}: give at least 2 tensors, got {len(input)}")
-    for k, t in enumerate(input):
-        check_tensor(t, fn, f"input[{k}]")
-        if t.dtype is not input[0].dtype:
-            raise TypeError(f"{fn}: all tensors must have one dtype; input[0] is {input[0].dtype.name}, "
-                            f"input[{k}] is {t.dtype.name}")  # fmt: skip
+    _check_one_dtype(input, fn, "input", "tensors")
     try:
         shape = np.broadcast_shapes(*(tuple(t.shape) for t in input))
     except ValueError:
@@ -821,11 +826,7 @@ def einsum(equation, *operands) -> Tensor:
         operands = tuple(operands[0])
     if not operands:
         raise ValueError(f"{fn}: give at least one operand")
-    for k, t in enumerate(operands):
-        check_tensor(t, fn, f"operands[{k}]")
-        if t.dtype is not operands[0].dtype:
-            raise TypeError(f"{fn}: all operands must have one dtype; operands[0] is {operands[0].dtype.name}, "
-                            f"operands[{k}] is {t.dtype.name}")  # fmt: skip
+    _check_one_dtype(operands, fn, "operands", "operands")
     inputs, output = _parse_einsum(equation, list(operands))
     sizes = _label_sizes(inputs, operands)
     terms = [_take_diagonals(t, labels) for t, labels in zip(operands, inputs)]

@@ -110,6 +110,20 @@ def _int(v, fn: str, arg: str) -> int:
     return int(v)
 
 
+def _int_range(low, high, fn: str, as_int=_int) -> tuple:
+    """The checked range [low, high) of randint and randint_like (with high None: [0, low)), each bound made
+    an int by `as_int`."""
+    low = as_int(low, fn, "low")
+    if high is None:
+        if low <= 0:
+            raise ValueError(f"{fn}: with high=None, low must be > 0 (the range is [0, low)), got {low}")
+        low, high = 0, low
+    high = as_int(high, fn, "high")
+    if low >= high:
+        raise ValueError(f"{fn}: low must be less than high, got low={low} and high={high}")
+    return low, high
+
+
 # ---- continuous distributions ----------------------------------------------------------------------------------
 
 
@@ -192,14 +206,7 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None) -> Tensor:  # no
     Example:
         >>> paddle.randint(0, 10, [2, 3])
     """
-    low = _int(low, "randint", "low")
-    if high is None:
-        if low <= 0:
-            raise ValueError(f"randint: with high=None, low must be > 0 (the range is [0, low)), got {low}")
-        low, high = 0, low
-    high = _int(high, "randint", "high")
-    if low >= high:
-        raise ValueError(f"randint: low must be less than high, got low={low} and high={high}")
+    low, high = _int_range(low, high, "randint")
     d = dtypes.int64 if dtype is None else dtypes.to_dtype(dtype)
     if not d.is_integer:
         raise TypeError(f"randint: dtype must be an integer dtype, got {d.name}")

@@ -17,11 +17,13 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.tensor import math
 from minipaddle.tensor.checks import check_number, check_tensor
 from minipaddle.tensor.inplace import write_back
+from minipaddle.tensor.random import _int_range
 
 __all__ = ["randint_like", "poisson", "normal_", "cauchy_", "geometric_"]
 
 
 def _int(v, fn: str, arg: str) -> int:
+    # unlike random.py's _int, a Tensor of several elements is a TypeError here, not Tensor.item's ValueError
     v = v.item() if isinstance(v, Tensor) and v.size == 1 else v
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
         raise TypeError(f"{fn}: {arg} must be an int, got {type(v).__name__}")
@@ -36,14 +38,7 @@ def randint_like(x, low=0, high=None, dtype=None, name=None) -> Tensor:
         >>> paddle.randint_like(paddle.zeros([2, 3]), low=0, high=10)
     """
     check_tensor(x, "randint_like")
-    low = _int(low, "randint_like", "low")
-    if high is None:
-        if low <= 0:
-            raise ValueError(f"randint_like: with high=None, low must be > 0 (the range is [0, low)), got {low}")
-        low, high = 0, low
-    high = _int(high, "randint_like", "high")
-    if low >= high:
-        raise ValueError(f"randint_like: low must be less than high, got low={low} and high={high}")
+    low, high = _int_range(low, high, "randint_like", as_int=_int)
     d = x.dtype if dtype is None else dtypes.to_dtype(dtype)
     if d.is_complex:
         raise TypeError(f"randint_like: dtype must be bool, an integer or a float dtype, got {d.name}")
