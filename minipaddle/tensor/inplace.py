@@ -21,7 +21,16 @@ from minipaddle.core.dispatch import apply_inplace, check_not_leaf
 from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor import manipulation, math
+from minipaddle.tensor import (
+    creation,
+    logic,
+    manipulation,
+    manipulation_extra,
+    math,
+    reduce_extra,
+    special_math,
+    tensor_extra,
+)
 from minipaddle.tensor.checks import check_tensor
 
 __all__ = [
@@ -152,6 +161,127 @@ log_ = inplace_of(math.log, "log_")
 multiply_ = inplace_of(math.multiply, "multiply_")
 divide_ = inplace_of(math.divide, "divide_")
 pow_ = inplace_of(math.pow, "pow_")
+
+# The other in-place forms paddle 2.6 exports at the top level too (`paddle.sin_(x)`), not only as methods.
+acos_ = inplace_of(math.acos, "acos_")
+acosh_ = inplace_of(math.acosh, "acosh_")
+addmm_ = inplace_of(math.addmm, "addmm_")
+asin_ = inplace_of(math.asin, "asin_")
+asinh_ = inplace_of(math.asinh, "asinh_")
+atan_ = inplace_of(math.atan, "atan_")
+atanh_ = inplace_of(math.atanh, "atanh_")
+cos_ = inplace_of(math.cos, "cos_")
+cosh_ = inplace_of(math.cosh, "cosh_")
+cumsum_ = inplace_of(math.cumsum, "cumsum_")
+erf_ = inplace_of(math.erf, "erf_")
+expm1_ = inplace_of(math.expm1, "expm1_")
+floor_divide_ = inplace_of(math.floor_divide, "floor_divide_")
+floor_mod_ = inplace_of(math.floor_mod, "floor_mod_")
+log10_ = inplace_of(math.log10, "log10_")
+log1p_ = inplace_of(math.log1p, "log1p_")
+log2_ = inplace_of(math.log2, "log2_")
+mod_ = inplace_of(math.mod, "mod_")
+remainder_ = inplace_of(math.remainder, "remainder_")
+sin_ = inplace_of(math.sin, "sin_")
+sinh_ = inplace_of(math.sinh, "sinh_")
+square_ = inplace_of(math.square, "square_")
+tan_ = inplace_of(math.tan, "tan_")
+trunc_ = inplace_of(math.trunc, "trunc_")
+bitwise_and_ = inplace_of(logic.bitwise_and, "bitwise_and_")
+bitwise_not_ = inplace_of(logic.bitwise_not, "bitwise_not_")
+bitwise_or_ = inplace_of(logic.bitwise_or, "bitwise_or_")
+bitwise_xor_ = inplace_of(logic.bitwise_xor, "bitwise_xor_")
+equal_ = inplace_of(logic.equal, "equal_")
+greater_equal_ = inplace_of(logic.greater_equal, "greater_equal_")
+greater_than_ = inplace_of(logic.greater_than, "greater_than_")
+less_equal_ = inplace_of(logic.less_equal, "less_equal_")
+less_than_ = inplace_of(logic.less_than, "less_than_")
+logical_and_ = inplace_of(logic.logical_and, "logical_and_")
+logical_not_ = inplace_of(logic.logical_not, "logical_not_")
+logical_or_ = inplace_of(logic.logical_or, "logical_or_")
+logical_xor_ = inplace_of(logic.logical_xor, "logical_xor_")
+not_equal_ = inplace_of(logic.not_equal, "not_equal_")
+cumprod_ = inplace_of(reduce_extra.cumprod, "cumprod_")
+digamma_ = inplace_of(special_math.digamma, "digamma_")
+frac_ = inplace_of(special_math.frac, "frac_")
+gcd_ = inplace_of(special_math.gcd, "gcd_")
+hypot_ = inplace_of(special_math.hypot, "hypot_")
+i0_ = inplace_of(special_math.i0, "i0_")
+lcm_ = inplace_of(special_math.lcm, "lcm_")
+ldexp_ = inplace_of(special_math.ldexp, "ldexp_")
+lgamma_ = inplace_of(special_math.lgamma, "lgamma_")
+logit_ = inplace_of(special_math.logit, "logit_")
+multigammaln_ = inplace_of(special_math.multigammaln, "multigammaln_")
+nan_to_num_ = inplace_of(special_math.nan_to_num, "nan_to_num_")
+polygamma_ = inplace_of(special_math.polygamma, "polygamma_")
+index_add_ = inplace_of(manipulation_extra.index_add, "index_add_")
+index_fill_ = inplace_of(manipulation_extra.index_fill, "index_fill_")
+index_put_ = inplace_of(manipulation_extra.index_put, "index_put_")
+masked_fill_ = inplace_of(manipulation_extra.masked_fill, "masked_fill_")
+tril_ = inplace_of(creation.tril, "tril_")
+triu_ = inplace_of(creation.triu, "triu_")
+renorm_ = inplace_of(tensor_extra.renorm, "renorm_")
+TOP_LEVEL = [
+    "acos_",
+    "acosh_",
+    "addmm_",
+    "asin_",
+    "asinh_",
+    "atan_",
+    "atanh_",
+    "bitwise_and_",
+    "bitwise_not_",
+    "bitwise_or_",
+    "bitwise_xor_",
+    "cos_",
+    "cosh_",
+    "cumprod_",
+    "cumsum_",
+    "digamma_",
+    "equal_",
+    "erf_",
+    "expm1_",
+    "floor_divide_",
+    "floor_mod_",
+    "frac_",
+    "gcd_",
+    "greater_equal_",
+    "greater_than_",
+    "hypot_",
+    "i0_",
+    "index_add_",
+    "index_fill_",
+    "index_put_",
+    "lcm_",
+    "ldexp_",
+    "less_equal_",
+    "less_than_",
+    "lgamma_",
+    "log10_",
+    "log1p_",
+    "log2_",
+    "logical_and_",
+    "logical_not_",
+    "logical_or_",
+    "logical_xor_",
+    "logit_",
+    "masked_fill_",
+    "mod_",
+    "multigammaln_",
+    "nan_to_num_",
+    "not_equal_",
+    "polygamma_",
+    "remainder_",
+    "renorm_",
+    "sin_",
+    "sinh_",
+    "square_",
+    "tan_",
+    "tril_",
+    "triu_",
+    "trunc_",
+]
+__all__ += TOP_LEVEL
 
 
 def where_(condition, x=None, y=None, name=None) -> Tensor:

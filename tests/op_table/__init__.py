@@ -27,6 +27,7 @@ from tests.op_table import (
     reduce_extra,
     search,
     special_math,
+    tensor_extra,
     unpool,
     vision_ops,
 )
@@ -44,6 +45,7 @@ SECTIONS += [manipulation_extra]  # paddle 2.6's take/put_along_axis, index_put,
 SECTIONS += [nn_extra]  # paddle 2.6's extra nn functions: attention, pixel_unshuffle, sequence_mask, margin CE ...
 SECTIONS += [fft]  # paddle.fft: fft_c2c, fft_r2c, fft_c2r behind every transform; fftshift, fftfreq
 SECTIONS += [distribution]  # paddle.distribution's random op: standard_gamma (Dirichlet and Beta samples)
+SECTIONS += [tensor_extra]  # paddle 2.6's renorm, cdist, as_strided, fill_diagonal_(tensor), householder_product
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 
