@@ -18,6 +18,7 @@ from minipaddle import (
     callbacks,
     distribution,
     fft,
+    geometric,
     hapi,
     io,
     linalg,

@@ -21,6 +21,7 @@ from minipaddle.ops.elementwise import *  # noqa: F403
 from minipaddle.ops.fft_ops import *  # noqa: F403
 from minipaddle.ops.floor_division import *  # noqa: F403
 from minipaddle.ops.fused import *  # noqa: F403
+from minipaddle.ops.graph_ops import *  # noqa: F403
 from minipaddle.ops.grid import *  # noqa: F403
 from minipaddle.ops.histogram import *  # noqa: F403
 from minipaddle.ops.im2col import *  # noqa: F403
