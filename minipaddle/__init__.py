@@ -14,6 +14,7 @@ The `paddle.*` names below come from each module's `__all__`, as Paddle's own `p
 """
 
 from minipaddle import (
+    audio,
     autograd,
     callbacks,
     distribution,
@@ -27,8 +28,10 @@ from minipaddle import (
     ops,  # noqa: F401  (registers every op)
     optimizer,
     regularizer,
+    signal,
     static,
     testing,
+    text,
     vision,
 )
 from minipaddle.autograd import grad

@@ -8,6 +8,7 @@ import types as _types
 
 from minipaddle.nn import functional, initializer, utils
 from minipaddle.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
+from minipaddle.nn.decode import BeamSearchDecoder, dynamic_decode
 from minipaddle.nn.layer import *  # noqa: F403
 
 __all__ = ["functional", "initializer", "utils"] + [

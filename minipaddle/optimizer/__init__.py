@@ -18,9 +18,23 @@ from minipaddle.optimizer.adam import Adam
 from minipaddle.optimizer.adamax import Adamax
 from minipaddle.optimizer.adamw import AdamW
 from minipaddle.optimizer.lamb import Lamb
+from minipaddle.optimizer.lbfgs import LBFGS
 from minipaddle.optimizer.momentum import Momentum
 from minipaddle.optimizer.optimizer import Optimizer
 from minipaddle.optimizer.rmsprop import RMSProp
 from minipaddle.optimizer.sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW", "Adamax", "Adagrad", "Adadelta", "RMSProp", "Lamb", "lr"]
+__all__ = [
+    "Optimizer",
+    "SGD",
+    "Momentum",
+    "Adam",
+    "AdamW",
+    "Adamax",
+    "Adagrad",
+    "Adadelta",
+    "RMSProp",
+    "Lamb",
+    "LBFGS",
+    "lr",
+]

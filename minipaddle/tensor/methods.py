@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minipaddle import ops
+from minipaddle import ops, signal
 from minipaddle.core import autograd
 from minipaddle.core.dispatch import apply_inplace
 from minipaddle.core.op import get_op
@@ -286,6 +286,8 @@ METHODS = {
     "multinomial": random.multinomial,
     "create_tensor": creation.create_tensor,
     "create_parameter": create_parameter,
+    "stft": signal.stft,  # paddle.signal's transforms, bound as methods in Paddle 2.6
+    "istft": signal.istft,
     **random_extra.METHODS,  # the in-place random fills: uniform_, normal_, exponential_, cauchy_, geometric_
     **tensor_extra.METHODS,  # fill_diagonal_, copy_, detach_, to, matrix_power, strides and the like
 }

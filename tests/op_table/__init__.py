@@ -27,6 +27,8 @@ from tests.op_table import (
     optimizer,
     reduce_extra,
     search,
+    sequence_ops,
+    signal,
     special_math,
     tensor_extra,
     unpool,
@@ -46,8 +48,10 @@ SECTIONS += [manipulation_extra]  # paddle 2.6's take/put_along_axis, index_put,
 SECTIONS += [nn_extra]  # paddle 2.6's extra nn functions: attention, pixel_unshuffle, sequence_mask, margin CE ...
 SECTIONS += [fft]  # paddle.fft: fft_c2c, fft_r2c, fft_c2r behind every transform; fftshift, fftfreq
 SECTIONS += [distribution]  # paddle.distribution's random op: standard_gamma (Dirichlet and Beta samples)
+SECTIONS += [signal]  # paddle.signal: frame, overlap_add; stft and istft on paddle.fft's ops
 SECTIONS += [geometric]  # paddle.geometric: segment_*, send_u_recv/ue_recv/uv, neighbor sampling, reindexing
 SECTIONS += [tensor_extra]  # paddle 2.6's renorm, cdist, as_strided, fill_diagonal_(tensor), householder_product
+SECTIONS += [sequence_ops]  # paddle.text.viterbi_decode
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 
