@@ -55,3 +55,4 @@ from minipaddle.ops.tensor_extra import *  # noqa: F403
 from minipaddle.ops.unary_math import *  # noqa: F403
 from minipaddle.ops.unpool import *  # noqa: F403
 from minipaddle.ops.vision_ops import *  # noqa: F403
+from minipaddle.ops.vision_ops_extra import *  # noqa: F403

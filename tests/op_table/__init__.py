@@ -33,6 +33,7 @@ from tests.op_table import (
     tensor_extra,
     unpool,
     vision_ops,
+    vision_ops_extra,
 )
 from tests.op_table.common import OpInfo, Sample
 
@@ -41,6 +42,7 @@ SECTIONS += [nn_core, nn_conv, fused, optimizer, debug]  # layers, fused ops, op
 SECTIONS += [grid]  # spatial transformers: affine_grid, grid_sample
 SECTIONS += [unpool]  # max unpooling: max_unpool1d/2d/3d
 SECTIONS += [vision_ops]  # paddle.vision.ops: roi_align, roi_pool, nms
+SECTIONS += [vision_ops_extra]  # paddle.vision.ops: deform_conv2d, psroi_pool, box_coder, prior_box, yolo_box
 SECTIONS += [special_math]  # paddle 2.6's elementwise and special math: atan2 ... lgamma, erfinv, i0
 SECTIONS += [reduce_extra]  # paddle 2.6's cumulative, NaN-ignoring, quantile, search and random-like ops
 SECTIONS += [linalg_extra]  # paddle 2.6's decompositions and solvers: svd, qr, eigh, eig, solve, lu, lstsq ...

@@ -20,6 +20,7 @@ __all__ = [
     "batch_norm", "conv2d", "conv2d_transpose", "conv3d", "conv3d_transpose", "embedding", "fc", "group_norm",
     "instance_norm", "layer_norm", "prelu",
 ]  # fmt: skip
+__all__ += ["deform_conv2d"]
 
 _ACTIVATIONS = ("relu", "sigmoid", "tanh", "softmax", "leaky_relu", "gelu", "relu6", "elu", "swish", "hardswish")
 
@@ -100,6 +101,31 @@ def conv2d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, gro
     """A 2-D convolution layer with its own weight [num_filters, C/groups, kh, kw] and bias."""
     return _conv(2, False, input, num_filters, filter_size, stride, padding, dilation, groups, param_attr,
                  bias_attr, act, name, data_format)  # fmt: skip
+
+
+def deform_conv2d(x, offset, mask, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=1,
+                  deformable_groups=1, im2col_step=1, weight_attr=None, bias_attr=None, name=None):  # fmt: skip
+    """A deformable convolution layer (v2 with a mask, v1 with mask=None) with its own weight
+    [num_filters, C/groups, kh, kw] (Normal(0, sqrt(2 / (kh * kw * C))) by default) and bias: see
+    paddle.vision.ops.deform_conv2d. im2col_step (a GPU batching knob) does not change the result.
+
+    Example:
+        >>> out = paddle.static.nn.deform_conv2d(x, offset, None, num_filters=2, filter_size=3, padding=1)
+    """
+    from minipaddle.vision.ops import deform_conv2d as deform  # vision stands above static: import when called
+
+    fn = "deform_conv2d"
+    check_tensor(x, fn, "x")
+    groups = 1 if groups is None else groups
+    in_c = x.shape[1]
+    if not isinstance(groups, int) or groups <= 0 or in_c < 0 or in_c % groups:
+        raise ValueError(f"{fn}: x's channels ({in_c}) must be known and divisible by groups, got {groups!r}")
+    k = [filter_size] * 2 if isinstance(filter_size, int) else list(filter_size)
+    prefix = name or unique_name("deformable_conv")
+    default = Normal(0.0, float(np.sqrt(2.0 / (int(np.prod(k)) * in_c))))
+    w = _param(prefix, [num_filters, in_c // groups, *k], weight_attr, x.dtype, default=default, fn=fn)
+    b = _param(prefix, [num_filters], bias_attr, x.dtype, is_bias=True, fn=fn)
+    return deform(x, offset, w, b, stride, padding, dilation, deformable_groups, groups, mask)
 
 
 def conv3d(input, num_filters, filter_size, stride=1, padding=0, dilation=1, groups=None, param_attr=None,

@@ -27,6 +27,7 @@ __all__ = [
     "pad",
     "affine",
     "rotate",
+    "perspective",
     "to_grayscale",
     "crop",
     "center_crop",
@@ -219,6 +220,34 @@ def rotate(img, angle, interpolation="nearest", expand=False, center=None, fill=
     if expand:
         w, h, inverse = geometry.rotated_bounds(w, h, inverse)
     return _on_hwc(img, "rotate", lambda a: geometry.warp_affine(a, inverse, (h, w), interpolation, fill))
+
+
+def perspective(img, startpoints, endpoints, interpolation="nearest", fill=0):
+    """Warp the image so that its four `startpoints` move to the four `endpoints` (each
+    [top-left, top-right, bottom-right, bottom-left] as [x, y] pixel positions); the size stays.
+
+    Args:
+        img: a numpy HW/HWC image, a CHW Tensor or a PIL image.
+        startpoints, endpoints (list): four [x, y] points each.
+        interpolation (str): 'nearest' or 'bilinear'.
+        fill (number|list): the value of pixels that come from outside the image.
+
+    Returns:
+        The warped image, of img's kind.
+
+    Example:
+        >>> start = [[0, 0], [9, 0], [9, 9], [0, 9]]
+        >>> F.perspective(img, start, [[2, 1], [8, 0], [9, 9], [1, 7]])    # a 10x10 image, tilted
+    """
+    points = []
+    for arg, value in (("startpoints", startpoints), ("endpoints", endpoints)):
+        arr = np.asarray(value, dtype=np.float64) if isinstance(value, (list, tuple, np.ndarray)) else None
+        if arr is None or arr.shape != (4, 2):
+            raise ValueError(f"perspective: {arg} must be 4 [x, y] points, got {value!r}")
+        points.append(arr)
+    geometry.check_interpolation(interpolation, "perspective")
+    coeffs = geometry.perspective_coeffs(*points)
+    return _on_hwc(img, "perspective", lambda a: geometry.warp_perspective(a, coeffs, interpolation, fill))
 
 
 def to_grayscale(img, num_output_channels=1):

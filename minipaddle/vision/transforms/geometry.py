@@ -1,4 +1,5 @@
-"""Geometry on numpy images (HWC, or HW for one channel): resize, pad and affine warps (rotate, shear, ...).
+"""Geometry on numpy images (HWC, or HW for one channel): resize, pad, affine warps (rotate, shear, ...) and
+perspective warps.
 
 Coordinates are continuous with the origin at the image's top-left corner, so pixel (row i, column j) has its
 centre at (x, y) = (j + 0.5, i + 0.5) and the image centre is (w / 2, h / 2), as in PIL. Everything is
@@ -11,7 +12,7 @@ import math
 
 import numpy as np
 
-__all__ = ["resize", "pad", "affine_matrix", "warp_affine", "rotated_bounds"]
+__all__ = ["resize", "pad", "affine_matrix", "warp_affine", "rotated_bounds", "perspective_coeffs", "warp_perspective"]
 
 INTERPOLATIONS = ("nearest", "bilinear")
 PADDING_MODES = {"constant": "constant", "edge": "edge", "reflect": "reflect", "symmetric": "symmetric"}
@@ -112,17 +113,23 @@ def warp_affine(imgs: np.ndarray, inverse: np.ndarray, out_size, interpolation: 
     Output pixel centre (x, y) reads input point inverse @ (x, y, 1); points outside the input take `fill`.
     """
     single = inverse.ndim == 2
-    batch = imgs[None] if single else imgs
     mats = (inverse[None] if single else inverse).astype(np.float64)
-    has_channels = batch.ndim == 4
-    if not has_channels:
-        batch = batch[..., None]
-    n, h, w, ch = batch.shape
     oh, ow = out_size
     ys, xs = np.meshgrid(np.arange(oh) + 0.5, np.arange(ow) + 0.5, indexing="ij")
     # Input coordinates of every output pixel, per image: [n, oh, ow].
     sx = mats[:, 0, 0, None, None] * xs + mats[:, 0, 1, None, None] * ys + mats[:, 0, 2, None, None] - 0.5
     sy = mats[:, 1, 0, None, None] * xs + mats[:, 1, 1, None, None] * ys + mats[:, 1, 2, None, None] - 0.5
+    return _sample(imgs, single, sx, sy, interpolation, fill)
+
+
+def _sample(imgs: np.ndarray, single: bool, sx: np.ndarray, sy: np.ndarray, interpolation: str, fill):
+    """Read `imgs` (one image, or a batch when not `single`) at the pixel positions (sx, sy) [n, oh, ow] (pixel
+    (i, j) at (j, i)); points outside the image take `fill`."""
+    batch = imgs[None] if single else imgs
+    has_channels = batch.ndim == 4
+    if not has_channels:
+        batch = batch[..., None]
+    n, h, w, ch = batch.shape
     fill = np.broadcast_to(np.asarray(fill, dtype=np.float64).reshape(-1)[:ch], (ch,))
     flat = batch.reshape(n, h * w, ch).astype(np.float64)
     image_index = np.arange(n)[:, None, None]
@@ -158,3 +165,26 @@ def rotated_bounds(w: int, h: int, inverse: np.ndarray) -> tuple[int, int, np.nd
     recentred = inverse.copy()
     recentred[:, 2] -= inverse[:, :2] @ shift
     return nw, nh, recentred
+
+
+def perspective_coeffs(startpoints, endpoints) -> np.ndarray:
+    """The 8 coefficients (a, b, c, d, e, f, g, h) of the projective map taking each of the 4 `endpoints` to its
+    `startpoint`: (x, y) -> ((a x + b y + c) / (g x + h y + 1), (d x + e y + f) / (g x + h y + 1)), by least
+    squares (Paddle's _get_perspective_coeffs)."""
+    rows = []
+    for (x, y), (u, v) in zip(endpoints, startpoints):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+    return np.linalg.lstsq(np.array(rows, dtype=np.float64), np.asarray(startpoints, np.float64).reshape(8),
+                           rcond=None)[0]  # fmt: skip
+
+
+def warp_perspective(img: np.ndarray, coeffs, interpolation: str = "nearest", fill=0.0) -> np.ndarray:
+    """Sample one image through the projective map of `coeffs` (output pixel centre -> input point), keeping
+    its size; points outside the input take `fill`."""
+    a, b, c, d, e, f, g, h = coeffs
+    ys, xs = np.meshgrid(np.arange(img.shape[0]) + 0.5, np.arange(img.shape[1]) + 0.5, indexing="ij")
+    den = g * xs + h * ys + 1.0
+    sx = (a * xs + b * ys + c) / den - 0.5
+    sy = (d * xs + e * ys + f) / den - 0.5
+    return _sample(img, True, sx[None], sy[None], interpolation, fill)

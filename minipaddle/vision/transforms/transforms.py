@@ -19,6 +19,7 @@ import numpy as np
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
 from minipaddle.vision.transforms import functional as F
+from minipaddle.vision.transforms.geometry import check_interpolation
 
 __all__ = [
     "BaseTransform",
@@ -40,6 +41,7 @@ __all__ = [
     "Pad",
     "RandomAffine",
     "RandomRotation",
+    "RandomPerspective",
     "Grayscale",
     "RandomErasing",
 ]
@@ -433,6 +435,52 @@ class RandomAffine(BaseTransform):
         if self.shear is not None:
             shear = (_uniform(*self.shear[:2]), _uniform(*self.shear[2:]) if len(self.shear) == 4 else 0.0)
         return F.affine(img, angle, (tx, ty), scale, shear, self.interpolation, self.fill, self.center)
+
+
+class RandomPerspective(BaseTransform):
+    """With probability `prob`, a random perspective warp: each corner of the image moves inwards by up to
+    distortion_scale * half the image's width and height (Paddle's get_params), then F.perspective.
+
+    Example:
+        >>> T.RandomPerspective(prob=1.0, distortion_scale=0.3)(img).shape == img.shape
+        True
+    """
+
+    def __init__(self, prob=0.5, distortion_scale=0.5, interpolation="nearest", fill=0, keys=None):
+        super().__init__(keys)
+        if not 0 <= prob <= 1:
+            raise ValueError(f"RandomPerspective: prob must be in [0, 1], got {prob}")
+        if not 0 <= distortion_scale <= 1:
+            raise ValueError(f"RandomPerspective: distortion_scale must be in [0, 1], got {distortion_scale}")
+        if not isinstance(fill, (numbers.Number, str, list, tuple)):
+            raise TypeError(f"RandomPerspective: fill must be a number or a sequence, got {type(fill).__name__}")
+        self.prob, self.distortion_scale = prob, distortion_scale
+        self.interpolation, self.fill = check_interpolation(interpolation, "RandomPerspective"), fill
+
+    def get_params(self, width, height, distortion_scale):
+        """(startpoints, endpoints): the image's corners [top-left, top-right, bottom-right, bottom-left] and
+        where they move, each corner drawn within distortion_scale of half the size from its own corner."""
+        dx, dy = int(distortion_scale * (width // 2)), int(distortion_scale * (height // 2))
+
+        def near_start(extent):
+            return int(_uniform(0, extent + 1))
+
+        def near_end(size, extent):
+            return int(_uniform(size - extent - 1, size))
+
+        topleft = [near_start(dx), near_start(dy)]
+        topright = [near_end(width, dx), near_start(dy)]
+        botright = [near_end(width, dx), near_end(height, dy)]
+        botleft = [near_start(dx), near_end(height, dy)]
+        startpoints = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
+        return startpoints, [topleft, topright, botright, botleft]
+
+    def _apply_image(self, img):
+        width, height = _image_size(img)
+        if _uniform(0.0, 1.0) < self.prob:
+            startpoints, endpoints = self.get_params(width, height, self.distortion_scale)
+            return F.perspective(img, startpoints, endpoints, self.interpolation, self.fill)
+        return img
 
 
 class Grayscale(BaseTransform):
