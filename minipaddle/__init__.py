@@ -17,10 +17,13 @@ from minipaddle import (
     audio,
     autograd,
     callbacks,
+    device,
     distribution,
     fft,
     geometric,
     hapi,
+    hub,
+    incubate,
     io,
     linalg,
     metric,
@@ -32,6 +35,7 @@ from minipaddle import (
     static,
     testing,
     text,
+    utils,
     vision,
 )
 from minipaddle.autograd import grad
@@ -54,9 +58,26 @@ from minipaddle.core.dtype import (
 from minipaddle.core.dtype import bool_ as bool  # noqa: A004
 from minipaddle.core.state import enable_grad, in_dynamic_mode, is_grad_enabled, no_grad, set_grad_enabled
 from minipaddle.core.tensor import CPUPlace, Parameter, Place, Tensor
-from minipaddle.device import CUDAPlace, get_device, is_compiled_with_cuda, set_device
+from minipaddle.device import (
+    CUDAPinnedPlace,
+    CUDAPlace,
+    CustomPlace,
+    IPUPlace,
+    XPUPlace,
+    get_cudnn_version,
+    get_device,
+    is_compiled_with_cinn,
+    is_compiled_with_cuda,
+    is_compiled_with_custom_device,
+    is_compiled_with_distribute,
+    is_compiled_with_ipu,
+    is_compiled_with_rocm,
+    is_compiled_with_xpu,
+    set_device,
+)
 from minipaddle.framework.flags import get_flags, set_flags
-from minipaddle.framework.io import load, save
+from minipaddle.framework.io import async_save, clear_async_save_task_queue, load, save
+from minipaddle.framework.runtime import IrGuard, check_shape, disable_signal_handler
 from minipaddle.hapi import Model, flops, summary
 from minipaddle.nn.param_attr import ParamAttr, create_parameter
 from minipaddle.reader import batch

@@ -46,6 +46,8 @@ class _State:
         self.scope = ""  # the current Layer path, e.g. "features.0.conv"; "" outside any Layer
         self.amp = None  # filled by minipaddle.amp: the active auto_cast settings, or None
         self.worker_info = None  # inside a DataLoader worker process: its WorkerInfo (paddle.io.get_worker_info)
+        self.async_saves = []  # paddle.async_save's running writes: (thread, [its error]); emptied by
+        # paddle.clear_async_save_task_queue
         self.image_backend = "cv2"  # how vision datasets give images: 'cv2' (numpy HWC), 'pil' or 'tensor'
         self.main_program = None  # static mode's current Programs (minipaddle.static makes them on first use)
         self.startup_program = None

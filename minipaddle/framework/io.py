@@ -20,6 +20,7 @@ import io
 import json
 import math
 import os
+import threading
 import warnings
 import zipfile
 import zlib
@@ -27,10 +28,11 @@ from collections import OrderedDict
 
 import numpy as np
 
+from minipaddle.core.state import STATE, in_dynamic_mode
 from minipaddle.core.tensor import Tensor
 from minipaddle.framework.files import atomic_file, read_array_member, write_array_member
 
-__all__ = ["save", "load"]
+__all__ = ["save", "load", "async_save", "clear_async_save_task_queue"]
 
 FORMAT = "minipaddle-save"
 VERSION = 1
@@ -134,18 +136,33 @@ def save(obj, path, protocol: int = 4, **configs) -> None:
     if not 1 < protocol < 5:
         raise ValueError(f"paddle.save: protocol must be 2, 3 or 4, got {protocol}")
 
-    encoder = _Encoder()
-    root = encoder.encode(obj, "obj")  # refuse unsavable objects before touching the disk
-    index = json.dumps({"format": FORMAT, "version": VERSION, "root": root}, allow_nan=False).encode("utf-8")
+    index, arrays = _encode(obj)  # refuse unsavable objects before touching the disk
+    _write(path, index, arrays)
 
+
+def _encode(obj) -> tuple[bytes, list]:
+    encoder = _Encoder()
+    root = encoder.encode(obj, "obj")
+    index = json.dumps({"format": FORMAT, "version": VERSION, "root": root}, allow_nan=False).encode("utf-8")
+    return index, encoder.arrays
+
+
+def _check_path(path):
     if hasattr(path, "write"):
-        _write_archive(path, index, encoder.arrays)
-        return
+        return path
     path = os.fspath(path)
     if os.path.basename(path) == "":
         raise ValueError(f"paddle.save: path must name a file (dirname/filename), got {path!r}")
+    return path
+
+
+def _write(path, index: bytes, arrays: list) -> None:
+    path = _check_path(path)
+    if hasattr(path, "write"):
+        _write_archive(path, index, arrays)
+        return
     with atomic_file(path) as f:
-        _write_archive(f, index, encoder.arrays)
+        _write_archive(f, index, arrays)
 
 
 def _write_archive(f, index: bytes, arrays: list) -> None:
@@ -153,6 +170,77 @@ def _write_archive(f, index: bytes, arrays: list) -> None:
         zf.writestr(INDEX, index)
         for i, a in enumerate(arrays):
             write_array_member(zf, f"arrays/{i}.npy", a)
+
+
+# ---- saving in the background ------------------------------------------------------------------------------
+#
+# The save threads still running live in core/state.py (STATE.async_saves), with the rest of minipaddle's state.
+
+
+def async_save(obj, path, protocol: int = 4, sync_other_task: bool = False, **configs) -> None:
+    """Save like `paddle.save`, in a background thread, so training goes on while the file is written.
+
+    The values are copied when async_save is called, so changing the parameters afterwards does not change what
+    is saved. The write is atomic like paddle.save's. Wait for every pending save with
+    `paddle.clear_async_save_task_queue()`; it raises the first error a background save met.
+
+    Args:
+        obj (dict|Tensor): a state_dict (nested dicts allowed) or a Tensor.
+        path (str|BytesIO): where to save, as for paddle.save.
+        protocol (int): checked like paddle.save's (2 to 4); minipaddle never pickles.
+        sync_other_task (bool): wait for the pending saves before starting this one.
+        configs: accepted for paddle.save's sake and ignored, with a warning (as in Paddle).
+
+    Example:
+        >>> paddle.async_save(model.state_dict(), "model.pdparams")
+        >>> # ... train on ...
+        >>> paddle.clear_async_save_task_queue()   # wait until the file is written
+    """
+    if not in_dynamic_mode():
+        raise ValueError("paddle.async_save: async_save is not supported in static mode; use paddle.save")
+    if not isinstance(obj, (dict, Tensor)):
+        raise TypeError(f"paddle.async_save: obj must be a dict (a state_dict) or a Tensor, got {type(obj).__name__}")
+    if configs:
+        warnings.warn(
+            f"paddle.async_save: configs {sorted(configs)} are not supported in async mode and are ignored",
+            stacklevel=2,
+        )
+    if not isinstance(protocol, int) or isinstance(protocol, bool) or not 1 < protocol < 5:
+        raise ValueError(f"paddle.async_save: protocol must be 2, 3 or 4, got {protocol!r}")
+    index, arrays = _encode(obj)
+    arrays = [a.copy() for a in arrays]  # a snapshot: the thread writes the values as they are now
+    path = _check_path(path)
+    if sync_other_task:
+        clear_async_save_task_queue()
+
+    error: list = []
+
+    def write() -> None:
+        try:
+            _write(path, index, arrays)
+        except Exception as e:  # handed to clear_async_save_task_queue, which raises it in the caller's thread
+            error.append(e)
+
+    thread = threading.Thread(target=write, name="paddle.async_save", daemon=False)
+    thread.start()
+    STATE.async_saves.append((thread, error))
+
+
+def clear_async_save_task_queue() -> None:
+    """Wait until every save started by `paddle.async_save` has finished. Raises the first error one of them met
+    (after waiting for all).
+
+    Example:
+        >>> paddle.async_save(layer.state_dict(), "layer.pdparams")
+        >>> paddle.clear_async_save_task_queue()
+    """
+    errors = []
+    while STATE.async_saves:
+        thread, error = STATE.async_saves.pop(0)
+        thread.join()
+        errors.extend(error)
+    if errors:
+        raise RuntimeError(f"paddle.async_save: a background save failed: {errors[0]}") from errors[0]
 
 
 # ---- loading -----------------------------------------------------------------------------------------------
