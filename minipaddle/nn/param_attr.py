@@ -113,6 +113,13 @@ def make_parameter(
             )
         init = Constant(0.0) if is_bias else XavierUniform()
     name = attr.name if attr.name is not None else unique_name(f"{prefix}.{'b' if is_bias else 'w'}")
+    if type(attr) is not ParamAttr:  # paddle.static.WeightNormParamAttr: w = g * v / ||v||, built in the Program
+        from minipaddle.static.extra import WeightNormParamAttr, make_weight_normalized
+
+        if isinstance(attr, WeightNormParamAttr):
+            return make_weight_normalized(
+                attr, name, shape, lambda a, s: make_parameter(prefix, s, a, dtype, is_bias, init, fn), fn
+            )
     param = Parameter(np.zeros(shape, dtype=dtype.np), name=name, trainable=attr.trainable)
     param.optimize_attr = {"learning_rate": attr.learning_rate}
     param.regularizer = attr.regularizer

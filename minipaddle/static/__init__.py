@@ -16,6 +16,8 @@ from minipaddle.static.backward import append_backward, gradients
 from minipaddle.static.builder import disable_static, enable_static, in_static_mode
 from minipaddle.static.debug import Print, py_func
 from minipaddle.static.executor import Executor, Scope, global_scope, scope_guard
+from minipaddle.static.extra import *  # noqa: F403
+from minipaddle.static.extra import __all__ as _extra_all
 from minipaddle.static.framework import *  # noqa: F403
 from minipaddle.static.framework import __all__ as _framework_all
 from minipaddle.static.input import InputSpec, data
@@ -38,3 +40,4 @@ __all__ = [
     "gradients", "in_static_mode", "name_scope", "nn", "program_guard", "py_func", "scope_guard",
 ]  # fmt: skip
 __all__ += _io_all + _framework_all + ["passes"]
+__all__ += _extra_all

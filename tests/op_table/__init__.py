@@ -30,6 +30,7 @@ from tests.op_table import (
     sequence_ops,
     signal,
     special_math,
+    static_extra,
     tensor_extra,
     unpool,
     vision_ops,
@@ -54,6 +55,7 @@ SECTIONS += [signal]  # paddle.signal: frame, overlap_add; stft and istft on pad
 SECTIONS += [geometric]  # paddle.geometric: segment_*, send_u_recv/ue_recv/uv, neighbor sampling, reindexing
 SECTIONS += [tensor_extra]  # paddle 2.6's renorm, cdist, as_strided, fill_diagonal_(tensor), householder_product
 SECTIONS += [sequence_ops]  # paddle.text.viterbi_decode
+SECTIONS += [static_extra]  # paddle.static: auc counters, spectral_norm's op
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 

@@ -1,0 +1,165 @@
+"""More of paddle.static: WeightNormParamAttr (a weight kept as a norm g and a direction v), auc (ROC-AUC whose
+counters live in persistable variables across Executor runs), and the accelerator place lists of a CPU build."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle import ops
+from minipaddle.core.state import STATE, unique_name
+from minipaddle.core.tensor import Tensor
+from minipaddle.nn.param_attr import ParamAttr
+from minipaddle.static.builder import slot_inputs
+from minipaddle.static.parameters import declare_persistable
+from minipaddle.static.program import default_main_program
+from minipaddle.tensor.checks import check_tensor
+
+__all__ = ["WeightNormParamAttr", "auc", "cuda_places", "xpu_places"]
+
+
+# ---- weight normalization ---------------------------------------------------------------------------------------
+
+
+class WeightNormParamAttr(ParamAttr):
+    """A ParamAttr that makes a weight w = g * v / ||v|| (Salimans & Kingma, 2016) in static mode.
+
+    A static layer asking for weight `fc_0.w_0` gets two parameters instead, `fc_0.w_0_g` (the norms: shape 1
+    everywhere but along `dim`, or all ones for dim=None) and `fc_0.w_0_v` (the direction, the weight's shape,
+    drawn by `initializer`), and the Program computes w from them; the startup Program sets g = ||v||, so w starts
+    as the initializer made it. The norm is taken over every axis but `dim` (over all of v for dim=None).
+
+    Args:
+        dim: the axis that keeps one norm per slice, or None for one norm of the whole weight.
+        name, initializer, learning_rate, regularizer, trainable, do_model_average, need_clip: as ParamAttr
+            (given to both g and v; `name` names the pair `name_g`, `name_v`).
+
+    Example:
+        >>> paddle.enable_static()
+        >>> x = paddle.static.data("x", [-1, 3], "float32")
+        >>> y = paddle.static.nn.fc(x, 4, weight_attr=paddle.static.WeightNormParamAttr(dim=None))
+    """
+
+    def __init__(self, dim=None, name=None, initializer=None, learning_rate=1.0, regularizer=None, trainable=True,
+                 do_model_average=False, need_clip=True):  # fmt: skip
+        if dim is not None and (not isinstance(dim, int) or isinstance(dim, bool) or dim < 0):
+            raise TypeError(f"WeightNormParamAttr: dim must be None or a non-negative int, got {dim!r}")
+        super().__init__(name, initializer, learning_rate, regularizer, trainable, do_model_average, need_clip)
+        self.dim = dim
+
+
+def _plain_attr(attr: WeightNormParamAttr, name: str, initializer) -> ParamAttr:
+    return ParamAttr(name, initializer, attr.learning_rate, attr.regularizer, attr.trainable, attr.do_model_average,
+                     attr.need_clip)  # fmt: skip
+
+
+def make_weight_normalized(attr: WeightNormParamAttr, name: str, shape, param_maker, fn: str):
+    """The weight w = g * v / ||v|| of a layer parameter called `name`, in the Program being built.
+
+    `param_maker(attr, shape)` makes an initialized dynamic Parameter from a ParamAttr (the layer's own defaults
+    apply to v); g starts as ||v||. Both are then declared in the main and startup Programs."""
+    from minipaddle.core.state import static_mode_off
+    from minipaddle.nn.initializer import Assign
+    from minipaddle.static.parameters import declare_parameter
+
+    if not STATE.static_mode:
+        raise RuntimeError(
+            f"{fn}: WeightNormParamAttr works in static mode only (paddle.enable_static()); in dynamic mode use "
+            "paddle.nn.utils.weight_norm(layer)"
+        )
+    with static_mode_off():
+        v = param_maker(_plain_attr(attr, name + "_v", attr.initializer), shape)
+        if attr.dim is not None and attr.dim >= v.ndim:
+            raise ValueError(f"{fn}: WeightNormParamAttr's dim must be less than the weight's rank {v.ndim}, "
+                             f"got {attr.dim}")  # fmt: skip
+        axes = tuple(i for i in range(v.ndim) if i != attr.dim)
+        norms = np.sqrt(np.sum(np.square(v.numpy()), axis=axes, keepdims=True))
+        g = param_maker(_plain_attr(attr, name + "_g", Assign(norms)), norms.shape)
+    g, v = declare_parameter(g), declare_parameter(v)
+    norm = ops.sqrt(ops.sum(ops.square(v), axis=axes, keepdim=True))  # no epsilon, as Paddle
+    return ops.multiply(v, ops.divide(g, norm))
+
+
+# ---- auc --------------------------------------------------------------------------------------------------------
+
+
+def auc(input, label, curve="ROC", num_thresholds=4095, topk=1, slide_steps=1, ins_tag_weight=None):  # noqa: A002
+    """The area under the ROC curve of a binary classifier, over all batches run so far and over the last
+    `slide_steps` batches.
+
+    The probability of the positive class (input's last column) is put into one of num_thresholds + 1 buckets;
+    counters of positive and negative samples per bucket live in four persistable int64 variables, so in static
+    mode they add up across Executor runs (reset them by running the startup Program again). In dynamic mode each
+    call starts from zero counters.
+
+    Args:
+        input: [N, 2] (or [N, 1]) float32/float64 probabilities; the last column is the positive class's.
+        label: [N, 1] (or [N]) int32/int64 labels, positive when > 0.
+        curve: 'ROC' (Paddle computes the ROC area whatever this says).
+        num_thresholds: the number of buckets minus one.
+        topk: unused (Paddle's too).
+        slide_steps: how many recent batches batch_auc covers.
+        ins_tag_weight: accepted as Paddle does and not used (Paddle's op does not read it either).
+
+    Returns:
+        (auc, batch_auc, [batch_stat_pos, batch_stat_neg, stat_pos, stat_neg]): two float64 0-d values and the
+        counter variables.
+
+    Example:
+        >>> predict = paddle.static.data("predict", [-1, 2], "float32")
+        >>> label = paddle.static.data("label", [-1, 1], "int64")
+        >>> auc_out, batch_auc_out, states = paddle.static.auc(predict, label)
+    """
+    for arg, t, allowed in (("input", input, ("float32", "float64")), ("label", label, ("int32", "int64")),
+                            ("ins_tag_weight", ins_tag_weight, ("float32", "float64"))):  # fmt: skip
+        if t is None and arg == "ins_tag_weight":
+            continue
+        check_tensor(t, "auc", arg)
+        if t.dtype.name not in allowed:
+            raise TypeError(f"auc: {arg} must be {' or '.join(allowed)}, got {t.dtype.name}")
+    for arg, value in (("num_thresholds", num_thresholds), ("slide_steps", slide_steps)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < (1 if arg == "num_thresholds" else 0):
+            raise ValueError(f"auc: {arg} must be a {'positive' if arg == 'num_thresholds' else 'non-negative'} "
+                             f"int, got {value!r}")  # fmt: skip
+    length = num_thresholds + 1
+    shapes = [[(1 + slide_steps) * length + 1]] * 2 + [[1, length]] * 2
+    states = [_counter(shape) for shape in shapes]
+    batch_auc, batch_pos, batch_neg = _append_auc(input, label, *states[:2], num_thresholds, slide_steps, curve)
+    global_auc, pos, neg = _append_auc(input, label, *states[2:], num_thresholds, 0, curve)
+    return global_auc, batch_auc, [batch_pos, batch_neg, pos, neg]
+
+
+def _counter(shape):
+    zeros = np.zeros(shape, np.int64)
+    if not STATE.static_mode:
+        return Tensor(zeros)
+    return declare_persistable(unique_name("_generated_var"), zeros)
+
+
+def _append_auc(input, label, stat_pos, stat_neg, num_thresholds, slide_steps, curve):  # noqa: A002
+    """One auc op; in static mode it writes its new counters back into the persistable variables it read."""
+    if not STATE.static_mode:
+        return ops.auc(input, label, stat_pos, stat_neg, num_thresholds, slide_steps, curve)
+    from minipaddle.ops.static_extra_ops import Auc
+
+    block = default_main_program().current_block()
+    out = block.create_var(unique_name("auc") + ".tmp_0", (), "float64")
+    attrs = {"num_thresholds": num_thresholds, "slide_steps": slide_steps, "curve": curve}
+    names = [input.name, label.name, stat_pos.name, stat_neg.name]
+    block.append_op(Auc.name, slot_inputs(Auc, names), {"Out": [out.name, stat_pos.name, stat_neg.name]}, attrs,
+                    scope=STATE.scope)  # fmt: skip
+    return out, stat_pos, stat_neg
+
+
+# ---- places -----------------------------------------------------------------------------------------------------
+
+
+def cuda_places(device_ids=None):
+    """The GPU places to run on. minipaddle, like Paddle's CPU build, has none: this raises."""
+    raise RuntimeError("cuda_places: minipaddle runs on the CPU only (Paddle's CPU build: 'Not compiled with CUDA'); "
+                       "use paddle.static.cpu_places()")  # fmt: skip
+
+
+def xpu_places(device_ids=None):
+    """The XPU places to run on. minipaddle, like Paddle's CPU build, has none: this raises."""
+    raise RuntimeError("xpu_places: minipaddle runs on the CPU only (Paddle's CPU build: 'Not compiled with XPU'); "
+                       "use paddle.static.cpu_places()")  # fmt: skip
