@@ -31,6 +31,7 @@ from tests.op_table import (
     signal,
     special_math,
     static_extra,
+    static_extra2,
     tensor_extra,
     unpool,
     vision_ops,
@@ -56,6 +57,7 @@ SECTIONS += [geometric]  # paddle.geometric: segment_*, send_u_recv/ue_recv/uv, 
 SECTIONS += [tensor_extra]  # paddle 2.6's renorm, cdist, as_strided, fill_diagonal_(tensor), householder_product
 SECTIONS += [sequence_ops]  # paddle.text.viterbi_decode
 SECTIONS += [static_extra]  # paddle.static: auc counters, spectral_norm's op
+SECTIONS += [static_extra2]  # paddle.static.nn.nce's sampling op
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 
