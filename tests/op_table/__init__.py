@@ -14,6 +14,7 @@ from tests.op_table import (
     fused,
     geometric,
     grid,
+    incubate,
     indexing,
     linalg,
     linalg_extra,
@@ -57,6 +58,7 @@ SECTIONS += [geometric]  # paddle.geometric: segment_*, send_u_recv/ue_recv/uv, 
 SECTIONS += [tensor_extra]  # paddle 2.6's renorm, cdist, as_strided, fill_diagonal_(tensor), householder_product
 SECTIONS += [sequence_ops]  # paddle.text.viterbi_decode
 SECTIONS += [static_extra]  # paddle.static: auc counters, spectral_norm's op
+SECTIONS += [incubate]  # paddle.incubate: graph_khop_sampler
 SECTIONS += [static_extra2]  # paddle.static.nn.nce's sampling op
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
