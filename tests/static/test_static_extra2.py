@@ -1,49 +1,17 @@
 """paddle.static.nn's static_pylayer and nce: values and gradients against Paddle 2.6 (tests/golden/static_extra2,
 recorded by its make_golden.py from the cases in cases.py, which run here on minipaddle) and behaviour."""
 
-import importlib.util
-import os
-
 import numpy as np
 import pytest
 
 import minipaddle as paddle
-
-GOLDEN = os.path.join(os.path.dirname(__file__), "..", "golden", "static_extra2")
-
-
-def _cases():
-    spec = importlib.util.spec_from_file_location("static_extra2_cases", os.path.join(GOLDEN, "cases.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def golden():
-    return dict(np.load(os.path.join(GOLDEN, "arrays.npz")))
+from tests.static.golden_cases import build as _build
+from tests.static.golden_cases import check_against_paddle
 
 
 @pytest.mark.parametrize("group", ["pylayer_cases", "nce_cases"])
-def test_values_match_paddle(group, golden):
-    paddle.enable_static()
-    try:
-        got = getattr(_cases(), group)(paddle)
-    finally:
-        paddle.disable_static()
-    assert got, group
-    for key, value in got.items():
-        want = golden[key]
-        assert value.shape == want.shape, key
-        assert value.dtype == want.dtype, key
-        np.testing.assert_allclose(value, want, rtol=1e-5, atol=1e-6, err_msg=key)
-
-
-def _build(fn):
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
-        out = fn()
-    return main, startup, out
+def test_values_match_paddle(group):
+    check_against_paddle("static_extra2", group)
 
 
 def _run(main, startup, feed, fetch):
