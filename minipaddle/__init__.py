@@ -32,6 +32,7 @@ from minipaddle import (
     optimizer,
     regularizer,
     signal,
+    sparse,
     static,
     testing,
     text,

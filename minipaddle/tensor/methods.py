@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from minipaddle import ops, signal
+from minipaddle.sparse import creation as sparse_creation
 from minipaddle.core import autograd
 from minipaddle.core.dispatch import apply_inplace
 from minipaddle.core.op import get_op
@@ -290,6 +291,7 @@ METHODS = {
     "istft": signal.istft,
     **random_extra.METHODS,  # the in-place random fills: uniform_, normal_, exponential_, cauchy_, geometric_
     **tensor_extra.METHODS,  # fill_diagonal_, copy_, detach_, to, matrix_power, strides and the like
+    **sparse_creation.METHODS,  # to_sparse_coo, to_sparse_csr: the way into paddle.sparse
 }
 
 
