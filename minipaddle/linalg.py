@@ -32,9 +32,11 @@ from minipaddle.tensor.linalg_extra import (
     svd,
     triangular_solve,
 )
+from minipaddle.tensor.pca import pca_lowrank
 from minipaddle.tensor.tensor_extra import householder_product
 
 __all__ = ["cholesky", "cond", "det", "inv", "matrix_power", "multi_dot", "norm"]
 __all__ += ["svd", "qr", "eigh", "eigvalsh", "eig", "eigvals", "solve", "triangular_solve", "cholesky_solve"]
 __all__ += ["lstsq", "pinv", "slogdet", "matrix_rank", "lu", "lu_unpack", "cov", "corrcoef"]
 __all__ += ["householder_product"]
+__all__ += ["pca_lowrank"]

@@ -48,12 +48,13 @@ from minipaddle.ops.ranges import *  # noqa: F403
 from minipaddle.ops.reduce import *  # noqa: F403
 from minipaddle.ops.reduce_extra import *  # noqa: F403
 from minipaddle.ops.reduce_math import *  # noqa: F403
+from minipaddle.ops.rnnt_ops import *  # noqa: F403
 from minipaddle.ops.search import *  # noqa: F403
 from minipaddle.ops.sequence_ops import *  # noqa: F403
 from minipaddle.ops.signal_ops import *  # noqa: F403
 from minipaddle.ops.special_math import *  # noqa: F403
-from minipaddle.ops.static_extra_ops import *  # noqa: F403
 from minipaddle.ops.static_extra2_ops import *  # noqa: F403
+from minipaddle.ops.static_extra_ops import *  # noqa: F403
 from minipaddle.ops.tensor_extra import *  # noqa: F403
 from minipaddle.ops.unary_math import *  # noqa: F403
 from minipaddle.ops.unpool import *  # noqa: F403

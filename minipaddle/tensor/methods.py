@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from minipaddle import ops, signal
-from minipaddle.sparse import creation as sparse_creation
 from minipaddle.core import autograd
 from minipaddle.core.dispatch import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.tensor import Parameter, Tensor
 from minipaddle.nn.functional import activation
 from minipaddle.nn.param_attr import create_parameter
+from minipaddle.sparse import creation as sparse_creation
 from minipaddle.tensor import (
     attribute,
     creation,
@@ -24,6 +24,7 @@ from minipaddle.tensor import (
     manipulation,
     manipulation_extra,
     math,
+    pca,
     properties,
     random,
     random_extra,
@@ -263,7 +264,7 @@ def _inplace_methods(functions: dict) -> dict:
 
 # Every function of these modules becomes a method too (`x.sum()` is `paddle.sum(x)`), as in Paddle.
 METHOD_MODULES = (math, linalg, linalg_extra, logic, manipulation, manipulation_extra, indexing, attribute, search,
-                  stat, special_math, reduce_extra, tensor_extra)  # fmt: skip
+                  stat, special_math, reduce_extra, tensor_extra, pca)  # fmt: skip
 # not called on a tensor first, or clash with an attribute
 NOT_METHODS = {"assign", "shape", "complex", "searchsorted", "logspace", "einsum", "tril_indices", "triu_indices",
                "tolist"}  # fmt: skip

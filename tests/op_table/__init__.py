@@ -27,6 +27,7 @@ from tests.op_table import (
     nn_extra,
     optimizer,
     reduce_extra,
+    rnnt,
     search,
     sequence_ops,
     signal,
@@ -60,6 +61,7 @@ SECTIONS += [sequence_ops]  # paddle.text.viterbi_decode
 SECTIONS += [static_extra]  # paddle.static: auc counters, spectral_norm's op
 SECTIONS += [incubate]  # paddle.incubate: graph_khop_sampler
 SECTIONS += [static_extra2]  # paddle.static.nn.nce's sampling op
+SECTIONS += [rnnt]  # paddle.nn.functional.rnnt_loss (warprnnt)
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 

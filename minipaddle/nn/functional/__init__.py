@@ -14,6 +14,7 @@ from minipaddle.nn.functional.loss import *  # noqa: F403
 from minipaddle.nn.functional.margin_loss import *  # noqa: F403
 from minipaddle.nn.functional.norm import *  # noqa: F403
 from minipaddle.nn.functional.pooling import *  # noqa: F403
+from minipaddle.nn.functional.rnnt import *  # noqa: F403
 from minipaddle.nn.functional.unpool import *  # noqa: F403
 from minipaddle.nn.functional.vision import *  # noqa: F403
 

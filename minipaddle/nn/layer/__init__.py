@@ -17,6 +17,7 @@ from minipaddle.nn.layer.loss import *  # noqa: F403
 from minipaddle.nn.layer.norm import *  # noqa: F403
 from minipaddle.nn.layer.pooling import *  # noqa: F403
 from minipaddle.nn.layer.rnn import *  # noqa: F403
+from minipaddle.nn.layer.rnnt import *  # noqa: F403
 from minipaddle.nn.layer.transformer import *  # noqa: F403
 
 __all__ = [_n for _n, _v in list(globals().items()) if not _n.startswith("_") and not isinstance(_v, _types.ModuleType)]

@@ -12,4 +12,3 @@ from minipaddle.static.nn.extra2 import __all__ as _extra2_layer_functions
 __all__ = ["case", "cond", "py_func", "switch_case", "while_loop", *_layer_functions]
 __all__ += _extra_layer_functions
 __all__ += _extra2_layer_functions
-
