@@ -52,9 +52,8 @@ MISSING = {
     "paddle.nn.functional": {"sparse_attention"},  # GPU only in paddle 2.6
     "paddle.vision.ops": {"decode_jpeg", "read_file"},  # JPEG decoding through nvJPEG (GPU) in paddle
     "paddle.static": {"IpuCompiledProgram", "IpuStrategy", "ipu_shard_guard", "set_ipu_shard", "ctr_metric_bundle"},
-    # LoD (variable-length sequence) tensors do not exist in minipaddle; data_norm is not built yet.
+    # LoD (variable-length sequence) tensors do not exist in minipaddle.
     "paddle.static.nn": {
-        "data_norm",
         "sequence_concat",
         "sequence_conv",
         "sequence_enumerate",

@@ -54,6 +54,7 @@ from minipaddle.ops.sequence_ops import *  # noqa: F403
 from minipaddle.ops.signal_ops import *  # noqa: F403
 from minipaddle.ops.special_math import *  # noqa: F403
 from minipaddle.ops.static_extra2_ops import *  # noqa: F403
+from minipaddle.ops.static_extra3_ops import *  # noqa: F403
 from minipaddle.ops.static_extra_ops import *  # noqa: F403
 from minipaddle.ops.tensor_extra import *  # noqa: F403
 from minipaddle.ops.unary_math import *  # noqa: F403

@@ -34,6 +34,7 @@ from tests.op_table import (
     special_math,
     static_extra,
     static_extra2,
+    static_extra3,
     tensor_extra,
     unpool,
     vision_ops,
@@ -61,6 +62,7 @@ SECTIONS += [sequence_ops]  # paddle.text.viterbi_decode
 SECTIONS += [static_extra]  # paddle.static: auc counters, spectral_norm's op
 SECTIONS += [incubate]  # paddle.incubate: graph_khop_sampler
 SECTIONS += [static_extra2]  # paddle.static.nn.nce's sampling op
+SECTIONS += [static_extra3]  # paddle.static.nn.data_norm and its statistics' pseudo-gradients
 SECTIONS += [rnnt]  # paddle.nn.functional.rnnt_loss (warprnnt)
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]

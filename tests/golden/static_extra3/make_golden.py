@@ -1,0 +1,30 @@
+"""Record what real Paddle 2.6 computes for the static-mode cases in cases.py (data_norm) into
+arrays.npz, for tests/static/test_static_extra3.py (which needs no Paddle).
+
+Run with the reference Paddle, from outside the repo so `import paddle` finds the real one:
+
+    cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/static_extra3/make_golden.py
+"""
+
+import importlib.util
+import os
+import warnings
+
+import numpy as np
+import paddle
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load_cases():
+    spec = importlib.util.spec_from_file_location("static_extra3_cases", os.path.join(HERE, "cases.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+if __name__ == "__main__":
+    warnings.filterwarnings("ignore")
+    arrays = load_cases().run_all(paddle)
+    np.savez(os.path.join(HERE, "arrays.npz"), **arrays)
+    print(f"wrote {len(arrays)} arrays")
