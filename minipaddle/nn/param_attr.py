@@ -114,7 +114,7 @@ def make_parameter(
         init = Constant(0.0) if is_bias else XavierUniform()
     name = attr.name if attr.name is not None else unique_name(f"{prefix}.{'b' if is_bias else 'w'}")
     if type(attr) is not ParamAttr:  # paddle.static.WeightNormParamAttr: w = g * v / ||v||, built in the Program
-        from minipaddle.static.extra import WeightNormParamAttr, make_weight_normalized
+        from minipaddle.static.fluid_api import WeightNormParamAttr, make_weight_normalized
 
         if isinstance(attr, WeightNormParamAttr):
             return make_weight_normalized(

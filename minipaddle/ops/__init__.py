@@ -13,6 +13,7 @@ from minipaddle.ops.complex_ops import *  # noqa: F403
 from minipaddle.ops.constant import *  # noqa: F403
 from minipaddle.ops.conv import *  # noqa: F403
 from minipaddle.ops.cumulative import *  # noqa: F403
+from minipaddle.ops.data_norm_ops import *  # noqa: F403
 from minipaddle.ops.debug import *  # noqa: F403
 from minipaddle.ops.decompositions import *  # noqa: F403
 from minipaddle.ops.diagonal import *  # noqa: F403
@@ -20,6 +21,7 @@ from minipaddle.ops.distribution_ops import *  # noqa: F403
 from minipaddle.ops.elementwise import *  # noqa: F403
 from minipaddle.ops.fft_ops import *  # noqa: F403
 from minipaddle.ops.floor_division import *  # noqa: F403
+from minipaddle.ops.fluid_ops import *  # noqa: F403
 from minipaddle.ops.fused import *  # noqa: F403
 from minipaddle.ops.graph_ops import *  # noqa: F403
 from minipaddle.ops.grid import *  # noqa: F403
@@ -33,6 +35,7 @@ from minipaddle.ops.logical import *  # noqa: F403
 from minipaddle.ops.manipulation import *  # noqa: F403
 from minipaddle.ops.manipulation_extra import *  # noqa: F403
 from minipaddle.ops.matrix_functions import *  # noqa: F403
+from minipaddle.ops.nce_ops import *  # noqa: F403
 from minipaddle.ops.nn_activation import *  # noqa: F403
 from minipaddle.ops.nn_common import *  # noqa: F403
 from minipaddle.ops.nn_extra import *  # noqa: F403
@@ -53,9 +56,6 @@ from minipaddle.ops.search import *  # noqa: F403
 from minipaddle.ops.sequence_ops import *  # noqa: F403
 from minipaddle.ops.signal_ops import *  # noqa: F403
 from minipaddle.ops.special_math import *  # noqa: F403
-from minipaddle.ops.static_extra2_ops import *  # noqa: F403
-from minipaddle.ops.static_extra3_ops import *  # noqa: F403
-from minipaddle.ops.static_extra_ops import *  # noqa: F403
 from minipaddle.ops.tensor_extra import *  # noqa: F403
 from minipaddle.ops.unary_math import *  # noqa: F403
 from minipaddle.ops.unpool import *  # noqa: F403

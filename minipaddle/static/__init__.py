@@ -16,8 +16,8 @@ from minipaddle.static.backward import append_backward, gradients
 from minipaddle.static.builder import disable_static, enable_static, in_static_mode
 from minipaddle.static.debug import Print, py_func
 from minipaddle.static.executor import Executor, Scope, global_scope, scope_guard
-from minipaddle.static.extra import *  # noqa: F403
-from minipaddle.static.extra import __all__ as _extra_all
+from minipaddle.static.fluid_api import *  # noqa: F403
+from minipaddle.static.fluid_api import __all__ as _extra_all
 from minipaddle.static.framework import *  # noqa: F403
 from minipaddle.static.framework import __all__ as _framework_all
 from minipaddle.static.input import InputSpec, data

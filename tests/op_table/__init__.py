@@ -8,9 +8,11 @@ from tests.op_table import (
     complex,
     core,
     creation,
+    data_norm_ops,
     debug,
     distribution,
     fft,
+    fluid_ops,
     fused,
     geometric,
     grid,
@@ -22,6 +24,7 @@ from tests.op_table import (
     manipulation,
     manipulation_extra,
     math,
+    nce_ops,
     nn_conv,
     nn_core,
     nn_extra,
@@ -32,9 +35,6 @@ from tests.op_table import (
     sequence_ops,
     signal,
     special_math,
-    static_extra,
-    static_extra2,
-    static_extra3,
     tensor_extra,
     unpool,
     vision_ops,
@@ -59,10 +59,10 @@ SECTIONS += [signal]  # paddle.signal: frame, overlap_add; stft and istft on pad
 SECTIONS += [geometric]  # paddle.geometric: segment_*, send_u_recv/ue_recv/uv, neighbor sampling, reindexing
 SECTIONS += [tensor_extra]  # paddle 2.6's renorm, cdist, as_strided, fill_diagonal_(tensor), householder_product
 SECTIONS += [sequence_ops]  # paddle.text.viterbi_decode
-SECTIONS += [static_extra]  # paddle.static: auc counters, spectral_norm's op
+SECTIONS += [fluid_ops]  # paddle.static: auc counters, spectral_norm's op
 SECTIONS += [incubate]  # paddle.incubate: graph_khop_sampler
-SECTIONS += [static_extra2]  # paddle.static.nn.nce's sampling op
-SECTIONS += [static_extra3]  # paddle.static.nn.data_norm and its statistics' pseudo-gradients
+SECTIONS += [nce_ops]  # paddle.static.nn.nce's sampling op
+SECTIONS += [data_norm_ops]  # paddle.static.nn.data_norm and its statistics' pseudo-gradients
 SECTIONS += [rnnt]  # paddle.nn.functional.rnnt_loss (warprnnt)
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]

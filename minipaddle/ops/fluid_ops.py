@@ -1,4 +1,4 @@
-"""Ops behind paddle.static's extra layers: auc (running ROC-AUC counters) and spectral_norm (a weight divided
+"""Ops behind paddle.static's fluid-era functions: auc (running ROC-AUC counters) and spectral_norm (a weight divided
 by its largest singular value, estimated by power iteration)."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The statistics are three parameters named as Paddle's (`dn.batch_size`, `dn.batch_sum`, `dn.batch_square_sum`
 for the default name "dn"); their gradients are the batch's own count, sum and squared deviations
-(ops/static_extra3_ops.py), so each optimizer step adds the batch to them.
+(ops/data_norm_ops.py), so each optimizer step adds the batch to them.
 """
 
 from __future__ import annotations

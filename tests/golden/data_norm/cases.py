@@ -1,4 +1,4 @@
-"""The static-mode cases of tests/static/test_static_extra3.py, written once for both libraries: each group builds
+"""The static-mode cases of tests/static/test_data_norm.py, written once for both libraries: each group builds
 its Programs with the given paddle (the real 2.6 one in make_golden.py, minipaddle in the test), runs them and
 returns {name: array}.
 

@@ -1,9 +1,9 @@
 """Record what real Paddle 2.6 computes for the static-mode cases in cases.py (static_pylayer, nce) into
-arrays.npz, for tests/static/test_static_extra2.py (which needs no Paddle).
+arrays.npz, for tests/static/test_pylayer_nce.py (which needs no Paddle).
 
 Run with the reference Paddle, from outside the repo so `import paddle` finds the real one:
 
-    cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/static_extra2/make_golden.py
+    cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/pylayer_nce/make_golden.py
 """
 
 import importlib.util
@@ -17,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def load_cases():
-    spec = importlib.util.spec_from_file_location("static_extra2_cases", os.path.join(HERE, "cases.py"))
+    spec = importlib.util.spec_from_file_location("pylayer_nce_cases", os.path.join(HERE, "cases.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

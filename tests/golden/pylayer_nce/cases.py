@@ -1,4 +1,4 @@
-"""The static-mode cases of tests/static/test_static_extra2.py, written once for both libraries: `run_all(paddle)`
+"""The static-mode cases of tests/static/test_pylayer_nce.py, written once for both libraries: `run_all(paddle)`
 builds each Program with the given paddle (the real 2.6 one in make_golden.py, minipaddle in the test), runs it
 and returns {name: array}. nce runs with a custom distribution of mass 1 on one class, so its negative samples
 are the same in both libraries.

@@ -1,4 +1,4 @@
-"""More static-graph layer functions of paddle.static.nn: bilinear_tensor_product, row_conv, spectral_norm and
+"""Fluid-era layer functions paddle 2.6 keeps in paddle.static.nn: bilinear_tensor_product, row_conv, spectral_norm and
 sparse_embedding, each making its parameters with Paddle's names (`row_conv_0.w_0`, ...).
 
 Like the layers in common.py they are written on the public functions, so they also run outside a Program.

@@ -1,5 +1,6 @@
-"""More of paddle.static: WeightNormParamAttr (a weight kept as a norm g and a direction v), auc (ROC-AUC whose
-counters live in persistable variables across Executor runs), and the accelerator place lists of a CPU build."""
+"""What paddle 2.6 keeps of fluid's API in paddle.static: WeightNormParamAttr (a weight kept as a norm g and a
+direction v), auc (ROC-AUC whose counters live in persistable variables across Executor runs), and the
+accelerator place lists of a CPU build."""
 
 from __future__ import annotations
 
@@ -139,7 +140,7 @@ def _append_auc(input, label, stat_pos, stat_neg, num_thresholds, slide_steps, c
     """One auc op; in static mode it writes its new counters back into the persistable variables it read."""
     if not STATE.static_mode:
         return ops.auc(input, label, stat_pos, stat_neg, num_thresholds, slide_steps, curve)
-    from minipaddle.ops.static_extra_ops import Auc
+    from minipaddle.ops.fluid_ops import Auc
 
     block = default_main_program().current_block()
     out = block.create_var(unique_name("auc") + ".tmp_0", (), "float64")

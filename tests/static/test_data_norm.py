@@ -1,4 +1,4 @@
-"""paddle.static.nn.data_norm: values, gradients and optimizer steps against Paddle 2.6 (tests/golden/static_extra3,
+"""paddle.static.nn.data_norm: values, gradients and optimizer steps against Paddle 2.6 (tests/golden/data_norm,
 recorded by its make_golden.py from the cases in cases.py, which run here on minipaddle) and behaviour."""
 
 import numpy as np
@@ -10,7 +10,7 @@ from tests.static.golden_cases import check_against_paddle
 
 
 def test_data_norm_matches_paddle():
-    check_against_paddle("static_extra3", "data_norm_cases")
+    check_against_paddle("data_norm", "data_norm_cases")
 
 
 def test_data_norm_parameters_are_named_as_paddle(static_mode):

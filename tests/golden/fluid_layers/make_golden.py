@@ -1,9 +1,11 @@
-"""Record what real Paddle 2.6 computes for the static-mode cases in cases.py (data_norm) into
-arrays.npz, for tests/static/test_static_extra3.py (which needs no Paddle).
+"""Record what real Paddle 2.6 computes for the static-mode cases in cases.py (WeightNormParamAttr, auc,
+bilinear_tensor_product, row_conv, spectral_norm) into arrays.npz, for tests/static/test_fluid_layers.py (which
+needs no Paddle). sparse_embedding is not here: Paddle's CPU build cannot initialize its SELECTED_ROWS table
+outside a parameter server.
 
 Run with the reference Paddle, from outside the repo so `import paddle` finds the real one:
 
-    cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/static_extra3/make_golden.py
+    cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/fluid_layers/make_golden.py
 """
 
 import importlib.util
@@ -17,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def load_cases():
-    spec = importlib.util.spec_from_file_location("static_extra3_cases", os.path.join(HERE, "cases.py"))
+    spec = importlib.util.spec_from_file_location("fluid_layers_cases", os.path.join(HERE, "cases.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -1,5 +1,5 @@
 """paddle.static's WeightNormParamAttr, auc, cuda_places/xpu_places and static.nn's bilinear_tensor_product,
-row_conv, spectral_norm, sparse_embedding: values against Paddle 2.6 (tests/golden/static_extra, recorded by its
+row_conv, spectral_norm, sparse_embedding: values against Paddle 2.6 (tests/golden/fluid_layers, recorded by its
 make_golden.py from the cases in cases.py, which run here on minipaddle) and behaviour."""
 
 import numpy as np
@@ -12,7 +12,7 @@ from tests.static.golden_cases import check_against_paddle
 
 @pytest.mark.parametrize("group", ["weight_norm_cases", "auc_cases", "layer_cases"])
 def test_values_match_paddle(group):
-    check_against_paddle("static_extra", group)
+    check_against_paddle("fluid_layers", group)
 
 
 # ---- WeightNormParamAttr -------------------------------------------------------------------------------------------

@@ -1,11 +1,9 @@
-"""Record what real Paddle 2.6 computes for the static-mode cases in cases.py (WeightNormParamAttr, auc,
-bilinear_tensor_product, row_conv, spectral_norm) into arrays.npz, for tests/static/test_static_extra.py (which
-needs no Paddle). sparse_embedding is not here: Paddle's CPU build cannot initialize its SELECTED_ROWS table
-outside a parameter server.
+"""Record what real Paddle 2.6 computes for the static-mode cases in cases.py (data_norm) into
+arrays.npz, for tests/static/test_data_norm.py (which needs no Paddle).
 
 Run with the reference Paddle, from outside the repo so `import paddle` finds the real one:
 
-    cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/static_extra/make_golden.py
+    cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/data_norm/make_golden.py
 """
 
 import importlib.util
@@ -19,7 +17,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def load_cases():
-    spec = importlib.util.spec_from_file_location("static_extra_cases", os.path.join(HERE, "cases.py"))
+    spec = importlib.util.spec_from_file_location("data_norm_cases", os.path.join(HERE, "cases.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

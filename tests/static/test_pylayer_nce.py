@@ -1,4 +1,4 @@
-"""paddle.static.nn's static_pylayer and nce: values and gradients against Paddle 2.6 (tests/golden/static_extra2,
+"""paddle.static.nn's static_pylayer and nce: values and gradients against Paddle 2.6 (tests/golden/pylayer_nce,
 recorded by its make_golden.py from the cases in cases.py, which run here on minipaddle) and behaviour."""
 
 import numpy as np
@@ -11,7 +11,7 @@ from tests.static.golden_cases import check_against_paddle
 
 @pytest.mark.parametrize("group", ["pylayer_cases", "nce_cases"])
 def test_values_match_paddle(group):
-    check_against_paddle("static_extra2", group)
+    check_against_paddle("pylayer_nce", group)
 
 
 def _run(main, startup, feed, fetch):
@@ -141,7 +141,7 @@ def test_nce_samples_follow_the_sampler():
     paddle.seed(3)
     label = paddle.zeros([4000, 1], "int64")
     dist = np.array([0.1, 0.6, 0.0, 0.3])
-    from minipaddle.static.nn.extra2 import _alias_table
+    from minipaddle.static.nn.nce import _alias_table
 
     alias, alias_probs = _alias_table(dist, 4)
     tables = [paddle.to_tensor(a) for a in (dist.astype(np.float32), alias, alias_probs)]

@@ -13,7 +13,7 @@ N_CLASSES, K, ONLY = 6, 3, 4
 
 
 def _tables():
-    from minipaddle.static.nn.extra2 import _alias_table
+    from minipaddle.static.nn.nce import _alias_table
 
     dist = np.zeros(N_CLASSES)
     dist[ONLY] = 1.0

@@ -1,4 +1,4 @@
-"""The static-mode cases of tests/static/test_static_extra.py, written once for both libraries: `run_all(paddle)`
+"""The static-mode cases of tests/static/test_fluid_layers.py, written once for both libraries: `run_all(paddle)`
 builds each Program with the given paddle (the real 2.6 one in make_golden.py, minipaddle in the test), runs it
 with deterministic parameters and returns {name: array}.
 

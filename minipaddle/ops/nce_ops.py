@@ -1,5 +1,5 @@
 """The op behind paddle.static.nn.nce: drawing its negative classes (nce_sample). The loss itself is a composition
-of differentiable ops (static/nn/extra2.py)."""
+of differentiable ops (static/nn/nce.py)."""
 
 from __future__ import annotations
 
