@@ -73,7 +73,6 @@ MISSING = {
     # Datasets that download their files, and audio file I/O.
     "paddle.text": {"Conll05st", "Imdb", "Imikolov", "Movielens", "UCIHousing", "WMT14", "WMT16"},
     "paddle.audio": {"backends", "datasets", "info", "load", "save"},
-    "paddle.sparse": {"pca_lowrank"},
     "paddle.callbacks": {"WandbCallback"},  # needs the wandb service
 }
 

@@ -4,12 +4,14 @@ tensor.py    SparseCooTensor, SparseCsrTensor, and the conversions between layou
 creation.py  sparse_coo_tensor, sparse_csr_tensor, Tensor.to_sparse_coo / to_sparse_csr
 unary.py     element-wise math on the values; sum, transpose, reshape, slice, cast, coalesce
 binary.py    add, subtract, multiply, divide; matmul, masked_matmul, mv, addmm; is_same_shape
+linalg.py    pca_lowrank
 nn/          ReLU, ReLU6, LeakyReLU, Softmax and their functional forms
 """
 
 from minipaddle.sparse import nn
 from minipaddle.sparse.binary import add, addmm, divide, is_same_shape, masked_matmul, matmul, multiply, mv, subtract
 from minipaddle.sparse.creation import sparse_coo_tensor, sparse_csr_tensor
+from minipaddle.sparse.linalg import pca_lowrank
 from minipaddle.sparse.tensor import SparseCooTensor, SparseCsrTensor
 from minipaddle.sparse.unary import (
     abs,  # noqa: A004 (Paddle's names)
@@ -39,6 +41,7 @@ from minipaddle.sparse.unary import (
 )
 
 __all__ = [
+    "pca_lowrank",
     "sparse_coo_tensor",
     "sparse_csr_tensor",
     "sin",

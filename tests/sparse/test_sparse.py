@@ -147,3 +147,15 @@ def test_softmax_rows():
 def test_errors(call, error):
     with pytest.raises(error):
         call()
+
+
+def test_pca_lowrank_of_a_sparse_matrix_equals_the_dense_one_with_the_same_draws():
+    x = paddle.to_tensor(np.random.default_rng(0).standard_normal((6, 4)))
+    paddle.seed(3)
+    dense = paddle.linalg.pca_lowrank(x, q=3)
+    paddle.seed(3)
+    sparse = paddle.sparse.pca_lowrank(x.to_sparse_coo(2), q=3)
+    for d, s in zip(dense, sparse):
+        np.testing.assert_allclose(s.numpy(), d.numpy(), rtol=1e-12, atol=1e-12)
+    with pytest.raises(TypeError, match="paddle.sparse.pca_lowrank: x must be a sparse tensor"):
+        paddle.sparse.pca_lowrank(x)
