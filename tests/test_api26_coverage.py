@@ -51,7 +51,7 @@ MISSING = {
     },  # fmt: skip
     "paddle.nn.functional": {"sparse_attention"},  # GPU only in paddle 2.6
     "paddle.vision.ops": {"decode_jpeg", "read_file"},  # JPEG decoding through nvJPEG (GPU) in paddle
-    "paddle.static": {"IpuCompiledProgram", "IpuStrategy", "ipu_shard_guard", "set_ipu_shard", "ctr_metric_bundle"},
+    "paddle.static": {"IpuCompiledProgram", "IpuStrategy", "ipu_shard_guard", "set_ipu_shard"},
     # LoD (variable-length sequence) tensors do not exist in minipaddle.
     "paddle.static.nn": {
         "sequence_concat",

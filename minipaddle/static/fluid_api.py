@@ -1,12 +1,14 @@
 """What paddle 2.6 keeps of fluid's API in paddle.static: WeightNormParamAttr (a weight kept as a norm g and a
-direction v), auc (ROC-AUC whose counters live in persistable variables across Executor runs), and the
-accelerator place lists of a CPU build."""
+direction v), auc (ROC-AUC whose counters live in persistable variables across Executor runs), ctr_metric_bundle
+(CTR sums kept the same way), and the accelerator place lists of a CPU build."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from minipaddle import ops
+from minipaddle.core.dispatch import apply_inplace
+from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, unique_name
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.param_attr import ParamAttr
@@ -15,7 +17,7 @@ from minipaddle.static.parameters import declare_persistable
 from minipaddle.static.program import default_main_program
 from minipaddle.tensor.checks import check_tensor
 
-__all__ = ["WeightNormParamAttr", "auc", "cuda_places", "xpu_places"]
+__all__ = ["WeightNormParamAttr", "auc", "ctr_metric_bundle", "cuda_places", "xpu_places"]
 
 
 # ---- weight normalization ---------------------------------------------------------------------------------------
@@ -149,6 +151,75 @@ def _append_auc(input, label, stat_pos, stat_neg, num_thresholds, slide_steps, c
     block.append_op(Auc.name, slot_inputs(Auc, names), {"Out": [out.name, stat_pos.name, stat_neg.name]}, attrs,
                     scope=STATE.scope)  # fmt: skip
     return out, stat_pos, stat_neg
+
+
+# ---- ctr_metric_bundle ------------------------------------------------------------------------------------------
+
+
+def ctr_metric_bundle(input, label, ins_tag_weight=None):  # noqa: A002
+    """Running sums for click-through-rate metrics, kept in six persistable float32 variables that add up across
+    Executor runs (reset them by running the startup Program again; in dynamic mode each call starts from zero).
+
+    With N the instance number (local_ins_num): MAE = local_abserr / N, RMSE = sqrt(local_sqrerr / N),
+    predicted_ctr = local_prob / N, q = local_q / N. Per batch, the sums grow by sum((input - label)^2),
+    sum(|input - label|), sum(input), w * sum(sigmoid(input)), sum(label) and w * batch size, where w is
+    ins_tag_weight's first value (1 for real data, 0 for fake data; 1 when it is None).
+
+    Args:
+        input: [N, 1] (or [N]) float32 predicted probabilities.
+        label: float32 labels of input's shape (Paddle's kernels run float32 labels only).
+        ins_tag_weight: [N, 1] float32 tags whose first row weighs the batch's q and instance number, or None.
+
+    Returns:
+        (local_sqrerr, local_abserr, local_prob, local_q, local_pos_num, local_ins_num): the persistable sums,
+        of shape [1] but local_q and local_ins_num, [1, 1] (as Paddle's, which broadcast against the tag).
+
+    Example:
+        >>> predict = paddle.static.data("predict", [-1, 1], "float32")
+        >>> label = paddle.static.data("label", [-1, 1], "float32")
+        >>> sqrerr, abserr, prob, q, pos, ins = paddle.static.ctr_metric_bundle(predict, label)
+    """
+    for arg, t in (("input", input), ("label", label), ("ins_tag_weight", ins_tag_weight)):
+        if t is None and arg == "ins_tag_weight":
+            continue
+        check_tensor(t, "ctr_metric_bundle", arg)
+        if t.dtype.name != "float32":  # Paddle builds other dtypes but its kernels then fail at run time
+            raise TypeError(f"ctr_metric_bundle: {arg} must be float32, got {t.dtype.name}")
+    if list(input.shape) != list(label.shape):
+        raise ValueError(f"ctr_metric_bundle: input and label must have the same shape, got {list(input.shape)} "
+                         f"and {list(label.shape)}")  # fmt: skip
+    if input.ndim not in (1, 2) or (input.ndim == 2 and input.shape[1] != 1):
+        raise ValueError(f"ctr_metric_bundle: input must be [N, 1] or [N] (one probability per instance), got "
+                         f"{list(input.shape)}")  # fmt: skip
+    if ins_tag_weight is None:
+        ins_tag_weight = ops.full_like(ops.reshape(input, (-1, 1))[0:1], 1.0)
+    # Paddle's order of creation, and so of the `_generated_var_k` names: abserr, sqrerr, prob, q, pos, ins
+    abserr, sqrerr, prob, q, pos_num, ins_num = (_ctr_sum(s) for s in [(1,)] * 3 + [(1, 1), (1,), (1, 1)])
+    if STATE.static_mode:  # Paddle's nine batch temporaries come next; take their names so later ones match
+        for _ in range(9):
+            unique_name("_generated_var")
+    diff = ops.subtract(input, label)
+    weight = ins_tag_weight[0:1]
+    ones = ops.full_like(ops.reshape(label, (-1, 1)), 1.0)
+    batch = [
+        (sqrerr, ops.reshape(ops.sum(ops.square(diff)), (1,))),
+        (abserr, ops.sum(ops.abs(diff))),
+        (prob, ops.sum(input, axis=(0,))),
+        (q, ops.multiply(ops.sum(ops.sigmoid(input), axis=(0,)), weight)),
+        (pos_num, ops.sum(label, axis=(0,))),
+        (ins_num, ops.multiply(ops.sum(ones, axis=(0,)), weight)),
+    ]
+    add = get_op("add")
+    for total, value in batch:
+        apply_inplace(add, total, (value, total))
+    return sqrerr, abserr, prob, q, pos_num, ins_num
+
+
+def _ctr_sum(shape):
+    zeros = np.zeros(shape, np.float32)
+    if not STATE.static_mode:
+        return Tensor(zeros)
+    return declare_persistable(unique_name("_generated_var"), zeros)
 
 
 # ---- places -----------------------------------------------------------------------------------------------------
