@@ -19,3 +19,26 @@ def read_arrays(path: Path) -> dict[str, np.ndarray]:
     """Every array of an .npz file, by name (never unpickled)."""
     with np.load(path, allow_pickle=False) as data:
         return {k: data[k] for k in data.files}
+
+
+def load_cases(folder: str):
+    """tests/golden/<folder>/cases.py as a module: static-mode cases written once, run with either library."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"{folder}_cases", GOLDEN_ROOT / folder / "cases.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def record_cases(folder: str) -> None:
+    """Run tests/golden/<folder>/cases.py's run_all on real Paddle and write its arrays to arrays.npz there (the
+    make_golden.py scripts of the static cases call this from the paddle 2.6 venv)."""
+    import warnings
+
+    import paddle
+
+    warnings.filterwarnings("ignore")
+    arrays = load_cases(folder).run_all(paddle)
+    np.savez(GOLDEN_ROOT / folder / "arrays.npz", **arrays)
+    print(f"wrote {len(arrays)} arrays")

@@ -4,19 +4,15 @@ Program in fresh names."""
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 
 import minipaddle as paddle
-from tests.golden_files import GOLDEN_ROOT, read_arrays
+from tests.golden_files import GOLDEN_ROOT, load_cases, read_arrays
 
 
 def check_against_paddle(folder: str, group: str) -> None:
     """Run `group` of tests/golden/<folder>/cases.py in static mode and compare every array with paddle's."""
-    spec = importlib.util.spec_from_file_location(f"{folder}_cases", GOLDEN_ROOT / folder / "cases.py")
-    cases = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cases)
+    cases = load_cases(folder)
     golden = read_arrays(GOLDEN_ROOT / folder / "arrays.npz")
     paddle.enable_static()
     try:

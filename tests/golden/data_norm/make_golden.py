@@ -6,25 +6,12 @@ Run with the reference Paddle, from outside the repo so `import paddle` finds th
     cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/data_norm/make_golden.py
 """
 
-import importlib.util
-import os
-import warnings
+import sys
+from pathlib import Path
 
-import numpy as np
-import paddle
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # the repository, for tests.golden_files
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def load_cases():
-    spec = importlib.util.spec_from_file_location("data_norm_cases", os.path.join(HERE, "cases.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
+from tests.golden_files import record_cases  # noqa: E402
 
 if __name__ == "__main__":
-    warnings.filterwarnings("ignore")
-    arrays = load_cases().run_all(paddle)
-    np.savez(os.path.join(HERE, "arrays.npz"), **arrays)
-    print(f"wrote {len(arrays)} arrays")
+    record_cases("data_norm")
