@@ -45,7 +45,8 @@ def run_kernel_into(op, target_data: np.ndarray, arrays: list, attrs: dict) -> N
     try:
         op.kernel_into(target_data, *arrays, **attrs)
     except _KERNEL_ERRORS as e:
-        raise kernel_error(f"{op.name}_", e, f" (the result must keep the tensor's shape {list(target_data.shape)})")
+        shape = list(target_data.shape)
+        raise kernel_error(f"{op.name}_", e, f" (the result must keep the tensor's shape {shape})") from e
     if STATE.check_nan_inf:
         check_finite(f"{op.name}_", target_data)
 

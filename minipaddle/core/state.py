@@ -312,7 +312,7 @@ class OpHook:
 
 
 class HookHandle:
-    """What `add_op_hook` returns: `handle.remove()` takes the hook off the list again (once; later calls do nothing)."""
+    """What `add_op_hook` returns: `handle.remove()` takes the hook off the list again (later calls do nothing)."""
 
     __slots__ = ("hook", "_state")
 
