@@ -83,7 +83,7 @@ from minipaddle.hapi import Model, flops, summary
 from minipaddle.nn.param_attr import ParamAttr, create_parameter
 from minipaddle.reader import batch
 from minipaddle.static import disable_static, enable_static
-from minipaddle.tensor import methods as _methods
+from minipaddle import tensor_methods as _methods
 from minipaddle.tensor.attribute import *  # noqa: F403
 from minipaddle.tensor.creation import *  # noqa: F403
 from minipaddle.tensor.dtype_info import *  # noqa: F403

@@ -131,5 +131,5 @@ def to_sparse_csr(x):
     return dense_to_csr(x)
 
 
-# Bound onto the dense Tensor by minipaddle/tensor/methods.py.
+# Bound onto the dense Tensor by minipaddle/tensor_methods.py.
 METHODS = {"to_sparse_coo": to_sparse_coo, "to_sparse_csr": to_sparse_csr}

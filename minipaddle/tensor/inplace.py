@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 # The in-place methods of paddle 2.6 that are their out-of-place function written back into x. Each becomes a
-# Tensor method (tensor/methods.py) as soon as its out-of-place function exists.
+# Tensor method (tensor_methods.py) as soon as its out-of-place function exists.
 WRITE_BACK = (
     "abs_ acos_ acosh_ add_ addmm_ asin_ asinh_ atan_ atanh_ bitwise_and_ bitwise_not_ bitwise_or_ bitwise_xor_ "
     "ceil_ clip_ cos_ cosh_ cumprod_ cumsum_ digamma_ divide_ erf_ erfinv_ exp_ expm1_ floor_ floor_divide_ "

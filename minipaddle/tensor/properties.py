@@ -1,5 +1,5 @@
 """Tensor's own attributes and methods that are not `paddle.*` functions: T, data, value, set_value,
-element_size, is_contiguous, contiguous, cpu, cuda, pin_memory, ndimension. Bound by tensor/methods.py."""
+element_size, is_contiguous, contiguous, cpu, cuda, pin_memory, ndimension. Bound by tensor_methods.py."""
 
 from __future__ import annotations
 

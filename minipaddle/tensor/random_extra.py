@@ -135,7 +135,7 @@ def geometric_(x, probs, name=None) -> Tensor:
                       "geometric_")  # fmt: skip
 
 
-# Tensor methods (tensor/methods.py binds them); uniform_ and exponential_ are methods only, as in paddle 2.6.
+# Tensor methods (tensor_methods.py binds them); uniform_ and exponential_ are methods only, as in paddle 2.6.
 METHODS = {
     "uniform_": uniform_,
     "normal_": normal_,

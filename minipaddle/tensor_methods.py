@@ -1,5 +1,7 @@
 """Bind the public functions onto Tensor as methods and Python operators, in one place (as Paddle's own
-`math_op_patch` does). core/tensor.py stays free of imports from above the core."""
+`math_op_patch` does). core/tensor.py stays free of imports from above the core. The methods come from every
+floor (nn.functional's activations, sparse's to_sparse_coo), so the binder stands on the top floor and
+minipaddle/__init__.py calls `bind()` once."""
 
 from __future__ import annotations
 
