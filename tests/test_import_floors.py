@@ -69,6 +69,9 @@ LAZY = {
     ("minipaddle.vision.transforms.functional", "PIL"): "Pillow is optional: only PIL images need it",
     ("minipaddle.hapi.callbacks", "visualdl"): "VisualDL is optional: only the VisualDL callback writes its logs",
     ("minipaddle.hapi.progressbar", "tqdm.auto"): "tqdm.auto loads ipywidgets in a notebook: only when a bar is shown",
+    ("minipaddle.distribution.transform", "minipaddle.distribution.transformed_distribution"): (
+        "Paddle's own cycle: a Transform called on a Distribution makes a TransformedDistribution of Transforms"
+    ),
 }
 
 
