@@ -39,6 +39,7 @@ from minipaddle import (
     utils,
     vision,
 )
+from minipaddle import tensor_methods as _methods
 from minipaddle.autograd import grad
 from minipaddle.core.dtype import DType as dtype
 from minipaddle.core.dtype import (
@@ -83,7 +84,6 @@ from minipaddle.hapi import Model, flops, summary
 from minipaddle.nn.param_attr import ParamAttr, create_parameter
 from minipaddle.reader import batch
 from minipaddle.static import disable_static, enable_static
-from minipaddle import tensor_methods as _methods
 from minipaddle.tensor.attribute import *  # noqa: F403
 from minipaddle.tensor.creation import *  # noqa: F403
 from minipaddle.tensor.dtype_info import *  # noqa: F403
