@@ -14,6 +14,7 @@ from minipaddle.core.dispatch import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor.checks import check_shape, check_tensor, normalize_axes, normalize_axis
+from minipaddle.tensor.creation import to_tensor
 from minipaddle.tensor.math import binary_operands
 
 __all__ = [
@@ -126,8 +127,6 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
 def assign(x, output=None) -> Tensor:
     """A copy of x (a Tensor, numpy array or nested list); gradients flow through it."""
     if not isinstance(x, Tensor):
-        from minipaddle.tensor.creation import to_tensor
-
         x = to_tensor(np.asarray(x))
     if output is not None:
         check_tensor(output, "assign", "output")

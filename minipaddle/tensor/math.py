@@ -26,6 +26,7 @@ from minipaddle.tensor.checks import (
     normalize_axes,
     normalize_axis,
 )
+from minipaddle.tensor.creation import to_tensor
 
 __all__ = [
     "add",
@@ -118,8 +119,6 @@ def binary_operands(x, y, fn: str) -> tuple[Tensor, Tensor]:
 def _with_scalar(t: Tensor, v, fn: str, scalar_first: bool) -> tuple[Tensor, Tensor]:
     """A tensor with a Python number or numpy array on one side."""
     if isinstance(v, (np.ndarray, list, tuple)):
-        from minipaddle.tensor.creation import to_tensor
-
         other = to_tensor(np.asarray(v))
         return binary_operands(other, t, fn)[::-1] if scalar_first else binary_operands(t, other, fn)
     if not isinstance(v, (numbers.Number, np.generic)):

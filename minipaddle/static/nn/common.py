@@ -11,6 +11,7 @@ import numpy as np
 import minipaddle.nn.functional as F
 from minipaddle import ops
 from minipaddle.core.state import unique_name
+from minipaddle.nn.functional.deform_conv import deform_conv2d as deform
 from minipaddle.nn.initializer import Constant, Normal
 from minipaddle.nn.param_attr import ParamAttr, make_parameter
 from minipaddle.tensor.checks import check_tensor
@@ -112,8 +113,6 @@ def deform_conv2d(x, offset, mask, num_filters, filter_size, stride=1, padding=0
     Example:
         >>> out = paddle.static.nn.deform_conv2d(x, offset, None, num_filters=2, filter_size=3, padding=1)
     """
-    from minipaddle.vision.ops import deform_conv2d as deform  # vision stands above static: import when called
-
     fn = "deform_conv2d"
     check_tensor(x, fn, "x")
     groups = 1 if groups is None else groups
