@@ -35,6 +35,7 @@ from minipaddle.tensor import (
     special_math,
     stat,
     tensor_extra,
+    write_back,
 )
 from minipaddle.tensor.to_string import format_parameter, format_tensor
 
@@ -259,7 +260,7 @@ def retain_grads(self) -> None:
 
 def _inplace_methods(functions: dict) -> dict:
     """The `_` methods of paddle 2.6 (tensor/inplace.py): each one whose out-of-place function exists."""
-    built = {n: inplace.inplace_of(functions[n[:-1]], n) for n in inplace.WRITE_BACK + inplace.REBIND
+    built = {n: write_back.inplace_of(functions[n[:-1]], n) for n in write_back.WRITE_BACK + write_back.REBIND
              if n[:-1] in functions}  # fmt: skip
     return {**built, **inplace.SPECIAL}
 

@@ -21,6 +21,7 @@ from minipaddle.core.op import get_op
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor.checks import check_bool, check_shape, check_tensor, normalize_axis
+from minipaddle.tensor.write_back import write_back
 
 __all__ = [
     "slice",
@@ -334,8 +335,6 @@ def scatter(x, index, updates, overwrite=True, name=None) -> Tensor:
 
 def scatter_(x, index, updates, overwrite=True, name=None) -> Tensor:
     """In-place scatter: writes into x and returns it."""
-    from minipaddle.tensor.inplace import write_back
-
     index, updates = _scatter_args(x, index, updates, "scatter_")
     return write_back(x, lambda old: ops.scatter(old, index, updates, check_bool(overwrite, "scatter_", "overwrite")),
                       "scatter_")  # fmt: skip

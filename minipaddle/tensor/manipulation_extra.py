@@ -20,8 +20,9 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor.checks import check_bool, check_broadcast, check_shape, check_tensor, normalize_axis
+from minipaddle.tensor.creation import to_tensor
 from minipaddle.tensor.indexing import _check_index, _check_range
-from minipaddle.tensor.manipulation import split
+from minipaddle.tensor.manipulation import reshape, split
 from minipaddle.tensor.math import binary_operands
 
 __all__ = [
@@ -531,8 +532,6 @@ def vsplit(x, num_or_sections, name=None) -> list:
 
 
 def _atleast(inputs, ndim: int):
-    from minipaddle.tensor.creation import to_tensor
-
     out = []
     for t in inputs:
         t = t if isinstance(t, Tensor) else to_tensor(t)
@@ -878,8 +877,6 @@ def view(x, shape_or_dtype, name=None) -> Tensor:
     """
     check_tensor(x, "view")
     if isinstance(shape_or_dtype, (list, tuple, Tensor)):
-        from minipaddle.tensor.manipulation import reshape
-
         return reshape(x, shape_or_dtype)
     try:
         d = dtypes.to_dtype(shape_or_dtype)

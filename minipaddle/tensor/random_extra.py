@@ -16,8 +16,8 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor import math
 from minipaddle.tensor.checks import check_number, check_tensor
-from minipaddle.tensor.inplace import write_back
 from minipaddle.tensor.random import _int_range
+from minipaddle.tensor.write_back import write_back
 
 __all__ = ["randint_like", "poisson", "normal_", "cauchy_", "geometric_"]
 

@@ -20,6 +20,7 @@ from minipaddle.core.state import no_grad
 from minipaddle.core.tensor import Place, Tensor
 from minipaddle.tensor import attribute, creation, indexing, linalg, manipulation, manipulation_extra, math
 from minipaddle.tensor.checks import check_bool, check_float_tensor, check_number, check_tensor, normalize_axis
+from minipaddle.tensor.write_back import write_back
 
 __all__ = ["renorm", "polar", "cdist", "as_strided"]
 
@@ -187,8 +188,6 @@ def as_strided(x, shape, stride, offset=0, name=None) -> Tensor:
 
 
 def _write_back(x, compute, name):
-    from minipaddle.tensor.inplace import write_back  # (inplace.py imports this module for renorm_)
-
     return write_back(x, compute, name)
 
 
