@@ -24,7 +24,6 @@ from minipaddle.tensor import (
     linalg_extra,
     logic,
     manipulation,
-    manipulation_extra,
     math,
     pca,
     properties,
@@ -266,7 +265,7 @@ def _inplace_methods(functions: dict) -> dict:
 
 
 # Every function of these modules becomes a method too (`x.sum()` is `paddle.sum(x)`), as in Paddle.
-METHOD_MODULES = (math, linalg, linalg_extra, logic, manipulation, manipulation_extra, indexing, attribute, search,
+METHOD_MODULES = (math, linalg, linalg_extra, logic, manipulation, indexing, attribute, search,
                   stat, special_math, reduce_extra, tensor_extra, pca)  # fmt: skip
 # not called on a tensor first, or clash with an attribute
 NOT_METHODS = {"assign", "shape", "complex", "searchsorted", "logspace", "einsum", "tril_indices", "triu_indices",

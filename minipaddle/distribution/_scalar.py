@@ -8,7 +8,7 @@ import numbers
 
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor.creation import full
-from minipaddle.tensor.manipulation_extra import broadcast_tensors
+from minipaddle.tensor.manipulation import broadcast_tensors
 
 
 def real_or_tensor(value, arg: str):

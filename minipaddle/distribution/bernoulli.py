@@ -11,8 +11,7 @@ from minipaddle.distribution import exponential_family
 from minipaddle.nn.functional import binary_cross_entropy_with_logits, sigmoid, softplus
 from minipaddle.tensor.creation import full, ones_like, zeros_like
 from minipaddle.tensor.logic import isnan
-from minipaddle.tensor.manipulation import where
-from minipaddle.tensor.manipulation_extra import broadcast_tensors
+from minipaddle.tensor.manipulation import broadcast_tensors, where
 from minipaddle.tensor.math import add, clip, divide, multiply, subtract
 from minipaddle.tensor.math import any as tensor_any
 from minipaddle.tensor.random import bernoulli, rand

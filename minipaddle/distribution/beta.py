@@ -6,8 +6,7 @@ import numbers
 
 from minipaddle.distribution import dirichlet, exponential_family
 from minipaddle.tensor.creation import full
-from minipaddle.tensor.manipulation import squeeze, stack
-from minipaddle.tensor.manipulation_extra import broadcast_tensors
+from minipaddle.tensor.manipulation import broadcast_tensors, squeeze, stack
 from minipaddle.tensor.math import exp
 from minipaddle.tensor.special_math import lgamma
 

@@ -6,9 +6,8 @@ import numpy as np
 
 from minipaddle.distribution import distribution
 from minipaddle.distribution._params import as_parameters
-from minipaddle.tensor.indexing import gather
+from minipaddle.tensor.indexing import gather, take_along_axis
 from minipaddle.tensor.manipulation import reshape
-from minipaddle.tensor.manipulation_extra import take_along_axis
 from minipaddle.tensor.math import exp, log
 from minipaddle.tensor.math import max as tensor_max
 from minipaddle.tensor.math import sum as tensor_sum

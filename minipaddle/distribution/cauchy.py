@@ -9,7 +9,7 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.distribution import distribution
 from minipaddle.distribution._scalar import loc_and_scale
 from minipaddle.tensor.creation import full
-from minipaddle.tensor.manipulation_extra import broadcast_tensors
+from minipaddle.tensor.manipulation import broadcast_tensors
 from minipaddle.tensor.math import add, atan, divide, multiply, square, subtract, tan
 from minipaddle.tensor.math import pow as tensor_pow
 from minipaddle.tensor.random import rand

@@ -11,8 +11,7 @@ from minipaddle.core.state import no_grad
 from minipaddle.distribution import distribution
 from minipaddle.distribution._scalar import real_or_tensor
 from minipaddle.tensor.creation import full
-from minipaddle.tensor.manipulation import cast
-from minipaddle.tensor.manipulation_extra import broadcast_tensors
+from minipaddle.tensor.manipulation import broadcast_tensors, cast
 from minipaddle.tensor.math import abs as tensor_abs
 from minipaddle.tensor.math import exp, expm1, log, log1p
 from minipaddle.tensor.random import uniform as tensor_uniform

@@ -10,8 +10,7 @@ from minipaddle.nn.functional.input import one_hot
 from minipaddle.tensor.attribute import is_integer
 from minipaddle.tensor.creation import arange, full, zeros_like
 from minipaddle.tensor.logic import isinf
-from minipaddle.tensor.manipulation import cast, where
-from minipaddle.tensor.manipulation_extra import broadcast_tensors
+from minipaddle.tensor.manipulation import broadcast_tensors, cast, where
 from minipaddle.tensor.math import abs as tensor_abs
 from minipaddle.tensor.math import exp, log, log1p
 from minipaddle.tensor.special_math import lgamma

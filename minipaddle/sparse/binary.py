@@ -14,9 +14,8 @@ from minipaddle.sparse import tensor as st
 from minipaddle.sparse.tensor import SparseCooTensor, SparseCsrTensor
 from minipaddle.sparse.unary import check_sparse, with_values
 from minipaddle.tensor.creation import ones, zeros, zeros_like
-from minipaddle.tensor.indexing import gather_nd, index_select
+from minipaddle.tensor.indexing import gather_nd, index_add, index_select
 from minipaddle.tensor.manipulation import cast, concat, transpose
-from minipaddle.tensor.manipulation_extra import index_add
 from minipaddle.tensor.math import add as tensor_add
 from minipaddle.tensor.math import divide as tensor_divide
 from minipaddle.tensor.math import multiply as tensor_multiply

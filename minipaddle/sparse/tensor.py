@@ -17,9 +17,8 @@ from minipaddle.core.dtype import bool_
 from minipaddle.core.tensor import CPU, Tensor
 from minipaddle.tensor.creation import arange, full, to_tensor
 from minipaddle.tensor.creation import zeros as tensor_zeros
-from minipaddle.tensor.indexing import gather_nd, scatter_nd_add
-from minipaddle.tensor.manipulation import cast, concat, stack, transpose
-from minipaddle.tensor.manipulation_extra import index_add, repeat_interleave
+from minipaddle.tensor.indexing import gather_nd, index_add, scatter_nd_add
+from minipaddle.tensor.manipulation import cast, concat, repeat_interleave, stack, transpose
 from minipaddle.tensor.math import any as tensor_any
 from minipaddle.tensor.math import cumsum, floor_divide, remainder
 from minipaddle.tensor.math import sum as tensor_sum

@@ -20,9 +20,9 @@ from minipaddle import ops
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor import (
     creation,
+    indexing,
     logic,
     manipulation,
-    manipulation_extra,
     math,
     reduce_extra,
     special_math,
@@ -146,10 +146,10 @@ logit_ = inplace_of(special_math.logit, "logit_")
 multigammaln_ = inplace_of(special_math.multigammaln, "multigammaln_")
 nan_to_num_ = inplace_of(special_math.nan_to_num, "nan_to_num_")
 polygamma_ = inplace_of(special_math.polygamma, "polygamma_")
-index_add_ = inplace_of(manipulation_extra.index_add, "index_add_")
-index_fill_ = inplace_of(manipulation_extra.index_fill, "index_fill_")
-index_put_ = inplace_of(manipulation_extra.index_put, "index_put_")
-masked_fill_ = inplace_of(manipulation_extra.masked_fill, "masked_fill_")
+index_add_ = inplace_of(indexing.index_add, "index_add_")
+index_fill_ = inplace_of(indexing.index_fill, "index_fill_")
+index_put_ = inplace_of(indexing.index_put, "index_put_")
+masked_fill_ = inplace_of(indexing.masked_fill, "masked_fill_")
 tril_ = inplace_of(creation.tril, "tril_")
 triu_ = inplace_of(creation.triu, "triu_")
 renorm_ = inplace_of(tensor_extra.renorm, "renorm_")

@@ -17,6 +17,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.linalg import transposed_shapes
 from minipaddle.tensor.checks import (
+    _int_arg,
     check_bool,
     check_broadcast,
     check_number,
@@ -39,6 +40,9 @@ __all__ = [
     "cholesky",
     "cond",
     "histogram",
+    "outer",
+    "inner",
+    "tensordot",
 ]
 
 
@@ -343,3 +347,94 @@ def multi_dot(x, name=None) -> Tensor:
     for t in x[1:]:
         out = matmul(out, t)
     return out
+
+
+# ---- products --------------------------------------------------------------------------------------------------
+
+
+def outer(x, y, name=None) -> Tensor:
+    """The outer product: x and y are flattened, out[i, j] = x[i] * y[j].
+
+    Example:
+        >>> paddle.outer(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([1.0, 10.0]))  # [[1., 10.], [2., 20.]]
+    """
+    check_tensor(x, "outer")
+    check_tensor(y, "outer", "y")
+    x, y = binary_operands(x, y, "outer")
+    return ops.multiply(ops.reshape(x, (-1, 1)), ops.reshape(y, (1, -1)))
+
+
+def inner(x, y, name=None) -> Tensor:
+    """The inner product over the last axes: out has shape x.shape[:-1] + y.shape[:-1] (a 0-d operand scales).
+
+    Example:
+        >>> paddle.inner(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([3.0, 4.0]))    # 11.
+    """
+    check_tensor(x, "inner")
+    check_tensor(y, "inner", "y")
+    x, y = binary_operands(x, y, "inner")
+    if x.ndim == 0 or y.ndim == 0:
+        return ops.multiply(x, y)
+    k = x.shape[-1]
+    if y.shape[-1] != k:
+        raise ValueError(f"inner: the last dimensions must match, got shapes {x.shape} and {y.shape}")
+    out = ops.matmul(ops.reshape(x, (-1, k)), ops.reshape(y, (-1, k)), False, True)
+    return ops.reshape(out, tuple(x.shape[:-1]) + tuple(y.shape[:-1]))
+
+
+def _tensordot_axes(axes, x: Tensor, y: Tensor) -> tuple[list, list]:
+    fn = "tensordot"
+    if isinstance(axes, Tensor):
+        axes = axes.tolist()
+    if isinstance(axes, (int, np.integer)) and not isinstance(axes, bool):
+        n = int(axes)
+        if not 0 <= n <= min(x.ndim, y.ndim):
+            raise ValueError(f"tensordot: axes={n} must be between 0 and the smaller rank ({min(x.ndim, y.ndim)})")
+        return list(range(x.ndim - n, x.ndim)), list(range(n))
+    if not isinstance(axes, (list, tuple)):
+        raise TypeError(f"{fn}: axes must be an int, a list of ints or a pair of lists, got {type(axes).__name__}")
+    if all(isinstance(a, (int, np.integer)) for a in axes):
+        ax, ay = list(axes), list(axes)  # one list: the same axes of x and y
+    else:
+        if len(axes) == 1:
+            axes = [axes[0], axes[0]]
+        if len(axes) != 2:
+            raise ValueError(f"{fn}: axes must be a pair of lists, got {axes}")
+        ax, ay = list(axes[0]), list(axes[1])
+        if len(ax) < len(ay):  # the shorter list is completed from the longer one
+            ax += ay[len(ax) :]
+        ay += ax[len(ay) :]
+    ax = [normalize_axis(_int_arg(a, fn, "axes"), x.ndim, fn) for a in ax]
+    ay = [normalize_axis(_int_arg(a, fn, "axes"), y.ndim, fn) for a in ay]
+    if len(set(ax)) != len(ax) or len(set(ay)) != len(ay):
+        raise ValueError(f"{fn}: axes name a dimension twice: {ax} of x, {ay} of y")
+    return ax, ay
+
+
+def tensordot(x, y, axes=2, name=None) -> Tensor:
+    """Sum the products of x and y over the paired axes: axes=n pairs x's last n with y's first n; a pair of
+    lists pairs them one by one. The result has x's free axes, then y's.
+
+    Example:
+        >>> paddle.tensordot(paddle.ones([2, 3]), paddle.ones([3, 4]), axes=1).shape    # [2, 4]
+    """
+    check_tensor(x, "tensordot")
+    check_tensor(y, "tensordot", "y")
+    x, y = binary_operands(x, y, "tensordot")
+    ax, ay = _tensordot_axes(axes, x, y)
+    for a, b in zip(ax, ay):
+        if x.shape[a] != y.shape[b]:
+            if x.shape[a] == 1:  # a size-1 axis broadcasts: sum the other operand over its axis first
+                y = ops.sum(y, (b,), True)
+            elif y.shape[b] == 1:
+                x = ops.sum(x, (a,), True)
+            else:
+                raise ValueError(f"tensordot: x's dimension {a} (size {x.shape[a]}) and y's dimension {b} "
+                                 f"(size {y.shape[b]}) must have the same size")  # fmt: skip
+    free_x = [i for i in range(x.ndim) if i not in ax]
+    free_y = [i for i in range(y.ndim) if i not in ay]
+    k = int(np.prod([x.shape[a] for a in ax]))
+    xt = ops.reshape(ops.transpose(x, tuple(free_x + ax)), (-1, k))
+    yt = ops.reshape(ops.transpose(y, tuple(ay + free_y)), (k, -1))
+    out = ops.matmul(xt, yt)
+    return ops.reshape(out, tuple(x.shape[i] for i in free_x) + tuple(y.shape[i] for i in free_y))

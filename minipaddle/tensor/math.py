@@ -7,6 +7,7 @@ live in minipaddle/ops/.
 from __future__ import annotations
 
 import builtins
+import itertools
 import numbers
 
 import numpy as np
@@ -18,6 +19,7 @@ from minipaddle.core.op import get_op
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
 from minipaddle.tensor.checks import (
+    _int_arg,
     check_bool,
     check_broadcast,
     check_number,
@@ -49,7 +51,6 @@ __all__ = [
     "tanh",
     "max",
     "min",
-    # trigonometric and hyperbolic
     "sin",
     "cos",
     "tan",
@@ -62,7 +63,6 @@ __all__ = [
     "acosh",
     "atanh",
     "stanh",
-    # rounding, erf, logarithms, powers
     "floor",
     "ceil",
     "round",
@@ -77,18 +77,15 @@ __all__ = [
     "square",
     "clip",
     "increment",
-    # integer division
     "floor_divide",
     "remainder",
     "mod",
     "floor_mod",
-    # products and sums of several tensors
     "kron",
     "addmm",
     "add_n",
     "multiplex",
     "trace",
-    # reductions
     "cumsum",
     "prod",
     "logsumexp",
@@ -97,6 +94,8 @@ __all__ = [
     "amax",
     "amin",
     "broadcast_shape",
+    "combinations",
+    "vander",
 ]
 
 
@@ -558,3 +557,46 @@ def broadcast_shape(x_shape, y_shape) -> list:
     """
     x_shape, y_shape = check_shape(x_shape, "broadcast_shape"), check_shape(y_shape, "broadcast_shape")
     return list(broadcast_shapes(x_shape, y_shape, "broadcast_shape"))
+
+
+def combinations(x, r=2, with_replacement=False, name=None) -> Tensor:
+    """All r-element combinations of the 1-D x, one per row (in lexicographic order of positions).
+
+    Example:
+        >>> paddle.combinations(paddle.to_tensor([1, 2, 3]))    # [[1, 2], [1, 3], [2, 3]]
+    """
+    fn = "combinations"
+    check_tensor(x, fn)
+    if x.ndim != 1:
+        raise TypeError(f"{fn}: x must be a 1-D Tensor, got shape {x.shape}")
+    r = _int_arg(r, fn, "r")
+    if r < 0:
+        raise ValueError(f"{fn}: r must not be negative, got {r}")
+    if r == 0:
+        return ops.gather(x, Tensor(np.zeros(0, np.int64)), "axis", 0)
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    index = np.array(list(pick(range(x.shape[0]), r)), np.int64).reshape(-1, r)
+    return ops.gather(x, Tensor(index), "axis", 0)
+
+
+def vander(x, n=None, increasing=False, name=None) -> Tensor:
+    """The Vandermonde matrix of the 1-D x: column j is x ** (n - 1 - j), or x ** j with increasing=True.
+
+    Example:
+        >>> paddle.vander(paddle.to_tensor([1.0, 2.0, 3.0]))    # [[1, 1, 1], [4, 2, 1], [9, 3, 1]]
+    """
+    fn = "vander"
+    check_tensor(x, fn)
+    if x.ndim != 1:
+        raise ValueError(f"{fn}: x must be a 1-D Tensor, got shape {x.shape}")
+    n = x.shape[0] if n is None else _int_arg(n, fn, "n")
+    if n < 0:
+        raise ValueError(f"{fn}: n must not be negative, got {n}")
+    column = ops.reshape(x, (-1, 1))
+    if n == 0:
+        return ops.expand(column, (x.shape[0], 0))
+    powers = [ops.full_like(column, 1, None)]  # x ** 0, x ** 1, ... by repeated multiplication (exact gradients)
+    for _ in range(n - 1):
+        powers.append(ops.multiply(powers[-1], column))
+    out = ops.concat(powers, 1)
+    return out if check_bool(increasing, fn, "increasing") else ops.flip(out, (1,))

@@ -18,7 +18,7 @@ from minipaddle.core.dispatch import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import no_grad
 from minipaddle.core.tensor import Place, Tensor
-from minipaddle.tensor import attribute, creation, indexing, linalg, manipulation, manipulation_extra, math
+from minipaddle.tensor import attribute, creation, indexing, linalg, manipulation, math
 from minipaddle.tensor.checks import check_bool, check_float_tensor, check_number, check_tensor, normalize_axis
 from minipaddle.tensor.write_back import write_back
 
@@ -139,7 +139,7 @@ def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=
         x_norm = ops.sum(ops.multiply(x, x), (x.ndim - 1,), True)  # [..., P, 1]
         y_norm = ops.sum(ops.multiply(y, y), (y.ndim - 1,), True)  # [..., R, 1]
         cross = linalg.matmul(x, y, transpose_y=True)
-        squared = math.add(math.add(math.scale(cross, -2.0), manipulation_extra.moveaxis(y_norm, -1, -2)), x_norm)
+        squared = math.add(math.add(math.scale(cross, -2.0), manipulation.moveaxis(y_norm, -1, -2)), x_norm)
         return math.sqrt(math.clip(squared, min=0.0))
     differences = math.subtract(manipulation.unsqueeze(x, -2), manipulation.unsqueeze(y, -3))
     return linalg.norm(differences, p=p, axis=-1)
@@ -232,10 +232,10 @@ def _fill_diagonal_tensor(x, y, offset, dim1, dim2, fn: str) -> Tensor:
         raise ValueError(f"{fn}: dim1 and dim2 must differ, got {dim1} and {dim2}")
     if y.dtype is not x.dtype:
         raise TypeError(f"{fn}: y must have x's dtype {x.dtype.name}, got {y.dtype.name}")
-    want = manipulation_extra.diagonal(x, offset, d1, d2).shape
+    want = manipulation.diagonal(x, offset, d1, d2).shape
     if y.shape != want:
         raise ValueError(f"{fn}: y must have the diagonal's shape {want}, got {y.shape}")
-    return manipulation_extra.diagonal_scatter(x, y, offset, d1, d2)
+    return indexing.diagonal_scatter(x, y, offset, d1, d2)
 
 
 def fill_diagonal_tensor_(x, y, offset=0, dim1=0, dim2=1, name=None) -> Tensor:
@@ -374,7 +374,7 @@ def householder_product(x, tau, name=None) -> Tensor:
         v = manipulation.concat([creation.ones(list(batch) + [1, 1], x.dtype), below], axis=-2)  # [..., m-i, 1]
         right = indexing.getitem(q, (Ellipsis, slice(i, None)))  # [..., m, m-i]
         t = manipulation.reshape(indexing.getitem(tau, (Ellipsis, slice(i, i + 1))), list(batch) + [1, 1])
-        v_h = manipulation_extra.moveaxis(math.conj(v), -1, -2)
+        v_h = manipulation.moveaxis(math.conj(v), -1, -2)
         updated = math.subtract(right, math.multiply(linalg.matmul(linalg.matmul(right, v), v_h), t))
         q = manipulation.concat([indexing.getitem(q, (Ellipsis, slice(0, i))), updated], axis=-1)
     return indexing.getitem(q, (Ellipsis, slice(0, n)))

@@ -8,9 +8,8 @@ from minipaddle.sparse import tensor as st
 from minipaddle.sparse.tensor import SparseCooTensor
 from minipaddle.sparse.unary import check_sparse, with_values
 from minipaddle.tensor.creation import arange, zeros
-from minipaddle.tensor.indexing import index_select
+from minipaddle.tensor.indexing import index_add, index_select
 from minipaddle.tensor.manipulation import cast
-from minipaddle.tensor.manipulation_extra import index_add
 from minipaddle.tensor.math import exp
 from minipaddle.tensor.math import max as tensor_max
 from minipaddle.tensor.search import unique
