@@ -101,7 +101,6 @@ from minipaddle.tensor.reduce_extra import *  # noqa: F403
 from minipaddle.tensor.search import *  # noqa: F403
 from minipaddle.tensor.special_math import *  # noqa: F403
 from minipaddle.tensor.stat import *  # noqa: F403
-from minipaddle.tensor.tensor_extra import *  # noqa: F403
 from minipaddle.tensor.to_string import set_printoptions
 
 _methods.bind()

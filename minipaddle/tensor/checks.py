@@ -108,3 +108,15 @@ def _int_arg(v, fn: str, arg: str) -> int:
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
         raise TypeError(f"{fn}: {arg} must be an int, got {type(v).__name__}")
     return int(v)
+
+
+def _int(v, fn: str, arg: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise TypeError(f"{fn}: {arg} must be an int, got {type(v).__name__}")
+    return int(v)
+
+
+def _int_list(v, fn: str, arg: str) -> list:
+    if not isinstance(v, (list, tuple)):
+        raise TypeError(f"{fn}: {arg} must be a list or tuple of ints, got {type(v).__name__}")
+    return [_int(s, fn, f"{arg}[{i}]") for i, s in enumerate(v)]

@@ -20,11 +20,14 @@ from minipaddle.core.dispatch import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
+from minipaddle.tensor import manipulation
 from minipaddle.tensor.checks import (
     _as_dtype,
+    _int,
     _int_arg,
     check_bool,
     check_broadcast,
+    check_number,
     check_shape,
     check_tensor,
     normalize_axis,
@@ -701,3 +704,63 @@ def take(x, index, mode="raise", name=None) -> Tensor:
             _check_range(index, n, fn, "the flattened x")
         index = ops.remainder(index, ops.full_like(index, n, None))
     return ops.gather(flat, index, "axis", 0)
+
+
+# ---- Tensor-only methods -----------------------------------------------------------------------------------------
+
+
+def _write_back(x, compute, name):
+    return write_back(x, compute, name)
+
+
+def fill_diagonal_(x, value, offset=0, wrap=False, name=None) -> Tensor:
+    """Fill x's diagonal with `value` in place (the filled elements get no gradient); returns x.
+
+    For a matrix, the diagonal moved by `offset` (> 0 above); a tall matrix with wrap=True gets the diagonal again
+    below each square block, as numpy.fill_diagonal. For more dimensions, the elements [i, i, ..., i].
+
+    Example:
+        >>> paddle.zeros([2, 3]).fill_diagonal_(1.0, offset=1)    # [[0, 1, 0], [0, 0, 1]]
+    """
+    fn = "fill_diagonal_"
+    check_tensor(x, fn)
+    value = check_number(value, fn, "value")
+    offset, wrap = _int(offset, fn, "offset"), check_bool(wrap, fn, "wrap")
+    if x.ndim < 2:
+        raise ValueError(f"{fn}: x must have at least 2 dimensions, got shape {x.shape}")
+    return _write_back(x, lambda old: ops.fill_diagonal(old, value, offset, wrap), fn)
+
+
+def fill_diagonal_tensor(x, y, offset=0, dim1=0, dim2=1, name=None) -> Tensor:
+    """x with its diagonal over dims (dim1, dim2), moved by `offset`, replaced by y.
+
+    y has x's shape without dim1 and dim2, followed by the diagonal's length (the shape of
+    paddle.diagonal(x, offset, dim1, dim2)), and x's dtype.
+
+    Example:
+        >>> paddle.zeros([2, 3]).fill_diagonal_tensor(paddle.to_tensor([1.0, 2.0]))    # [[1, 0, 0], [0, 2, 0]]
+    """
+    return _fill_diagonal_tensor(x, y, offset, dim1, dim2, "fill_diagonal_tensor")
+
+
+def _fill_diagonal_tensor(x, y, offset, dim1, dim2, fn: str) -> Tensor:
+    check_tensor(x, fn)
+    check_tensor(y, fn, "y")
+    if x.ndim < 2:
+        raise ValueError(f"{fn}: x must have at least 2 dimensions, got shape {x.shape}")
+    offset = _int(offset, fn, "offset")
+    d1, d2 = normalize_axis(dim1, x.ndim, fn), normalize_axis(dim2, x.ndim, fn)
+    if d1 == d2:
+        raise ValueError(f"{fn}: dim1 and dim2 must differ, got {dim1} and {dim2}")
+    if y.dtype is not x.dtype:
+        raise TypeError(f"{fn}: y must have x's dtype {x.dtype.name}, got {y.dtype.name}")
+    want = manipulation.diagonal(x, offset, d1, d2).shape
+    if y.shape != want:
+        raise ValueError(f"{fn}: y must have the diagonal's shape {want}, got {y.shape}")
+    return diagonal_scatter(x, y, offset, d1, d2)
+
+
+def fill_diagonal_tensor_(x, y, offset=0, dim1=0, dim2=1, name=None) -> Tensor:
+    """In-place fill_diagonal_tensor: writes y onto x's diagonal; returns x."""
+    fn = "fill_diagonal_tensor_"
+    return _write_back(x, lambda old: _fill_diagonal_tensor(old, y, offset, dim1, dim2, fn), fn)

@@ -26,7 +26,6 @@ from minipaddle.tensor import (
     math,
     reduce_extra,
     special_math,
-    tensor_extra,
 )
 from minipaddle.tensor.write_back import inplace_of, rebind, write_back
 
@@ -152,7 +151,7 @@ index_put_ = inplace_of(indexing.index_put, "index_put_")
 masked_fill_ = inplace_of(indexing.masked_fill, "masked_fill_")
 tril_ = inplace_of(creation.tril, "tril_")
 triu_ = inplace_of(creation.triu, "triu_")
-renorm_ = inplace_of(tensor_extra.renorm, "renorm_")
+renorm_ = inplace_of(math.renorm, "renorm_")
 TOP_LEVEL = [
     "acos_",
     "acosh_",

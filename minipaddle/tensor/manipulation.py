@@ -15,7 +15,9 @@ from minipaddle.core.op import get_op
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor.checks import (
+    _int,
     _int_arg,
+    _int_list,
     check_shape,
     check_tensor,
     normalize_axes,
@@ -63,6 +65,7 @@ __all__ = [
     "tolist",
     "view",
     "view_as",
+    "as_strided",
 ]
 
 
@@ -648,3 +651,42 @@ def view_as(x, other, name=None) -> Tensor:
     check_tensor(x, "view_as")
     check_tensor(other, "view_as", "other")
     return view(x, list(other.shape))
+
+
+def as_strided(x, shape, stride, offset=0, name=None) -> Tensor:
+    """A view of x's storage with the given shape and strides: element [i0, i1, ...] of the result is element
+    offset/itemsize + i0*stride[0] + i1*stride[1] + ... of x read in row-major order. It shares x's storage
+    (writes to either are seen by both); elements may be read more than once, and their gradients add up.
+
+    Args:
+        x (Tensor): the tensor to view.
+        shape (list[int]): the result's shape.
+        stride (list[int]): the step in elements along each dimension (non-negative, one per dimension of shape).
+        offset (int): where the view starts, in BYTES (as Paddle's storage offset): a multiple of x's element size.
+
+    Returns:
+        Tensor: `shape`, x's dtype.
+
+    Example:
+        >>> x = paddle.arange(6, dtype='float32')
+        >>> paddle.as_strided(x, [2, 3], [1, 1])    # [[0, 1, 2], [1, 2, 3]]
+    """
+    fn = "as_strided"
+    check_tensor(x, fn)
+    shape, stride = _int_list(shape, fn, "shape"), _int_list(stride, fn, "stride")
+    offset = _int(offset, fn, "offset")
+    if len(shape) != len(stride):
+        raise ValueError(f"{fn}: shape and stride must have the same length, got {shape} and {stride}")
+    if any(s < 0 for s in shape) or any(s < 0 for s in stride):
+        raise ValueError(f"{fn}: shape and stride must be non-negative, got {shape} and {stride}")
+    itemsize = x.element_size()
+    if offset < 0 or offset % itemsize:
+        raise ValueError(f"{fn}: offset is in bytes and must be a non-negative multiple of the element size "
+                         f"{itemsize}, got {offset}")  # fmt: skip
+    start = offset // itemsize
+    if 0 not in shape:
+        last = start + sum((n - 1) * s for n, s in zip(shape, stride))
+        if last >= x.size:
+            raise ValueError(f"{fn}: the view with shape {shape}, stride {stride} and offset {offset} reads element "
+                             f"{last}, past the {x.size} elements of x")  # fmt: skip
+    return ops.as_strided(x, shape, stride, start)

@@ -18,10 +18,12 @@ from minipaddle.core.dispatch import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
+from minipaddle.tensor import attribute
 from minipaddle.tensor.checks import (
     _int_arg,
     check_bool,
     check_broadcast,
+    check_float_tensor,
     check_number,
     check_shape,
     check_tensor,
@@ -96,6 +98,8 @@ __all__ = [
     "broadcast_shape",
     "combinations",
     "vander",
+    "renorm",
+    "polar",
 ]
 
 
@@ -600,3 +604,60 @@ def vander(x, n=None, increasing=False, name=None) -> Tensor:
         powers.append(ops.multiply(powers[-1], column))
     out = ops.concat(powers, 1)
     return out if check_bool(increasing, fn, "increasing") else ops.flip(out, (1,))
+
+
+# ---- paddle.* functions (also Tensor methods) ---------------------------------------------------------------------
+
+
+def renorm(x, p, axis, max_norm) -> Tensor:
+    """Rescale each slice of x along `axis` whose p-norm exceeds max_norm to have p-norm max_norm.
+
+    The slice x[..., i, ...] (index i on `axis`) is multiplied by max_norm / norm_i when its p-norm norm_i (over all
+    the other axes) is larger than max_norm, and left unchanged otherwise.
+
+    Args:
+        x (Tensor): float32 or float64, at least 1-D.
+        p (float): the order of the norm (> 0).
+        axis (int): the axis whose slices are renormalized (negative counts from the end).
+        max_norm (float): the largest p-norm a slice keeps.
+
+    Returns:
+        Tensor: x's shape and dtype.
+
+    Example:
+        >>> paddle.renorm(paddle.to_tensor([[3.0, 4.0], [0.3, 0.4]]), p=2, axis=0, max_norm=1.0)
+        >>> # [[0.6, 0.8], [0.3, 0.4]]
+    """
+    fn = "renorm"
+    check_float_tensor(x, fn)
+    p = float(check_number(p, fn, "p"))
+    max_norm = float(check_number(max_norm, fn, "max_norm"))
+    if x.ndim == 0:
+        raise ValueError(f"{fn}: x must have at least 1 dimension to take slices along axis, got a 0-D tensor")
+    if not 0 < p < np.inf:
+        raise ValueError(f"{fn}: p must be a positive finite number, got {p}")
+    axis = normalize_axis(axis, x.ndim, fn)
+    others = tuple(i for i in range(x.ndim) if i != axis)
+    norm = ops.pow(ops.sum(ops.pow(ops.abs(x), p), others, True), 1.0 / p)
+    too_large = ops.greater_than(norm, ops.full_like(norm, max_norm, None))
+    safe = ops.where(too_large, norm, ops.full_like(norm, 1.0, None))  # no division by a small, unused norm
+    factor = ops.where(too_large, ops.divide(ops.full_like(norm, max_norm, None), safe), ops.full_like(norm, 1, None))
+    return ops.multiply(x, factor)
+
+
+def polar(abs, angle, name=None) -> Tensor:  # noqa: A002 (Paddle's names)
+    """The complex tensor with magnitude `abs` and phase `angle`: abs * (cos(angle) + i sin(angle)).
+
+    Args:
+        abs (Tensor): float32 or float64 magnitudes.
+        angle (Tensor): float32 or float64 phases in radians (broadcast against abs).
+
+    Returns:
+        Tensor: complex64 for float32 inputs, complex128 when either is float64.
+
+    Example:
+        >>> paddle.polar(paddle.to_tensor([2.0]), paddle.to_tensor([np.pi / 2]))    # [~0+2j]
+    """
+    check_float_tensor(abs, "polar", "abs")
+    check_float_tensor(angle, "polar", "angle")
+    return attribute.complex(multiply(abs, cos(angle)), multiply(abs, sin(angle)))
