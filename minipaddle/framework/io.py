@@ -8,7 +8,7 @@ with `np.load(..., allow_pickle=False)`. docs/save_format.md describes the forma
     arrays/0.npy         the first array (a Tensor's or a numpy array's values)
     arrays/1.npy         ...
 
-Saving is atomic (framework/files.py): the archive is written to a temporary file in the target's directory,
+Saving is atomic (static/files.py): the archive is written to a temporary file in the target's directory,
 flushed to disk, then renamed over the target, so a crash mid-save leaves the previous file as it was. Loading
 checks everything it reads (the zip's CRC-32 of every member, the index's format and version, every array) and
 says clearly when a file is truncated, corrupted, a pickle, or something else.
@@ -30,7 +30,8 @@ import numpy as np
 
 from minipaddle.core.state import STATE, in_dynamic_mode
 from minipaddle.core.tensor import Tensor
-from minipaddle.framework.files import atomic_file, read_array_member, write_array_member
+from minipaddle.nn.layer.layers import Layer
+from minipaddle.static.files import atomic_file, read_array_member, write_array_member
 
 __all__ = ["save", "load", "async_save", "clear_async_save_task_queue"]
 
@@ -89,10 +90,7 @@ class _Encoder:
 
 
 def _refuse(obj, where: str):
-    from minipaddle import nn
-
-    layer = getattr(nn, "Layer", None)
-    if layer is not None and isinstance(obj, layer):
+    if isinstance(obj, Layer):
         raise ValueError(
             f"paddle.save: {where} is a Layer ({type(obj).__name__}); save its state_dict() instead: "
             "paddle.save(model.state_dict(), 'model.pdparams')"

@@ -17,7 +17,9 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.kernel import run_kernel
 from minipaddle.core.state import STATE, run_after_hooks, run_before_hooks, static_mode_off
 from minipaddle.core.tensor import Place, Tensor
+from minipaddle.static.block_ops import BLOCK_OPS
 from minipaddle.static.builder import flat_inputs, op_of
+from minipaddle.static.optimize import refresh_learning_rates
 from minipaddle.static.program import Program, Variable, default_main_program
 
 
@@ -110,13 +112,11 @@ class Step:
 
 def compile_block(program: Program, idx: int = 0) -> list:
     """Lower one block into a flat list of Steps (control-flow ops compile their sub-blocks too)."""
-    from minipaddle.static.control_flow import CONTROL_FLOW_OPS
-
     plan = []
     for desc in program.blocks[idx].ops:
-        if desc.type in CONTROL_FLOW_OPS:
+        if desc.type in BLOCK_OPS:
             subs = {key: compile_block(program, b) for key, b in desc.attrs.items() if key.endswith("_block")}
-            plan.append(CONTROL_FLOW_OPS[desc.type](desc, subs))
+            plan.append(BLOCK_OPS[desc.type].step(desc, subs))
         else:
             plan.append(Step(desc))
     return plan
@@ -194,8 +194,6 @@ class Executor:
         block = program.global_block()
 
         if program.lr_feeds:  # optimizers' learning rates (an LRScheduler may have stepped since the last run)
-            from minipaddle.static.optimize import refresh_learning_rates
-
             refresh_learning_rates(program, scope)
         env = dict(scope.vars)
         for name, value in (feed or {}).items():

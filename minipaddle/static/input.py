@@ -6,6 +6,7 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
+from minipaddle.static.program import default_main_program
 from minipaddle.tensor.checks import check_shape
 
 
@@ -24,8 +25,6 @@ def data(name: str, shape, dtype=None, lod_level: int = 0):
         shape: its shape; -1 or None where the size is known only at run time (usually the batch).
         dtype: its dtype (default: paddle.get_default_dtype()).
     """
-    from minipaddle.static.program import default_main_program
-
     if not isinstance(name, str) or not name:
         raise TypeError(f"data: name must be a non-empty string, got {name!r}")
     shape = _spec_shape(shape, "data")
