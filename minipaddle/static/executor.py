@@ -15,6 +15,7 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.kernel import run_kernel
+from minipaddle.core.place import require_cpu
 from minipaddle.core.state import STATE, run_after_hooks, run_before_hooks, static_mode_off
 from minipaddle.core.tensor import Place, Tensor
 from minipaddle.static.builder import flat_inputs, op_of
@@ -167,7 +168,7 @@ class Executor:
 
     def __init__(self, place=None) -> None:
         if place is not None and not (isinstance(place, Place) or str(place).lower().startswith("cpu")):
-            raise ValueError(f"Executor: minipaddle runs on the CPU only, got place {place!r}")
+            raise ValueError(f"Executor: place must be a paddle Place (e.g. paddle.CPUPlace()), got {place!r}")
         self.place = place
         self._plans: dict = {}
 
@@ -185,6 +186,7 @@ class Executor:
         Returns:
             A list with one value per entry of fetch_list.
         """
+        require_cpu(self.place, "Executor.run")
         program = default_main_program() if program is None else program
         if not isinstance(program, Program):
             program = getattr(program, "program", program)  # a CompiledProgram wraps its Program
