@@ -121,8 +121,11 @@ def composite_gradients(paddle):
             grads = paddle.static.gradients([y], vs)
         fetch = [y] + [g for g in grads if g is not None]
         values = paddle.static.Executor().run(main, feed=feed, fetch_list=fetch)
-        out[name] = {"y": float(np.asarray(values[0]).round(6)), "grads": [np.asarray(g).round(6).tolist() for g in values[1:]],
-                     "none": [g is None for g in grads]}  # fmt: skip
+        out[name] = {
+            "y": float(np.asarray(values[0]).round(6)),
+            "grads": [np.asarray(g).round(6).tolist() for g in values[1:]],
+            "none": [g is None for g in grads],
+        }
     return out
 
 
