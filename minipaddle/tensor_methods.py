@@ -14,6 +14,7 @@ from minipaddle.core.op import get_op
 from minipaddle.core.tensor import Parameter, Tensor
 from minipaddle.nn.functional import activation
 from minipaddle.nn.param_attr import create_parameter
+from minipaddle.profiler.events import RECORDING, backward_span
 from minipaddle.sparse import creation as sparse_creation
 from minipaddle.tensor import (
     attribute,
@@ -180,6 +181,13 @@ def backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
         grad_tensor: the gradient of this tensor (default: ones of its shape).
         retain_graph: keep the graph so that backward can run through it again.
     """
+    if RECORDING.recorder is not None:  # a paddle.profiler.Profiler records: time the backward as one event
+        with backward_span():
+            return _backward(self, grad_tensor, retain_graph)
+    _backward(self, grad_tensor, retain_graph)
+
+
+def _backward(self, grad_tensor, retain_graph: bool) -> None:
     if grad_tensor is None and not self.stop_gradient:  # the common case, `loss.backward()`, kept short
         seed = np.empty(self._data.shape, self._data.dtype)
         seed.fill(1)  # d(self)/d(self) = 1 (np.ones_like does the same, slower)

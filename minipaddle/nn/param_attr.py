@@ -158,7 +158,7 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_
     Args:
         shape: a list of positive ints.
         dtype: its dtype, e.g. 'float32'.
-        name: the name prefix: 'my' gives `my.w_0` (default: `create_parameter_0.w_0`, counting up).
+        name: the parameter's name, unless `attr` names it (default: `create_parameter_0.w_0`, counting up).
         attr: a ParamAttr.
         is_bias: a bias gets Constant(0.0) by default, a weight XavierUniform.
         default_initializer: the initializer to use when `attr` names none.
@@ -168,5 +168,9 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_
         >>> w.name, w.stop_gradient
         ('create_parameter_0.w_0', False)
     """
-    prefix = name if name is not None else unique_name("create_parameter")
-    return make_parameter(prefix, shape, attr, dtype, is_bias, default_initializer)
+    if name is None:
+        return make_parameter(unique_name("create_parameter"), shape, attr, dtype, is_bias, default_initializer)
+    attr = ParamAttr._to_attr(copy.deepcopy(attr))
+    if attr is not False and attr.name is None:  # paddle 2.6: `name` names the parameter itself
+        attr.name = name
+    return make_parameter(name, shape, attr, dtype, is_bias, default_initializer)

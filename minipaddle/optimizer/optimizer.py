@@ -37,6 +37,7 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.nn.clip import ClipGradBase
 from minipaddle.ops.kinds import as_tensor
 from minipaddle.optimizer.lr import LRScheduler
+from minipaddle.profiler.events import RECORDING, optimizer_span
 from minipaddle.regularizer import L2Decay, WeightDecayRegularizer
 from minipaddle.static.optimize import accumulator, learning_rate, minimize
 from minipaddle.tensor.creation import full, to_tensor
@@ -149,6 +150,12 @@ class Optimizer:
     @no_grad()
     def step(self) -> None:
         """Update every trainable parameter that has a gradient, once."""
+        if RECORDING.recorder is not None:  # a paddle.profiler.Profiler records: time the step as one event
+            with optimizer_span():
+                return self._step()
+        self._step()
+
+    def _step(self) -> None:
         for group in self._param_groups:
             params_grads = [(p, p.grad) for p in group["params"] if not p.stop_gradient and p.grad is not None]
             self._apply_optimize(params_grads, group)

@@ -10,11 +10,13 @@ model in dynamic mode. Ops with sub-blocks (cond, while) carry their own compile
 from __future__ import annotations
 
 import contextlib
+import warnings
 
 import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.kernel import run_kernel
+from minipaddle.core.place import require_cpu
 from minipaddle.core.state import STATE, run_after_hooks, run_before_hooks, static_mode_off
 from minipaddle.core.tensor import Place, Tensor
 from minipaddle.static.block_ops import BLOCK_OPS
@@ -167,7 +169,7 @@ class Executor:
 
     def __init__(self, place=None) -> None:
         if place is not None and not (isinstance(place, Place) or str(place).lower().startswith("cpu")):
-            raise ValueError(f"Executor: minipaddle runs on the CPU only, got place {place!r}")
+            raise ValueError(f"Executor: place must be a paddle Place (e.g. paddle.CPUPlace()), got {place!r}")
         self.place = place
         self._plans: dict = {}
 
@@ -185,6 +187,7 @@ class Executor:
         Returns:
             A list with one value per entry of fetch_list.
         """
+        require_cpu(self.place, "Executor.run")
         program = default_main_program() if program is None else program
         if not isinstance(program, Program):
             program = getattr(program, "program", program)  # a CompiledProgram wraps its Program
@@ -197,6 +200,10 @@ class Executor:
             refresh_learning_rates(program, scope)
         env = dict(scope.vars)
         for name, value in (feed or {}).items():
+            if not block.has_var(name):  # paddle 2.6 warns and runs without it
+                warnings.warn(f"The variable {name} is not found in program. It is not declared or is pruned.",
+                              UserWarning, stacklevel=2)  # fmt: skip
+                continue
             env[name] = _check_feed(block, name, value)
         run_plan(self._plan(program), env)
 
@@ -204,10 +211,8 @@ class Executor:
             if v.persistable and name in env:
                 scope.vars[name] = env[name]
         results = []
-        for f in fetch_list or []:
+        for f in _flat_fetch_list(fetch_list):
             name = f.name if isinstance(f, Variable) else f
-            if not isinstance(name, str):
-                raise TypeError(f"Executor.run: fetch_list holds Variables or names, got {type(f).__name__}")
             if name not in env:
                 raise ValueError(
                     f"Executor.run: cannot fetch {name!r}: no op of the program computes it and it was not fed"
@@ -228,11 +233,32 @@ class Executor:
         self._plans.clear()
 
 
+def _flat_fetch_list(fetch_list) -> list:
+    """fetch_list as paddle 2.6 reads it: one Variable or name, or a list/tuple of them in which a list/tuple is
+    flattened one level (`[loss, [acc, pred]]`)."""
+    if fetch_list is None:
+        return []
+    if isinstance(fetch_list, (Variable, str)):
+        return [fetch_list]
+    if not isinstance(fetch_list, (list, tuple)):
+        raise TypeError(
+            f"Executor.run: fetch_list must be a Variable, a name or a list of them, got {type(fetch_list).__name__}"
+        )
+    flat = []
+    for i, item in enumerate(fetch_list):
+        for f in item if isinstance(item, (list, tuple)) else (item,):
+            if not isinstance(f, (Variable, str)):
+                raise TypeError(
+                    f"Executor.run: fetch_list[{i}] must be a Variable or a name (or a list of them), got "
+                    f"{type(f).__name__}"
+                )
+            flat.append(f)
+    return flat
+
+
 def _check_feed(block, name: str, value) -> np.ndarray:
     """A fed value as an array of the data variable's dtype, with its known dimensions checked."""
     arr = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
-    if not block.has_var(name):
-        raise ValueError(f"Executor.run: feed names {name!r}, but the program has no variable of that name")
     v = block.var(name)
     want = v.dtype.np
     if arr.dtype != want:

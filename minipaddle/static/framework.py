@@ -4,6 +4,7 @@ accuracy, and ExponentialMovingAverage."""
 from __future__ import annotations
 
 import contextlib
+import os
 
 import numpy as np
 
@@ -27,8 +28,13 @@ __all__ = [
 
 
 def cpu_places(device_count: int | None = None) -> list:
-    """`device_count` CPU places (default 1: minipaddle computes in one process)."""
-    n = 1 if device_count is None else int(device_count)
+    """`device_count` CPU places; by default as many as the environment variable CPU_NUM says, else 1 (paddle 2.6)."""
+    if device_count is None:
+        text = os.environ.get("CPU_NUM", "1")
+        if not text.strip().isdigit():
+            raise ValueError(f"cpu_places: the environment variable CPU_NUM must be a whole number, got {text!r}")
+        device_count = int(text)
+    n = int(device_count)
     if n < 1:
         raise ValueError(f"cpu_places: device_count must be at least 1, got {device_count}")
     return [CPUPlace() for _ in range(n)]
