@@ -9,6 +9,7 @@ A new op module adds one line below.
 from minipaddle.ops.activation import *  # noqa: F403
 from minipaddle.ops.broadcast import *  # noqa: F403
 from minipaddle.ops.compare import *  # noqa: F403
+from minipaddle.ops.collective import *  # noqa: F403
 from minipaddle.ops.complex_ops import *  # noqa: F403
 from minipaddle.ops.constant import *  # noqa: F403
 from minipaddle.ops.conv import *  # noqa: F403
