@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from minipaddle.core import state
-from minipaddle.core.dispatch import apply, apply_inplace
+from minipaddle.core.dispatch import apply
+from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.node import GradNode
 from minipaddle.core.op import OPS
 from minipaddle.core.tensor import Tensor

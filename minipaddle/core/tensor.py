@@ -7,8 +7,8 @@ A Tensor holds
 - `_node`, `_out_index`: the GradNode that made it and which of that node's outputs it is (None for leaves);
 - `_version`: a one-element list shared with every view of the same storage; in-place ops bump it, and backward
   compares it with the value saved when the tensor was used, to refuse a gradient computed from changed data;
-- `_view`: for a view (the output of an op with `view = True`), `[base, op, attrs, version]`: what it views and how,
-  and the storage version its gradient history belongs to (core/dispatch.py keeps the history in step).
+- `_view`: for a view (the output of an op with `view = True`), a `View` record (core/view.py): what it views and
+  how, and the storage version its gradient history belongs to (core/dispatch.py and core/inplace.py keep it in step).
 
 Methods that compute (`+`, `.sum()`, `.backward()`, ...) are bound onto Tensor by `minipaddle/tensor/methods.py`,
 above the core, so this file imports nothing that builds on it.

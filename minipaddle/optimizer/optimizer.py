@@ -6,7 +6,7 @@ One `step()` (paddle 2.6's order), for each parameter group:
 3. add weight decay to each gradient: the parameter's own regularizer (from ParamAttr) if it has one, else the
    optimizer's `weight_decay` (a float means L2Decay);
 4. update each parameter with the subclass's rule, `_update_param`, which applies the rule's ops from
-   minipaddle/ops/optimizer_ops.py in place (core/dispatch.apply_inplace), under no_grad.
+   minipaddle/ops/optimizer_ops.py in place (core/inplace.apply_inplace), under no_grad.
 
 The learning rate of a parameter is the optimizer's (a float, or the current value of an LRScheduler) times the
 parameter's factor: `ParamAttr(learning_rate=...)`, or a parameter group's 'learning_rate'.
@@ -30,7 +30,7 @@ import numpy as np
 
 from minipaddle import ops
 from minipaddle.core import dtype as dtypes
-from minipaddle.core.dispatch import apply_inplace
+from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, no_grad, unique_name
 from minipaddle.core.tensor import Tensor

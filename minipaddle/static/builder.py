@@ -89,8 +89,6 @@ def append_op(op, inputs: tuple, attrs: dict, inplace_target=None):
         dict(attrs),
         scope=STATE.scope,
     )
-    for trace in dispatch._tracers:
-        trace(op, tuple(in_vars), attrs, tuple(outs))
     return tuple(outs) if multi else outs[0]
 
 

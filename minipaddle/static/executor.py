@@ -14,6 +14,8 @@ import contextlib
 import numpy as np
 
 from minipaddle.core import dtype as dtypes
+from minipaddle.core.kernel import run_kernel
+from minipaddle.core.state import STATE, run_after_hooks, run_before_hooks, static_mode_off
 from minipaddle.core.tensor import Place, Tensor
 from minipaddle.static.builder import flat_inputs, op_of
 from minipaddle.static.program import Program, Variable, default_main_program
@@ -91,18 +93,19 @@ def scope_guard(scope: Scope):
 
 
 class Step:
-    """One op, ready to run: kernel, the names it reads (None for an absent input), the names it writes."""
+    """One op, ready to run: its OpDef, the names it reads (None for an absent input), the names it writes, and
+    the name errors give it (the op type, and the Layer it was built in)."""
 
-    __slots__ = ("kernel", "reads", "writes", "attrs", "desc", "sub_plans")
+    __slots__ = ("op", "reads", "writes", "attrs", "desc", "sub_plans", "where")
 
     def __init__(self, desc, sub_plans=None) -> None:
-        op = op_of(desc)
-        self.kernel = op.kernel
+        self.op = op_of(desc)
         self.reads = flat_inputs(desc)
         self.writes = desc.outputs.get("Out", [])
         self.attrs = desc.attrs
         self.desc = desc
         self.sub_plans = sub_plans
+        self.where = f"{desc.type} (built in {desc.scope})" if desc.scope else desc.type
 
 
 def compile_block(program: Program, idx: int = 0) -> list:
@@ -120,7 +123,9 @@ def compile_block(program: Program, idx: int = 0) -> list:
 
 
 def run_plan(plan: list, env: dict) -> None:
-    """Run the steps in order, reading and writing arrays in `env` (a dict name -> array)."""
+    """Run the steps in order, reading and writing arrays in `env` (a dict name -> array). The kernel call is the
+    door's own (core/kernel.py: the same errors and FLAGS_check_nan_inf), and the hooks of the "run" phase see
+    every op when some are installed."""
     for step in plan:
         if step.sub_plans is not None:
             step.run(env)
@@ -132,16 +137,29 @@ def run_plan(plan: list, env: dict) -> None:
                 f"Executor: op '{step.desc.type}' reads variable {e.args[0]!r}, which has no value: feed it, or run "
                 "the startup program first if it is a parameter"
             ) from None
-        try:
-            out = step.kernel(*args, **step.attrs)
-        except (ValueError, TypeError, IndexError, ArithmeticError) as e:
-            where = f" (built in {step.desc.scope})" if step.desc.scope else ""
-            raise type(e)(f"{step.desc.type}{where}: {e}") from e
+        hooks = STATE.run_hooks
+        if hooks:
+            out = _run_with_hooks(hooks, step, args)
+        else:
+            out = run_kernel(step.op, args, step.attrs, step.where)
         if type(out) is tuple:
             for name, value in zip(step.writes, out):
-                env[name] = np.asarray(value)
+                env[name] = value
         else:
-            env[step.writes[0]] = out if type(out) is np.ndarray else np.asarray(out)
+            env[step.writes[0]] = out
+
+
+def _run_with_hooks(hooks: tuple, step: Step, args: list):
+    """One step with the "run" hooks around it: they see (and may replace) Tensors wrapping the arrays, and ops
+    they call on them run now (dynamic mode), even while static mode is on for building Programs."""
+    with static_mode_off():
+        inputs = tuple(None if a is None else Tensor(a) for a in args)
+        inputs = run_before_hooks(hooks, step.op, inputs, step.attrs)
+        out = run_kernel(step.op, [None if t is None else t._data for t in inputs], step.attrs, step.where)
+        many = type(out) is tuple
+        outputs = tuple(Tensor(o) for o in (out if many else (out,)))
+        outputs = run_after_hooks(hooks, step.op, inputs, step.attrs, outputs)
+    return tuple(o._data for o in outputs) if many else outputs[0]._data
 
 
 class Executor:

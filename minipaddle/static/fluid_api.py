@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from minipaddle import ops
-from minipaddle.core.dispatch import apply_inplace
+from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, unique_name
 from minipaddle.core.tensor import Tensor

@@ -7,7 +7,7 @@ import numpy as np
 
 from minipaddle import ops, signal
 from minipaddle.core import autograd
-from minipaddle.core.dispatch import apply_inplace
+from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.tensor import Parameter, Tensor
 from minipaddle.nn.functional import activation
