@@ -37,9 +37,9 @@ def _check_engine() -> None:
 
 _check_engine()
 
-#TMP from minipaddle.distributed import fleet  # noqa: E402
+from minipaddle.distributed import fleet  # noqa: E402
 from minipaddle.distributed.collective import *  # noqa: E402, F403
-#TMP from minipaddle.distributed.data_parallel import DataParallel  # noqa: E402
+from minipaddle.distributed.data_parallel import DataParallel  # noqa: E402
 from minipaddle.distributed.parallel_env import *  # noqa: E402, F403
 from minipaddle.distributed.parallel_env import fill_paddle_env as _fill_paddle_env  # noqa: E402
 from minipaddle.distributed.spawn import spawn  # noqa: E402

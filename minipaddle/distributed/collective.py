@@ -11,7 +11,8 @@ really asynchronous (the send starts at once; the receive is made when its task 
 
 from __future__ import annotations
 
-from minipaddle.core.dispatch import apply, apply_inplace
+from minipaddle.core.dispatch import apply
+from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
 from minipaddle.distributed import parallel_env

@@ -21,7 +21,7 @@ import warnings
 
 import numpy as np
 
-from minipaddle.core.dispatch import apply_inplace
+from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.node import GradNode
 from minipaddle.core.state import no_grad
 from minipaddle.core.tensor import Tensor

@@ -21,7 +21,6 @@ import traceback
 import zlib
 
 import numpy as np
-
 from mpi4py import MPI
 
 _MPI_OPS = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN, "prod": MPI.PROD, "avg": MPI.SUM}

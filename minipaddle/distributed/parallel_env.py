@@ -154,9 +154,7 @@ def init_parallel_env():
 
     comm = engine.world()
     if comm.nranks != nranks:
-        raise RuntimeError(
-            f"init_parallel_env: PADDLE_TRAINERS_NUM says {nranks} ranks but MPI started {comm.nranks}"
-        )
+        raise RuntimeError(f"init_parallel_env: PADDLE_TRAINERS_NUM says {nranks} ranks but MPI started {comm.nranks}")
     engine.install_abort_on_error()
     _WORLD.comm = comm
     RINGS[0] = comm
