@@ -37,7 +37,7 @@ def _check_engine() -> None:
 
 _check_engine()
 
-from minipaddle.distributed import fleet  # noqa: E402
+from minipaddle.distributed import fleet, launch  # noqa: E402
 from minipaddle.distributed.collective import *  # noqa: E402, F403
 from minipaddle.distributed.data_parallel import DataParallel  # noqa: E402
 from minipaddle.distributed.parallel_env import *  # noqa: E402, F403

@@ -19,19 +19,24 @@ from minipaddle.distributed import parallel_env
 from minipaddle.ops import collective as ops
 
 __all__ = [
+    "ParallelMode",
     "ReduceOp",
     "all_gather",
     "all_gather_object",
     "all_reduce",
     "alltoall",
+    "alltoall_single",
     "barrier",
     "broadcast",
+    "broadcast_object_list",
+    "gather",
     "irecv",
     "isend",
     "recv",
     "reduce",
     "reduce_scatter",
     "scatter",
+    "scatter_object_list",
     "send",
     "wait",
 ]
@@ -325,3 +330,77 @@ def barrier(group=None) -> None:
 def wait(tensor, group=None, use_calc_stream=True) -> None:
     """Wait for the communication on `tensor` (collectives here finish before they return: nothing to wait for)."""
     _check_tensor("wait", tensor)
+
+
+def gather(tensor, gather_list=None, dst=0, group=None, sync_op=True):
+    """Global rank `dst` appends every rank's `tensor` (in rank order) to `gather_list`; the others get nothing."""
+    _check_tensor("gather", tensor)
+    _, group = _group("gather", group)
+    if _not_member(group):
+        return None
+    root = _group_rank("gather", group, dst, "dst")
+    everyone: list = []
+    all_gather(everyone, tensor, group=group)
+    if parallel_env.get_rank(group) == root:
+        if not isinstance(gather_list, list):
+            raise TypeError(f"gather: gather_list must be a list on the destination rank, got {gather_list!r}")
+        gather_list.extend(everyone)
+    return _done(sync_op)
+
+
+def broadcast_object_list(object_list, src=0, group=None) -> None:
+    """Every rank's `object_list` becomes (in place) global rank `src`'s list of picklable objects."""
+    if not isinstance(object_list, list):
+        raise TypeError(f"broadcast_object_list: object_list must be a list, got {type(object_list).__name__}")
+    _, group = _group("broadcast_object_list", group)
+    if _not_member(group):
+        return None
+    root = _group_rank("broadcast_object_list", group, src, "src")
+    everyone: list = []
+    all_gather_object(everyone, list(object_list), group=group)
+    object_list[:] = everyone[root]
+    return None
+
+
+def scatter_object_list(out_object_list, in_object_list=None, src=0, group=None) -> None:
+    """Rank r of the group gets `[in_object_list[r]]` of global rank `src` into `out_object_list` (in place)."""
+    if not isinstance(out_object_list, list):
+        raise TypeError(f"scatter_object_list: out_object_list must be a list, got {type(out_object_list).__name__}")
+    _, group = _group("scatter_object_list", group)
+    if _not_member(group):
+        return None
+    root = _group_rank("scatter_object_list", group, src, "src")
+    rank = parallel_env.get_rank(group)
+    if rank == root and (not isinstance(in_object_list, list) or len(in_object_list) != _nranks(group)):
+        raise ValueError(f"scatter_object_list: in_object_list must hold one object per rank ({_nranks(group)})")
+    everyone: list = []
+    all_gather_object(everyone, in_object_list if rank == root else None, group=group)
+    out_object_list[:] = [everyone[root][rank]]
+    return None
+
+
+def alltoall_single(in_tensor, out_tensor, in_split_sizes=None, out_split_sizes=None, group=None, sync_op=True):
+    """alltoall on one tensor: its first dimension split into equal pieces, piece j to rank j; `out_tensor`
+    receives (in place) the pieces every rank sent here, in rank order. Only equal split sizes here."""
+    _check_tensor("alltoall_single", in_tensor)
+    _check_tensor("alltoall_single", out_tensor, "out_tensor")
+    ring, group = _group("alltoall_single", group)
+    if _not_member(group):
+        return None
+    n = _nranks(group)
+    for sizes, arg in ((in_split_sizes, "in_split_sizes"), (out_split_sizes, "out_split_sizes")):
+        if sizes is not None and len(set(sizes)) > 1:
+            raise NotImplementedError(f"alltoall_single: unequal {arg} {sizes} are not supported here (equal only)")
+    if not in_tensor.ndim or in_tensor.shape[0] % n or list(in_tensor.shape) != list(out_tensor.shape):
+        raise ValueError(f"alltoall_single: in and out must have one shape, its first dimension divisible by {n}")
+    apply_inplace(ops.AllToAll, out_tensor, (in_tensor,), {"ring_id": ring, "use_calc_stream": sync_op})
+    return _done(sync_op)
+
+
+class ParallelMode:
+    """The kinds of parallelism (Paddle's constants); minipaddle trains DATA_PARALLEL."""
+
+    DATA_PARALLEL = 0
+    TENSOR_PARALLEL = 1
+    PIPELINE_PARALLEL = 2
+    SHARDING_PARALLEL = 3

@@ -64,6 +64,18 @@ def collectives() -> None:
     send_task.wait()
     recv_task.wait()
     assert t.tolist() == [1 - r] * 3
+    got = []
+    dist.gather(paddle.to_tensor([r + 5]), got if r == 1 else None, dst=1)
+    assert [g.item() for g in got] == ([5, 6] if r == 1 else [])
+    objs = [r, "x"] if r == 1 else [None]
+    dist.broadcast_object_list(objs, src=1)
+    assert objs == [1, "x"]
+    objs = []
+    dist.scatter_object_list(objs, [{"to": 0}, {"to": 1}] if r == 0 else None, src=0)
+    assert objs == [{"to": r}]
+    t = paddle.zeros([2])
+    dist.alltoall_single(paddle.to_tensor([10.0 * r, 10.0 * r + 1]), t)
+    assert t.tolist() == [float(r), 10.0 + r]
     g = dist.new_group([0, 1])
     t = paddle.to_tensor([1.0])
     dist.all_reduce(t, group=g)
