@@ -107,3 +107,17 @@ from minipaddle.tensor.to_string import set_printoptions
 _methods.bind()
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """paddle.distributed (and paddle.DataParallel) load on first use: they need MPI, which a process that never
+    trains in parallel should not have to load (and importing them says what to install when it is missing)."""
+    if name == "distributed":
+        import minipaddle.distributed
+
+        return minipaddle.distributed
+    if name == "DataParallel":
+        from minipaddle.distributed import DataParallel
+
+        return DataParallel
+    raise AttributeError(f"module 'minipaddle' has no attribute {name!r}")

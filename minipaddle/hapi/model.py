@@ -134,6 +134,8 @@ class Model:
         self._optimizer = optimizer
         self._loss = loss
         self._metrics = metrics
+        if getattr(self, "_ddp", None) is None:
+            self._ddp = _data_parallel(self.network)
 
     def parameters(self, *args, **kwargs) -> list:
         """The network's parameters."""
@@ -159,7 +161,7 @@ class Model:
         inputs = [_as_tensor(x) for x in _to_list(inputs)]
         labels = [_as_tensor(y) for y in _to_list(labels) or []]
         self._note_inputs(inputs)
-        outputs = self.network(*inputs)
+        outputs = (getattr(self, "_ddp", None) or self.network)(*inputs)  # the DataParallel, when launched on ranks
         losses = _to_list(self._loss(*(_to_list(outputs) + labels)))
         final_loss = add_n(losses)
         final_loss.backward()
@@ -386,6 +388,8 @@ class Model:
                 "The input path MUST be format of dirname/file_prefix [dirname\\file_prefix in Windows system], "
                 f"but received file_prefix is empty string: {path!r}"
             )
+        if _rank() != 0:  # data-parallel ranks hold the same weights: only rank 0 writes them (as Paddle)
+            return
         if not training:
             self._save_inference_model(path)
             return
@@ -499,3 +503,18 @@ def _batch_sizes(batch_size) -> tuple:
     raise ValueError(
         f"Model.fit: batch_size must be a positive int or [train_batch_size, eval_batch_size], got {batch_size!r}"
     )
+
+
+def _rank() -> int:
+    return int(os.environ.get("PADDLE_TRAINER_ID", "0") or 0)
+
+
+def _data_parallel(network):
+    """Under `launch`/`spawn` (2+ ranks) fit trains data-parallel, as Paddle's Model: a DataParallel of the
+    network (its own parameters, so saving and evaluating use the network itself)."""
+    if int(os.environ.get("PADDLE_TRAINERS_NUM", "1") or 1) < 2:
+        return None
+    import minipaddle.distributed as dist
+
+    dist.init_parallel_env()
+    return dist.DataParallel(network)

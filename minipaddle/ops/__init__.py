@@ -8,6 +8,7 @@ A new op module adds one line below.
 
 from minipaddle.ops.activation import *  # noqa: F403
 from minipaddle.ops.broadcast import *  # noqa: F403
+from minipaddle.ops.collective import *  # noqa: F403
 from minipaddle.ops.compare import *  # noqa: F403
 from minipaddle.ops.complex_ops import *  # noqa: F403
 from minipaddle.ops.constant import *  # noqa: F403
@@ -48,6 +49,7 @@ from minipaddle.ops.products import *  # noqa: F403
 from minipaddle.ops.random_extra import *  # noqa: F403
 from minipaddle.ops.random_ops import *  # noqa: F403
 from minipaddle.ops.ranges import *  # noqa: F403
+from minipaddle.ops.recompute_ops import *  # noqa: F403
 from minipaddle.ops.reduce import *  # noqa: F403
 from minipaddle.ops.reduce_extra import *  # noqa: F403
 from minipaddle.ops.reduce_math import *  # noqa: F403
