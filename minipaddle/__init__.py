@@ -107,3 +107,4 @@ from minipaddle.tensor.to_string import set_printoptions
 _methods.bind()
 
 __version__ = "0.1.0"
+from minipaddle import inference  # noqa: E402  (paddle.inference: Config, create_predictor)
