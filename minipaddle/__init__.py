@@ -107,7 +107,6 @@ from minipaddle.tensor.to_string import set_printoptions
 _methods.bind()
 
 __version__ = "0.1.0"
-from minipaddle import (
-    inference,  # noqa: E402  (paddle.inference: Config, create_predictor)
-    onnx,  # noqa: E402  (paddle.onnx.export)
-)
+
+# Deployment reads Programs: imported last, once everything it builds on is bound.
+from minipaddle import inference, onnx  # noqa: E402
