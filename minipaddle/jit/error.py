@@ -66,7 +66,7 @@ def _user_frames(tb) -> list:
         if path.startswith(_PACKAGE_DIR) or fs.filename.startswith("<frozen"):
             continue
         frames.append((fs.filename, fs.lineno, fs.name))
-    return frames
+    return [f for i, f in enumerate(frames) if i == 0 or f != frames[i - 1]]  # closures of one line: once
 
 
 def _frame_line(filename: str, line: int, function: str) -> str:

@@ -93,12 +93,21 @@ def to_static_variable(x, like=None):
         return x
     if isinstance(x, Tensor):
         return paddle.assign(x)
-    if (x is None or _undefined(x)) and is_variable(like):
-        return paddle.zeros_like(like)
+    if (x is None or _undefined(x)) and is_variable(like):  # a placeholder: only its dtype matters
+        return _placeholder(like)
     if isinstance(x, (bool, int, float, np.number)):
-        dtype = like.dtype if is_variable(like) else _number_dtype(x)
-        return paddle.full([], x, dtype)
+        from minipaddle.core import dtype as dtypes
+
+        dtype = like.dtype if is_variable(like) else dtypes.to_dtype(_number_dtype(x))
+        return paddle.assign(Tensor(np.asarray(x, dtype=dtype.np)))  # a constant op of the Program
     raise TypeError(f"to_static: cannot make a Tensor of {type(x).__name__} {x!r}")
+
+
+def _placeholder(like):
+    """Zeros of `like`'s dtype and shape (unknown sizes as 1) made in the current block, without reading `like`
+    (which may live in another branch)."""
+    shape = [d if d >= 0 else 1 for d in like.shape]
+    return _paddle().assign(Tensor(np.zeros(shape, like.dtype.np)))
 
 
 def _as_bool(pred):
@@ -282,6 +291,8 @@ def _run_paddle_while(cond_fn, body_fn, get_args, set_args, names) -> None:
     from minipaddle.static.control_flow import while_loop
 
     init = list(get_args())
+    if any(v is None for v in init):
+        init = _fill_none_from_trial(init, body_fn, get_args, set_args)
     carried = [i for i, v in enumerate(init) if _carried(v)]
     if not carried:
         raise ValueError(
@@ -321,6 +332,20 @@ def _run_paddle_while(cond_fn, body_fn, get_args, set_args, names) -> None:
 
     outs = while_loop(cond, body, start)
     set_args(tuple(merged(outs)))
+
+
+def _fill_none_from_trial(init, body_fn, get_args, set_args) -> list:
+    """Variables that are None before a while_loop and Tensors inside it (a return value, say) start as zero
+    placeholders of the right dtype: a trial trace of the body, thrown away, tells which and what dtype."""
+    program = default_main_program()
+    n_blocks = len(program.blocks)
+    with program.sub_block():
+        set_args(tuple(init))
+        body_fn()
+        after = list(get_args())
+    del program.blocks[n_blocks:]
+    set_args(tuple(init))
+    return [_placeholder(a) if v is None and is_variable(a) else v for v, a in zip(init, after)]
 
 
 # ---- and / or / not, casts, len --------------------------------------------------------------------------------
@@ -451,6 +476,10 @@ def convert_index(it, i):
     if isinstance(it, (TensorRange, TensorEnumerate)):
         return it.item(i)
     if is_variable(i):
+        if isinstance(it, range):
+            return i * it.step + it.start
+        if isinstance(it, (list, tuple)) and it and all(_is_data(v) for v in it):
+            it = _paddle().stack(list(it))  # a list of Tensors read at a Tensor index: stacked, then gathered
         if not _is_data(it):
             raise TypeError(
                 f"to_static: a loop over a Python {type(it).__name__} became a while_loop on a Tensor condition (a "
