@@ -10,6 +10,8 @@ from minipaddle.jit import dy2static
 from minipaddle.jit.dy2static.convert_call import not_to_static
 from minipaddle.jit.logging_utils import set_code_level, set_verbosity
 from minipaddle.jit.program_translator import StaticFunction, enable_to_static, to_static
+from minipaddle.jit.saving import save
+from minipaddle.jit.translated_layer import TranslatedLayer, load
 
 
 def ignore_module(modules) -> None:
@@ -21,6 +23,6 @@ def ignore_module(modules) -> None:
 
 
 __all__ = [
-    "StaticFunction", "dy2static", "enable_to_static", "ignore_module", "not_to_static", "set_code_level",
+    "StaticFunction", "TranslatedLayer", "dy2static", "load", "save", "enable_to_static", "ignore_module", "not_to_static", "set_code_level",
     "set_verbosity", "to_static",
 ]  # fmt: skip
