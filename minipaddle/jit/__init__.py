@@ -23,6 +23,6 @@ def ignore_module(modules) -> None:
 
 
 __all__ = [
-    "StaticFunction", "TranslatedLayer", "dy2static", "load", "save", "enable_to_static", "ignore_module", "not_to_static", "set_code_level",
-    "set_verbosity", "to_static",
+    "StaticFunction", "TranslatedLayer", "dy2static", "enable_to_static", "ignore_module", "load", "not_to_static",
+    "save", "set_code_level", "set_verbosity", "to_static",
 ]  # fmt: skip
