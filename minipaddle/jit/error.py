@@ -118,3 +118,70 @@ def reraise_in_user_terms(error: BaseException):
     setattr(new, MAPPED, True)
     new.original_error = error
     raise new from None
+
+
+# ---- errors raised when the Program runs ------------------------------------------------------------------------
+
+
+def stack_origin() -> list:
+    """The user's frames of the current stack (outermost first), when it runs transformed code; else []."""
+    import sys
+
+    frames, f = [], sys._getframe(1)
+    mapped = False
+    while f is not None:
+        origin = ORIGINS.get(f.f_code.co_filename)
+        if origin is not None:
+            where = origin.get(f.f_lineno)
+            if where is not None:
+                frames.append(where)
+                mapped = True
+        else:
+            path = os.path.abspath(f.f_code.co_filename)
+            if not path.startswith(_PACKAGE_DIR) and not f.f_code.co_filename.startswith("<"):
+                frames.append((f.f_code.co_filename, f.f_lineno, f.f_code.co_name))
+        f = f.f_back
+    if not mapped:
+        return []
+    frames.reverse()
+    out = [fr for i, fr in enumerate(frames) if i == 0 or fr != frames[i - 1]]
+    # keep from the outermost transformed frame on (the caller's own frames, tests, notebooks, come before)
+    first = next(i for i, fr in enumerate(out) if any(fr in m.values() for m in ORIGINS.values()))
+    return out[first:]
+
+
+def failing_step(error: BaseException):
+    """The Executor step (static/executor.Step) whose kernel raised `error` (following the chain of causes)."""
+    step, e = None, error
+    while e is not None:
+        tb = e.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_name == "run_plan" and "step" in tb.tb_frame.f_locals:
+                step = tb.tb_frame.f_locals["step"]
+            tb = tb.tb_next
+        e = e.__cause__
+    return step
+
+
+def reraise_runtime(error: BaseException, origins: dict):
+    """An error from running a converted Program, re-raised pointing at the user's line that built the op."""
+    step = failing_step(error)
+    frames = None
+    if step is not None:
+        for name in step.desc.output_names():
+            frames = origins.get(name)
+            if frames:
+                break
+    if not frames or getattr(error, MAPPED, False):
+        raise error
+    parts = ["In transformed code:", ""]
+    parts += [_frame_line(*f) for f in frames[:-1]]
+    parts += [_frame_range(*frames[-1]), ""]
+    parts.append("    " + "".join(traceback.format_exception_only(type(error), error)).strip())
+    try:
+        new = type(error)("\n".join(parts))
+    except Exception:
+        raise error from None
+    setattr(new, MAPPED, True)
+    new.original_error = error
+    raise new from None

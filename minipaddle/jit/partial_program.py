@@ -37,6 +37,17 @@ class _ParameterHook(OpHook):
     def __init__(self, ctx) -> None:
         self.ctx = ctx
 
+    def after(self, op, inputs, attrs, outputs):
+        """Remember the user's line that built each op (by its first output), for errors when it runs."""
+        from minipaddle.jit.error import stack_origin
+
+        frames = stack_origin()
+        if frames:
+            for o in outputs:
+                if isinstance(o, Variable):
+                    self.ctx.origins.setdefault(o.name, frames)
+        return outputs
+
     def before(self, op, inputs, attrs):
         if any(isinstance(t, Parameter) and not isinstance(t, Variable) for t in inputs):
             return tuple(self.ctx.var_for(t) if isinstance(t, Parameter) and not isinstance(t, Variable) else t
@@ -51,6 +62,7 @@ class BuildContext:
         self.program = program
         self.by_id: dict[int, Variable] = {}
         self.captured: list = []  # [(dynamic Tensor, Variable)] in first-use order
+        self.origins: dict = {}  # output variable name -> the user's frames that built its op
         self._restore: list = []  # [(table, key, tensor)]
         self._guarded: set = set()
         self._prev = None
@@ -231,7 +243,12 @@ class PartialProgramLayer:
         need = STATE.grad_enabled and any(not t.stop_gradient for t in tensors)
         wanted = tuple(need and not t.stop_gradient for t in tensors)
         runner = self.runner(self.training, wanted)
-        outs = run_program(tuple(tensors), runner) if tensors or runner.output_names else ()
+        try:
+            outs = run_program(tuple(tensors), runner)
+        except Exception as e:
+            from minipaddle.jit.error import reraise_runtime
+
+            reraise_runtime(e, c.origins)
         n = len(runner.output_names)
         if runner.written:
             _write_back([dict(c.parameters_by_name)[name] for name in runner.written], outs[n:])

@@ -108,7 +108,9 @@ class ConcreteProgram:
                 reraise_in_user_terms(e)
             outputs, structure = _flatten_outputs(result, fn_name)
         params = [(t, v) for t, v in ctx.captured if _used(main, v.name)]
-        return cls(main, startup, feeds, outputs, structure, params, dygraph_function)
+        concrete = cls(main, startup, feeds, outputs, structure, params, dygraph_function)
+        concrete.origins = ctx.origins
+        return concrete
 
 
 def _feed(value, spec, program, feeds: list, used: set):
