@@ -13,6 +13,7 @@ and minipaddle never imports it. It draws with graphviz, matplotlib and ipywidge
     viz.inspect(loss)                     pick a tensor, see its value and gradient; step through backward
     viz.TrainingCurves()                  a Model.fit callback plotting loss and metrics live (viz/curves.py)
     viz.LiveCurves()                      the same for hand-written loops; viz.plot_history(history) after the fact
+    viz.show_to_static(fn, *example_args) how to_static rewrote fn, one transformer at a time, and its Program
     viz.tour_sections(net, history)       the Layer tree, summary and curves as HTML for `make tour`'s page
 
 The drawings return a View (viz/render.py): it shows itself in Jupyter, `.save("x.svg")` writes a file (.svg
@@ -32,6 +33,7 @@ from viz.render import View
 from viz.state_dict import draw_state_dict, state_dict_text
 from viz.summary import summary_table
 from viz.tensor_stats import tensor_stats
+from viz.to_static_view import show_to_static
 from viz.tour.sections import tour_sections
 from viz.widget_view import WidgetView
 
@@ -40,6 +42,7 @@ __all__ = [
     "draw_state_dict", "inspect", "layer_tree", "plot_history", "state_dict_text", "summary_table", "tensor_stats",
     "tour_sections", "trace_layers",
 ]  # fmt: skip
+__all__ += ["show_to_static"]
 
 
 def __getattr__(name: str):

@@ -339,6 +339,12 @@ class StaticFunction:
         return transform_function(self._dygraph_function).code
 
     @property
+    def code_stages(self) -> list:
+        """The source after each transformer, for reading (and for viz.show_to_static): a list of
+        (transformer name, level, what it rewrites, source), starting with the original function (level 0)."""
+        return list(transform_function(self._dygraph_function).stages)
+
+    @property
     def dygraph_function(self):
         if self._class_instance is not None:
             return types.MethodType(self._dygraph_function, self._class_instance)
