@@ -20,18 +20,19 @@ from viz.program import draw_program
 from viz.render import html_page
 from viz.style import DIFF
 
-_CSS = """<style>
-.jst { font-family: system-ui, sans-serif; }
-.jst .panes { display: flex; gap: 1em; align-items: flex-start; }
-.jst .pane { flex: 1; min-width: 0; }
-.jst pre { font-size: 12px; line-height: 1.35; background: #fafafa; border: 1px solid #ddd; padding: 0.5em;
-           overflow-x: auto; margin: 0; }
-.jst .add { background: %(add)s; display: block; }
-.jst .del { background: %(del)s; display: block; }
-.jst .doc { color: #555; margin: 0.3em 0 0.6em 0; }
-.jst h4 { margin: 0.2em 0; }
+_ADD, _DEL = DIFF["added"]["fillcolor"], DIFF["removed"]["fillcolor"]
+_CSS = f"""<style>
+.jst {{ font-family: system-ui, sans-serif; }}
+.jst .panes {{ display: flex; gap: 1em; align-items: flex-start; }}
+.jst .pane {{ flex: 1; min-width: 0; }}
+.jst pre {{ font-size: 12px; line-height: 1.35; background: #fafafa; border: 1px solid #ddd; padding: 0.5em;
+           overflow-x: auto; margin: 0; }}
+.jst .add {{ background: {_ADD}; display: block; }}
+.jst .del {{ background: {_DEL}; display: block; }}
+.jst .doc {{ color: #555; margin: 0.3em 0 0.6em 0; }}
+.jst h4 {{ margin: 0.2em 0; }}
 </style>
-""" % {"add": DIFF["added"]["fillcolor"], "del": DIFF["removed"]["fillcolor"]}
+"""
 
 
 def _static_function(fn):
