@@ -106,6 +106,8 @@ from minipaddle.tensor.to_string import set_printoptions
 
 _methods.bind()
 
+from minipaddle import jit  # noqa: E402  (paddle.jit stands on everything above: nn, static, optimizer)
+
 __version__ = "0.1.0"
 
 # Deployment reads Programs: imported last, once everything it builds on is bound.
