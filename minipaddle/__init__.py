@@ -30,6 +30,7 @@ from minipaddle import (
     nn,
     ops,  # noqa: F401  (registers every op)
     optimizer,
+    quantization,
     regularizer,
     signal,
     sparse,

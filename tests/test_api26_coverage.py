@@ -18,7 +18,6 @@ MISSING = {
     "paddle.jit": "all",
     "paddle.amp": "all",
     "paddle.distributed": "all",
-    "paddle.quantization": "all",
     "paddle.inference": "all",
     "paddle.onnx": "all",
     "paddle": {"DataParallel", "LazyGuard"},  # distributed; layers have no lazy parameter creation

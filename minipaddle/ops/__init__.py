@@ -19,6 +19,7 @@ from minipaddle.ops.decompositions import *  # noqa: F403
 from minipaddle.ops.diagonal import *  # noqa: F403
 from minipaddle.ops.distribution_ops import *  # noqa: F403
 from minipaddle.ops.elementwise import *  # noqa: F403
+from minipaddle.ops.fake_quant import *  # noqa: F403
 from minipaddle.ops.fft_ops import *  # noqa: F403
 from minipaddle.ops.floor_division import *  # noqa: F403
 from minipaddle.ops.fluid_ops import *  # noqa: F403
