@@ -30,6 +30,7 @@ from minipaddle.ops.histogram import *  # noqa: F403
 from minipaddle.ops.im2col import *  # noqa: F403
 from minipaddle.ops.incubate_ops import *  # noqa: F403
 from minipaddle.ops.indexing import *  # noqa: F403
+from minipaddle.ops.int8 import *  # noqa: F403
 from minipaddle.ops.interpolate import *  # noqa: F403
 from minipaddle.ops.linalg import *  # noqa: F403
 from minipaddle.ops.logical import *  # noqa: F403

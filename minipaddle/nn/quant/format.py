@@ -32,6 +32,11 @@ def _as_array(value, fn: str) -> np.ndarray:
     return np.array(value.numpy() if isinstance(value, Tensor) else value, dtype="float32")  # (a 0-d scale stays 0-d)
 
 
+def _cast(x, dtype):
+    """x in `dtype` (no op when it is already: a Program then holds only the Q/DQ ops)."""
+    return x if x.dtype == dtype else ops.cast(x, dtype)
+
+
 class _Linear(Layer):
     """What the quanter and dequanter share: a fixed scale parameter, a zero point, the axis and the bits."""
 
@@ -64,26 +69,26 @@ class LinearQuanter(_Linear):
     """x -> clip(round(x / scale * bnt), -bnt - 1, bnt), per tensor (quant_axis -1) or per channel."""
 
     def forward(self, input):
-        x = ops.cast(input, self._scales.dtype)
+        x = _cast(input, self._scales.dtype)
         if len(self._scales.shape) > 1:  # group-wise weight scales (GroupWiseWeightObserver)
             from minipaddle.tensor.math import clip, round
 
             bnt = (1 << (self._bit_length - 1)) - 1
-            return ops.cast(clip(round(x / self._group_scales(x) * bnt), -bnt - 1, bnt), input.dtype)
+            return _cast(clip(round(x / self._group_scales(x) * bnt), -bnt - 1, bnt), input.dtype)
         y = ops.quantize_linear(x, self._scales, self._zero_point, self._quant_axis, self._bit_length)
-        return ops.cast(y, input.dtype)
+        return _cast(y, input.dtype)
 
 
 class LinearDequanter(_Linear):
     """levels -> levels * scale / bnt."""
 
     def forward(self, input):
-        x = ops.cast(input, self._scales.dtype)
+        x = _cast(input, self._scales.dtype)
         if len(self._scales.shape) > 1:
             bnt = (1 << (self._bit_length - 1)) - 1
-            return ops.cast(x / bnt * self._group_scales(x), input.dtype)
+            return _cast(x / bnt * self._group_scales(x), input.dtype)
         y = ops.dequantize_linear(x, self._scales, self._zero_point, self._quant_axis, self._bit_length)
-        return ops.cast(y, input.dtype)
+        return _cast(y, input.dtype)
 
 
 class LinearQuanterDequanter(Layer):
