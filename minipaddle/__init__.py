@@ -31,6 +31,7 @@ from minipaddle import (
     ops,  # noqa: F401  (registers every op)
     optimizer,
     profiler,
+    quantization,
     regularizer,
     signal,
     sparse,

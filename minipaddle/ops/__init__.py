@@ -20,6 +20,7 @@ from minipaddle.ops.decompositions import *  # noqa: F403
 from minipaddle.ops.diagonal import *  # noqa: F403
 from minipaddle.ops.distribution_ops import *  # noqa: F403
 from minipaddle.ops.elementwise import *  # noqa: F403
+from minipaddle.ops.fake_quant import *  # noqa: F403
 from minipaddle.ops.fft_ops import *  # noqa: F403
 from minipaddle.ops.floor_division import *  # noqa: F403
 from minipaddle.ops.fluid_ops import *  # noqa: F403
@@ -31,6 +32,7 @@ from minipaddle.ops.im2col import *  # noqa: F403
 from minipaddle.ops.incubate_ops import *  # noqa: F403
 from minipaddle.ops.indexing import *  # noqa: F403
 from minipaddle.ops.jit_ops import *  # noqa: F403
+from minipaddle.ops.int8 import *  # noqa: F403
 from minipaddle.ops.interpolate import *  # noqa: F403
 from minipaddle.ops.linalg import *  # noqa: F403
 from minipaddle.ops.logical import *  # noqa: F403

@@ -106,10 +106,19 @@ class Step:
         self.op = op_of(desc)
         self.reads = flat_inputs(desc)
         self.writes = desc.outputs.get("Out", [])
-        self.attrs = desc.attrs
+        self.attrs = run_attrs(desc.attrs)
         self.desc = desc
         self.sub_plans = sub_plans
         self.where = f"{desc.type} (built in {desc.scope})" if desc.scope else desc.type
+
+
+def run_attrs(attrs: dict) -> dict:
+    """The attributes a kernel takes: without the quantization annotations that a saved quantized model puts on
+    its ops for int8 engines (`X0_threshold`, `out_threshold`, `with_quant_attr`, `skip_quant`), which describe an
+    op and do not change what it computes."""
+    if not any(k.endswith("_threshold") or k in ("with_quant_attr", "skip_quant") for k in attrs):
+        return attrs
+    return {k: v for k, v in attrs.items() if not (k.endswith("_threshold") or k in ("with_quant_attr", "skip_quant"))}
 
 
 def compile_block(program: Program, idx: int = 0) -> list:
