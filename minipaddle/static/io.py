@@ -24,7 +24,14 @@ import numpy as np
 from minipaddle.core.tensor import Tensor
 from minipaddle.static.executor import Executor, global_scope
 from minipaddle.static.files import arrays_from_bytes, arrays_to_bytes, atomic_write, read_file
-from minipaddle.static.pdmodel import is_pdmodel, persistable_specs, read_pdiparams, read_pdmodel
+from minipaddle.static.pdmodel import (
+    is_pdmodel,
+    persistable_specs,
+    read_pdiparams,
+    read_pdmodel,
+    write_pdiparams,
+    write_pdmodel,
+)
 from minipaddle.static.program import Program, Variable, default_main_program
 from minipaddle.static.prune import prune
 from minipaddle.static.serialize import program_to_bytes, read_program
@@ -326,13 +333,19 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     """Save what inference needs: the Program cut down to the ops from feed_vars to fetch_vars (in inference
     mode), and the parameters those ops read.
 
-    Writes `path_prefix.pdmodel` (the Program as JSON, with the feed and fetch names) and `path_prefix.pdiparams`.
+    Writes Paddle 2.6's own files, which paddle 2.6's load_inference_model, jit.load and inference predictor
+    read: `path_prefix.pdmodel` (a ProgramDesc protobuf, each minipaddle op written as Paddle's through the table
+    in static/paddle_ops.py, with Paddle's version and op version map) and `path_prefix.pdiparams` (its parameter
+    stream). A Program that Paddle's format cannot hold here (an op outside the table, control flow on a
+    variable) is written in minipaddle's JSON form instead, with a warning naming the op; `format="minipaddle"`
+    asks for the JSON form (and .npz parameters) always. The JSON is what `program.to_json()` gives too.
 
     Args:
         path_prefix: 'directory/name'.
         feed_vars, fetch_vars: a Variable or a list of Variables: the model's inputs and outputs.
         executor: the Executor (values come from the global scope).
         program: (keyword) the Program; default: the one fetch_vars belong to.
+        format: (keyword) "paddle" (default) or "minipaddle".
 
     Example:
         >>> paddle.static.save_inference_model("./infer/mnist", [image], [predict], exe)
@@ -342,10 +355,25 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     for suffix in (".pdmodel", ".pdiparams"):
         if os.path.isdir(prefix + suffix):
             raise ValueError(f"save_inference_model: {prefix + suffix!r} is an existing directory")
+    fmt = kwargs.pop("format", "paddle")
+    if fmt not in ("paddle", "minipaddle"):
+        raise ValueError(f"save_inference_model: format must be 'paddle' or 'minipaddle', got {fmt!r}")
     allowed = ("program", "clip_extra", "legacy_format", "skip_prune_program")
     pruned, feeds, fetches = _inference_parts(feed_vars, fetch_vars, kwargs, "save_inference_model", allowed)
-    model = program_to_bytes(pruned, feeds, fetches)
-    params = arrays_to_bytes(_values_of(_persistables(pruned).values(), global_scope(), "save_inference_model"))
+    model = None
+    if fmt == "paddle":
+        try:
+            model, names = write_pdmodel(pruned, feeds, fetches)
+        except NotImplementedError as e:
+            warnings.warn(f"save_inference_model: writing minipaddle's JSON program, not Paddle's .pdmodel: {e}",
+                          stacklevel=2)  # fmt: skip
+    if model is not None:
+        variables = {v.name: v for v in pruned.list_vars()}
+        values = _values_of([variables[n] for n in names], global_scope(), "save_inference_model")
+        params = write_pdiparams(values)
+    else:
+        model = program_to_bytes(pruned, feeds, fetches)
+        params = arrays_to_bytes(_values_of(_persistables(pruned).values(), global_scope(), "save_inference_model"))
     atomic_write(prefix + ".pdiparams", params)
     atomic_write(prefix + ".pdmodel", model)
 

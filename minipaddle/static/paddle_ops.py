@@ -739,7 +739,7 @@ def _w_pool(kind):
                  "ceil_mode": bool(op.attrs.get("ceil_mode", False)), "global_pooling": False, "adaptive": False,
                  "exclusive": bool(op.attrs.get("exclusive", True)), "data_format": op.attrs.get("data_format",
                  "NCHW"), "padding_algorithm": "EXPLICIT"}  # fmt: skip
-        if op.attrs.get("divisor_override"):
+        if op.attrs.get("divisor_override"):  # (checked before anything is written)
             raise NotImplementedError("avg_pool with divisor_override (Paddle's pool2d op has no such attribute)")
         return "pool2d", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs
 
@@ -822,3 +822,62 @@ WRITERS["mean"] = _w_reduce("reduce_mean")
 WRITERS["sum"] = _w_reduce("reduce_sum")
 WRITERS["max"] = _w_reduce("reduce_max")
 WRITERS["min"] = _w_reduce("reduce_min")
+
+for _mini in ("rsqrt", "erf", "sin", "cos", "reciprocal"):
+    WRITERS[_mini] = _simple(_mini)
+
+
+@writes("clip")
+def _w_clip(op, var_of):
+    lo, hi = op.attrs.get("min"), op.attrs.get("max")
+    attrs = {"min": float(lo) if lo is not None else float(np.finfo(np.float32).min),
+             "max": float(hi) if hi is not None else float(np.finfo(np.float32).max)}  # fmt: skip
+    return "clip", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs
+
+
+@writes("standardize")
+def _w_standardize(op, var_of):
+    """minipaddle's standardize over trailing axes is Paddle's layer_norm without Scale and Bias (whose Mean and
+    Variance outputs are flat; minipaddle keeps them shaped, so only Y may be read afterwards)."""
+    x = op.inputs["x"][0]
+    ndim = var_of(x).ndim
+    axes = sorted(a % ndim for a in op.attrs["axes"])
+    if axes != list(range(axes[0], ndim)):
+        raise NotImplementedError(f"standardize over axes {axes} (Paddle's layer_norm normalizes trailing axes)")
+    y, mean, var = op.outputs["Out"]
+    attrs = {"begin_norm_axis": axes[0], "epsilon": float(op.attrs.get("epsilon", 1e-5))}
+    return "layer_norm", {"X": [x]}, {"Y": [y], "Mean": [mean + "@flat"], "Variance": [var + "@flat"]}, attrs
+
+
+@writes("assign_value")
+def _w_assign_value(op, var_of):
+    (out,) = op.outputs["Out"]
+    dtype = dtypes.to_dtype(op.attrs["dtype"]).name
+    values = np.asarray(op.attrs["values"]).reshape(-1)
+    field = {"float32": "fp32_values", "float64": "fp64_values", "int32": "int32_values", "int64": "int64_values",
+             "bool": "bool_values"}.get(dtype)  # fmt: skip
+    if field is None:
+        raise NotImplementedError(f"a constant of dtype {dtype} (Paddle's assign_value holds float, int and bool)")
+    attrs = {"shape": [int(s) for s in op.attrs["shape"]], "dtype": DTYPE_NUMBERS[dtype], "bool_values": [],
+             "fp32_values": [], "fp64_values": [], "int32_values": [], "int64_values": []}  # fmt: skip
+    attrs[field] = [int(v) if dtype == "bool" or "int" in dtype else float(v) for v in values]
+    return "assign_value", {}, {"Out": [out]}, attrs
+
+
+@writes("full_like")
+def _w_full_like(op, var_of):
+    dtype = op.attrs.get("dtype")
+    number = -1 if dtype is None else DTYPE_NUMBERS[dtypes.to_dtype(dtype).name]
+    return ("fill_any_like", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]},
+            {"value": float(op.attrs["value"]), "dtype": number})  # fmt: skip
+
+
+@reads("assign_value")
+def _assign_value(op):
+    dtype = dtype_of(op.attr("dtype", 5))
+    for field in ("fp32_values", "fp64_values", "int32_values", "int64_values", "bool_values", "values"):
+        values = op.attr(field)
+        if values:
+            break
+    data = np.asarray(values if values else [], dtype=dtypes.to_dtype(dtype).np).reshape(list(op.attr("shape", [])))
+    return {"Out": _paddle().to_tensor(data)}

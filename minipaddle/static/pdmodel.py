@@ -24,11 +24,12 @@ import struct
 import numpy as np
 
 from minipaddle.core import dtype as dtypes
+from minipaddle.static.paddle_op_defaults import ATTR_DEFAULTS, SLOTS
 from minipaddle.static.paddle_op_versions import OP_VERSIONS
 from minipaddle.static.paddle_ops import DTYPE_NUMBERS, READERS, WRITERS, Shape, dtype_of
 from minipaddle.static.paddle_proto import AttrType, ProgramDesc, TensorDesc, VarTypeEnum
 from minipaddle.static.parameters import StaticParameter
-from minipaddle.static.program import Program, Variable, program_guard
+from minipaddle.static.program import OpDesc, Program, Variable, program_guard
 
 __all__ = ["read_pdmodel", "write_pdmodel", "read_pdiparams", "write_pdiparams", "is_pdmodel", "PADDLE_VERSION"]
 
@@ -69,6 +70,39 @@ def _attr_value(a):
                   for s in scalars]  # fmt: skip
         return values[0] if kind == "SCALAR" else values
     raise ValueError(f"attribute {a.name!r} has an unknown type number {a.type}")
+
+
+_FIELDS = {"INT": "i", "FLOAT": "f", "STRING": "s", "BOOLEAN": "b", "LONG": "l", "FLOAT64": "float64",
+           "INTS": "ints", "FLOATS": "floats", "STRINGS": "strings", "BOOLEANS": "bools", "LONGS": "longs",
+           "FLOAT64S": "float64s"}  # fmt: skip
+_COMMON_ATTRS = {"op_device": ("STRING", ""), "op_namescope": ("STRING", "/"), "op_role": ("INT", 0),
+                 "op_role_var": ("STRINGS", []), "with_quant_attr": ("BOOLEAN", False)}  # fmt: skip
+
+
+def _set_typed_attr(a, name: str, kind: str, value) -> None:
+    """An attribute of Paddle's type `kind` (its name in paddle's pybind enum or in framework.proto)."""
+    kind = {"BOOL": "BOOLEAN", "BOOLS": "BOOLEANS"}.get(kind, kind)
+    if kind not in _FIELDS:
+        raise TypeError(f"attribute {name!r}: cannot write Paddle attribute type {kind}")
+    a.name, a.type = name, AttrType[kind]
+    field = _FIELDS[kind]
+    if kind.endswith("S") and kind != "STRINGS" or kind == "STRINGS":
+        getattr(a, field).extend(value)
+    else:
+        setattr(a, field, value)
+
+
+def _op_attrs(kind: str, attrs: dict) -> list:
+    """[(name, Paddle type, value)] for an op: Paddle's defaults for its type (paddle_op_defaults.py), then ours."""
+    defaults = dict(ATTR_DEFAULTS.get(kind, _COMMON_ATTRS))
+    out = []
+    for name in sorted(set(defaults) | set(attrs)):
+        if name in defaults:
+            typ, value = defaults[name]
+            out.append((name, typ, attrs.get(name, value)))
+        else:
+            out.append((name, None, attrs[name]))
+    return out
 
 
 def _set_attr(a, name: str, value) -> None:
@@ -384,7 +418,8 @@ def read_pdiparams(data: bytes, specs: list, what: str = "the parameters") -> di
     for name, _shape, _dtype in specs:
         (lod_version,) = struct.unpack("<I", take(4))
         if lod_version != 0:
-            raise ValueError(f"{what}: {name!r} has LoD version {lod_version}, expected 0 (not a .pdiparams file?)")
+            raise ValueError(f"{what} is neither a Paddle .pdiparams stream ({name!r} has LoD version {lod_version}, "
+                             "expected 0) nor a minipaddle .npz")  # fmt: skip
         (levels,) = struct.unpack("<Q", take(8))
         for _ in range(levels):
             (size,) = struct.unpack("<Q", take(8))
@@ -437,14 +472,38 @@ def _var_desc(block_desc, name: str, shape, dtype: str, persistable=False, lod_t
     vd.type.lod_tensor.tensor.dims.extend(int(s) for s in shape)
 
 
-def write_pdmodel(program: Program, feed_names: list, fetch_names: list) -> bytes:
-    """The `.pdmodel` bytes of an inference Program (one block), as Paddle's save_inference_model writes them.
+def inference_ops(program: Program, idx: int = 0, constants: dict | None = None) -> list:
+    """Block `idx`'s ops with every `cond` on a constant inlined: minipaddle's dropout and batch_norm choose
+    between their training and inference branches by the @IS_TRAINING@ flag, which an inference Program sets to
+    False with an assign_value, so only the inference branch is written (then no op reads the flag)."""
+    constants = {} if constants is None else constants
+    ops = []
+    for op in program.blocks[idx].ops:
+        if op.type == "assign_value" and op.attrs.get("dtype") == "bool" and len(op.attrs.get("values", [])) == 1:
+            constants[op.outputs["Out"][0]] = bool(op.attrs["values"][0])
+        if op.type == "cond" and op.inputs["pred"][0] in constants:
+            key = "true" if constants[op.inputs["pred"][0]] else "false"
+            ops += inference_ops(program, op.attrs[f"{key}_block"], constants)
+            for out, src in zip(op.outputs["Out"], op.attrs[f"{key}_outs"]):
+                ops.append(OpDesc("assign", {"x": [src]}, {"Out": [out]}, {}))
+            continue
+        ops.append(op)
+    if idx == 0:  # drop constants no op reads any more
+        read = {n for op in ops for names in op.inputs.values() for n in names}
+        ops = [op for op in ops if op.type != "assign_value" or op.outputs["Out"][0] in read]
+    return ops
 
-    A NotImplementedError names a minipaddle op outside the translation table, or a Program with sub-blocks.
+
+def write_pdmodel(program: Program, feed_names: list, fetch_names: list) -> tuple:
+    """(the `.pdmodel` bytes, the persistable names it declares) of an inference Program, as Paddle's
+    save_inference_model writes them: feed ops, the ops, a scale(1.0) and a fetch op per target.
+
+    A NotImplementedError names a minipaddle op outside the translation table (or control flow on a variable).
     """
-    if any(b.ops for b in program.blocks[1:]):
-        raise NotImplementedError("writing a Paddle .pdmodel of a Program with sub-blocks (cond, while)")
-    block = program.global_block()
+    ops = inference_ops(program)
+    for op in ops:
+        if op.type in ("cond", "while"):
+            raise NotImplementedError(f"writing a Paddle .pdmodel of a Program with control flow ('{op.type}')")
     variables = {v.name: v for v in program.list_vars()}
     desc = ProgramDesc()
     desc.version.version = PADDLE_VERSION
@@ -454,7 +513,7 @@ def write_pdmodel(program: Program, feed_names: list, fetch_names: list) -> byte
     bd = desc.blocks.add(idx=0, parent_idx=-1)
     _var_desc(bd, "feed", (), "float32", persistable=True, lod_tensor=False)
     _var_desc(bd, "fetch", (), "float32", persistable=True, lod_tensor=False)
-    written = set()
+    written, persistables = set(), []
 
     def declare(name: str) -> None:
         if name in written:
@@ -464,20 +523,26 @@ def write_pdmodel(program: Program, feed_names: list, fetch_names: list) -> byte
         if v is None:
             raise ValueError(f"write_pdmodel: the program has no variable {name!r}")
         _var_desc(bd, name, v.shape, v.dtype.name, persistable=v.persistable)
+        if v.persistable:
+            persistables.append(name)
 
     def add_op(kind, inputs, outputs, attrs):
         od = bd.ops.add(type=kind)
-        for slot, names in inputs.items():
-            od.inputs.add(parameter=slot, arguments=names)
-        for slot, names in outputs.items():
-            od.outputs.add(parameter=slot, arguments=names)
-        for key in sorted(attrs):
-            _set_attr(od.attrs.add(), key, attrs[key])
+        in_slots, out_slots = SLOTS.get(kind, ((), ()))
+        for slot in sorted(set(in_slots) | set(inputs)):
+            od.inputs.add(parameter=slot, arguments=inputs.get(slot, []))
+        for slot in sorted(set(out_slots) | set(outputs)):
+            od.outputs.add(parameter=slot, arguments=outputs.get(slot, []))
+        for key, typ, value in _op_attrs(kind, attrs):
+            if typ is None:
+                _set_attr(od.attrs.add(), key, value)
+            else:
+                _set_typed_attr(od.attrs.add(), key, typ, value)
 
     for col, name in enumerate(feed_names):
         declare(name)
         add_op("feed", {"X": ["feed"]}, {"Out": [name]}, {"col": col})
-    for op in block.ops:
+    for op in ops:
         write = WRITERS.get(op.type)
         if write is None:
             raise NotImplementedError(
@@ -494,6 +559,11 @@ def write_pdmodel(program: Program, feed_names: list, fetch_names: list) -> byte
                     source = variables[inputs["X"][0]]
                     written.add(n)
                     _var_desc(bd, n, [0] + list(source.shape), source.dtype.name)
+                elif n.endswith("@flat"):  # layer_norm's Mean/Variance: one value per normalized row, never read
+                    source = variables[inputs["X"][0]]
+                    written.add(n)
+                    rows = int(np.prod(source.shape[: attrs["begin_norm_axis"]]))
+                    _var_desc(bd, n, [rows if rows >= 0 else -1], source.dtype.name)
                 else:
                     declare(n)
         add_op(kind, inputs, outputs, attrs)
@@ -504,4 +574,4 @@ def write_pdmodel(program: Program, feed_names: list, fetch_names: list) -> byte
         _var_desc(bd, target, v.shape, v.dtype.name)
         add_op("scale", {"X": [name]}, {"Out": [target]}, {"scale": 1.0, "bias": 0.0, "bias_after_scale": True})
         add_op("fetch", {"X": [target]}, {"Out": ["fetch"]}, {"col": col})
-    return desc.SerializeToString()
+    return desc.SerializeToString(), persistables

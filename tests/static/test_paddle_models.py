@@ -168,3 +168,113 @@ def test_the_schema_equals_the_one_in_the_paddle_wheel(tmp_path):
     for key, value in ours.items():
         assert theirs[key] == value, key
     assert {k for k in theirs if not k.startswith("OpProto")} == set(ours)
+
+
+# ---- writing: minipaddle's save_inference_model writes Paddle's files -------------------------------------------
+
+
+def small_cnn():
+    """A Program with the ops a student's model has: conv, batch norm, pools, dropout, linear, layer norm, gelu,
+    softmax, and a Python constant."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 1, 8, 8], "float32")
+        h = paddle.nn.Conv2D(1, 4, 3, padding=1)(x)
+        h = paddle.nn.functional.relu(paddle.nn.BatchNorm2D(4)(h))
+        h = paddle.nn.AvgPool2D(2)(paddle.nn.MaxPool2D(2)(h))
+        h = paddle.nn.Dropout(0.3)(paddle.flatten(h, 1))
+        h = paddle.nn.LayerNorm(10)(paddle.nn.Linear(16, 10)(h))
+        y = paddle.nn.functional.softmax(paddle.nn.functional.gelu(h) * 2.0)
+    return main, startup, x, y
+
+
+@pytest.fixture
+def saved_cnn(tmp_path):
+    paddle.enable_static()
+    try:
+        main, startup, x, y = small_cnn()
+        exe = paddle.static.Executor()
+        with paddle.static.scope_guard(paddle.static.Scope()):
+            exe.run(startup)
+            images = np.random.default_rng(0).standard_normal((3, 1, 8, 8)).astype("float32")
+            (expected,) = exe.run(main.clone(for_test=True), feed={"x": images}, fetch_list=[y])
+            paddle.static.save_inference_model(str(tmp_path / "cnn"), [x], [y], exe, program=main)
+        yield str(tmp_path / "cnn"), images, expected
+    finally:
+        paddle.disable_static()
+
+
+def test_save_inference_model_writes_a_paddle_program_desc(saved_cnn):
+    prefix, images, expected = saved_cnn
+    desc = paddle_proto.ProgramDesc()
+    desc.ParseFromString(open(prefix + ".pdmodel", "rb").read())
+    assert desc.version.version == 2006002
+    golden = paddle_proto.ProgramDesc()
+    golden.ParseFromString((MODELS / "lenet.pdmodel").read_bytes())
+    assert desc.op_version_map == golden.op_version_map  # the op version map as Paddle writes it
+    types = [op.type for op in desc.blocks[0].ops]
+    assert types[0] == "feed" and types[-2:] == ["scale", "fetch"]
+    assert {"conv2d", "pool2d", "matmul_v2", "layer_norm", "reshape2", "softmax"} <= set(types)
+    assert "cond" not in types  # dropout's and batch norm's inference branches only
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        program, feeds, fetches = paddle.static.load_inference_model(prefix, paddle.static.Executor())
+        (got,) = paddle.static.Executor().run(program, feed={feeds[0]: images}, fetch_list=fetches)
+    np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6)
+
+
+def test_a_program_paddles_format_cannot_hold_is_written_as_json_with_a_warning(tmp_path):
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [None, 3], "float32")
+            y = paddle.static.nn.cond(paddle.mean(x) > 0, lambda: x * 2.0, lambda: x - 1.0)
+        exe = paddle.static.Executor()
+        with pytest.warns(UserWarning, match="JSON program.*control flow \\('cond'\\)"):
+            paddle.static.save_inference_model(str(tmp_path / "c"), [x], [y], exe, program=main)
+        assert open(tmp_path / "c.pdmodel", "rb").read(1) == b"{"
+        program, feeds, fetches = paddle.static.load_inference_model(str(tmp_path / "c"), exe)
+        (out,) = exe.run(program, feed={"x": np.ones((2, 3), "float32")}, fetch_list=fetches)
+        np.testing.assert_array_equal(out, np.full((2, 3), 2.0, "float32"))
+    finally:
+        paddle.disable_static()
+
+
+PADDLE_RUNS = """
+import json, sys
+import numpy.random
+import numpy as np
+import paddle
+prefix, images = sys.argv[1], np.load(sys.argv[2])
+out = {}
+paddle.enable_static()
+exe = paddle.static.Executor(paddle.CPUPlace())
+program, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+out["static"] = exe.run(program, feed={feeds[0]: images}, fetch_list=fetches)[0].tolist()
+paddle.disable_static()
+layer = paddle.jit.load(prefix)
+out["jit"] = layer(paddle.to_tensor(images)).numpy().tolist()
+config = paddle.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+predictor = paddle.inference.create_predictor(config)
+handle = predictor.get_input_handle(predictor.get_input_names()[0])
+handle.copy_from_cpu(images)
+predictor.run()
+out["predictor"] = predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu().tolist()
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(PADDLE_PYTHON), reason="real Paddle 2.6 is not installed here")
+def test_paddle_runs_what_minipaddle_saved_with_the_same_outputs(saved_cnn, tmp_path):
+    import json
+    import subprocess
+
+    prefix, images, expected = saved_cnn
+    np.save(tmp_path / "images.npy", images)
+    result = subprocess.run([PADDLE_PYTHON, "-c", PADDLE_RUNS, prefix, str(tmp_path / "images.npy")],
+                            capture_output=True, text=True, timeout=180, cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    outs = json.loads(result.stdout.strip().splitlines()[-1])
+    for how in ("static", "jit", "predictor"):
+        np.testing.assert_allclose(np.array(outs[how], "float32"), expected, rtol=1e-5, atol=1e-6, err_msg=how)
