@@ -3,6 +3,7 @@
 because Paddle's loaders (jit.load builds a backward from them) need every attribute an op has.
 
     cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/paddle_models/make_op_defaults.py
+    cd /work/main && .venv/bin/ruff format minipaddle/static/paddle_op_defaults.py
 """
 
 import os
