@@ -18,6 +18,7 @@ import itertools
 import multiprocessing
 import numbers
 import time
+import warnings
 import weakref
 
 from minipaddle.core.state import STATE, in_dynamic_mode
@@ -33,6 +34,8 @@ __all__ = ["DataLoader"]
 POLL_INTERVAL = 0.05
 # At shutdown, how long workers get to stop by themselves before they are terminated (seconds).
 SHUTDOWN_GRACE = 2.0
+# With the default timeout=0 (wait for ever), after how long a wait for one batch is reported as a likely hang.
+HANG_WARNING_AFTER = 60.0
 
 
 class DataLoader:
@@ -54,7 +57,8 @@ class DataLoader:
         collate_fn (callable, optional): makes a batch from a list of samples. Default: stack field by field.
         num_workers (int): worker processes reading batches; 0 reads in the main process. Default 0.
         prefetch_factor (int): batches requested ahead per worker. Default 2.
-        timeout (float): with workers, the longest wait for one batch in seconds (0: no limit; the workers'
+        timeout (float): with workers, the longest wait for one batch in seconds (0: no limit, and a wait over a
+            minute is reported as a likely hang; refused with num_workers=0, where nothing waits; the workers'
             health is checked either way). On expiry a RuntimeError is raised and the workers are stopped.
         worker_init_fn (callable, optional): called as `worker_init_fn(worker_id)` in each worker at start.
         persistent_workers (bool): keep the workers alive from one epoch to the next. Default False.
@@ -103,6 +107,13 @@ class DataLoader:
         if not isinstance(timeout, numbers.Real) or timeout < 0:
             raise ValueError(f"{fn}: timeout must be a non-negative number of seconds, got {timeout!r}")
         self.timeout = float(timeout)
+        if self.timeout > 0 and self.num_workers == 0:
+            # Paddle documents timeout as the wait for the workers' output queue; the main process reading a batch
+            # itself has nothing to wait on and could not be interrupted, so the promise cannot be kept there.
+            raise ValueError(
+                f"{fn}: timeout={timeout!r} bounds the wait for batches from worker processes, but num_workers=0 "
+                "reads every batch in the main process; use num_workers >= 1 with a timeout, or leave timeout=0"
+            )
         if worker_init_fn is not None and not callable(worker_init_fn):
             raise TypeError(f"{fn}: worker_init_fn must be callable, got {type(worker_init_fn).__name__}")
         if collate_fn is not None and not callable(collate_fn):
@@ -310,7 +321,9 @@ class _MultiProcessIter(_BatchIter):
             # kind == "end": that worker's IterableDataset ran out; its task yields no batch
 
     def _receive(self, deadline) -> None:
-        """Take one result from the pipe, checking the workers' health and the timeout while waiting."""
+        """Take one result from the pipe, checking the workers' health and the timeout while waiting. Without a
+        timeout, a wait longer than HANG_WARNING_AFTER is reported once, naming the worker whose batch is due."""
+        started, warned = time.monotonic(), False
         while True:
             if self._reader.poll(POLL_INTERVAL):
                 try:
@@ -325,6 +338,16 @@ class _MultiProcessIter(_BatchIter):
                     how = f"was killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
                     raise RuntimeError(f"DataLoader worker {worker_id} (pid {worker.pid}) exited unexpectedly "
                                        f"({how}); its batch will never come, so the DataLoader stopped")  # fmt: skip
+            if deadline is None and not warned and time.monotonic() - started > HANG_WARNING_AFTER:
+                warned = True
+                worker_id = self._worker_of.get(self._next, 0)
+                warnings.warn(
+                    f"DataLoader: no batch for {time.monotonic() - started:.0f} s from worker {worker_id} (pid "
+                    f"{self._workers[worker_id].pid}), which is alive but has not answered; if its dataset hangs, "
+                    "pass DataLoader(..., timeout=SECONDS) to stop waiting with an error instead",
+                    RuntimeWarning,
+                    stacklevel=3,
+                )
             if deadline is not None and time.monotonic() > deadline:
                 self.close(grace=0)  # a worker is stuck: no point waiting for it
                 raise RuntimeError(f"DataLoader timed out: no batch came from the {self._num_workers} workers "

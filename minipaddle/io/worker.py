@@ -17,6 +17,8 @@ import os
 import pickle
 import queue
 import random
+import threading
+import time
 import traceback
 
 import numpy as np
@@ -84,6 +86,7 @@ def worker_loop(
 ) -> None:
     """The body of worker process `worker_id`: answer tasks until told to stop (None) or orphaned."""
     parent = os.getppid()
+    _watch_parent(parent)
     seed_worker(base_seed + worker_id)
     STATE.worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, dataset=dataset, seed=base_seed)
     init_error = None
@@ -135,6 +138,22 @@ def worker_loop(
                             "while sending the batch to the main process")  # fmt: skip
     except KeyboardInterrupt:  # Ctrl-C reaches the whole process group; the main process reports it
         return
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit as soon as the main process is gone, even in the middle of a batch or blocked on a full pipe.
+
+    The task loop checks too, but only between tasks: a worker busy in the dataset's __getitem__, or blocked
+    writing into a pipe that a sibling worker still holds open (so the write never fails), would outlive a main
+    process that was killed. A daemon thread checking once a second exits the whole process instead."""
+
+    def watch():
+        while True:
+            time.sleep(PARENT_CHECK_INTERVAL)
+            if os.getppid() != parent:
+                os._exit(0)  # nobody will read our results; skip the atexit handlers of the dead main process
+
+    threading.Thread(target=watch, name="DataLoader parent watch", daemon=True).start()
 
 
 def _send(writer, lock, message) -> None:
