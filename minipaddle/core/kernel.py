@@ -12,12 +12,17 @@ import numpy as np
 from minipaddle.core.state import PROCESS, STATE
 
 # The error types a kernel (numpy, mostly) may raise for bad input; each is re-raised as the same built-in type.
-_KERNEL_ERRORS = (ValueError, TypeError, IndexError, ZeroDivisionError, FloatingPointError, MemoryError)
-_PUBLIC_BASES = (IndexError, ValueError, TypeError, ArithmeticError, MemoryError)
+_KERNEL_ERRORS = (ValueError, TypeError, IndexError, ArithmeticError, MemoryError)
+_PUBLIC_BASES = (IndexError, ValueError, TypeError, MemoryError)
 
 
 def kernel_error(name: str, e: Exception, detail: str = "") -> Exception:
-    """The exception to raise for error `e` from op `name`'s kernel: the same built-in type, prefixed by the op."""
+    """The exception to raise for error `e` from op `name`'s kernel: the same built-in type, prefixed by the op.
+    Arithmetic errors (an attribute too large for a C integer, a division by a zero size) are bad arguments as
+    far as the user is concerned: a ValueError."""
+    if isinstance(e, ArithmeticError):
+        reason = "an argument is too large" if isinstance(e, OverflowError) else "an argument is zero or empty"
+        return ValueError(f"{name}: {reason} ({e}){detail}")
     base = next(b for b in _PUBLIC_BASES if isinstance(e, b))
     return base(f"{name}: {e}{detail}")
 

@@ -141,7 +141,10 @@ class Tensor:
     def item(self, *args):
         """The value of a one-element tensor as a Python number (or of the element at `args`)."""
         if args:
-            return self._data.item(*args)
+            try:
+                return self._data.item(*args)
+            except (IndexError, OverflowError, TypeError):  # numpy says it without naming the call
+                raise IndexError(f"Tensor.item: index {list(args)} is out of range for shape {self.shape}") from None
         if self._data.size != 1:
             raise ValueError(
                 f"Tensor.item: only a tensor with one element can be converted to a Python scalar, "

@@ -5,6 +5,7 @@ Every message names the function, what was expected and what came, in Python's o
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -18,6 +19,18 @@ def check_tensor(x, fn: str, arg: str = "x") -> Tensor:
     if not isinstance(x, Tensor):
         raise TypeError(f"{fn}: {arg} must be a Tensor, got {type(x).__name__}")
     return x
+
+
+def check_min_rank(x: Tensor, rank: int, fn: str, arg: str = "x") -> Tensor:
+    """x must have at least `rank` dimensions (a 0-D tensor has no axis to gather along, no channels, ...)."""
+    if x.ndim < rank:
+        raise ValueError(f"{fn}: {arg} must have at least {rank} dimension(s), got a {x.ndim}-D tensor")
+    return x
+
+
+# The most elements a creation function makes: beyond it the request is a mistake, not a tensor (2**40 floats are
+# 4 TiB); refused as a ValueError before numpy tries and fails with a raw MemoryError.
+MAX_ELEMENTS = 2**40
 
 
 def check_number(v, fn: str, arg: str):
@@ -89,6 +102,16 @@ def check_shape(shape, fn: str) -> tuple:
             raise TypeError(f"{fn}: shape must contain ints, got {list(shape)}")
         out.append(int(d))
     return tuple(out)
+
+
+def check_size(shape: tuple, fn: str) -> tuple:
+    """A shape to create: no negative dimension, and not more than MAX_ELEMENTS elements."""
+    if any(d < 0 for d in shape):
+        raise ValueError(f"{fn}: shape must not have negative dimensions, got {list(shape)}")
+    if math.prod(shape) > MAX_ELEMENTS:
+        raise ValueError(f"{fn}: shape {list(shape)} has {math.prod(shape):.3g} elements, more than the "
+                         f"{MAX_ELEMENTS:.3g} a tensor may hold here")  # fmt: skip
+    return shape
 
 
 def check_broadcast(x: Tensor, y: Tensor, fn: str) -> None:

@@ -11,7 +11,7 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Place, Tensor
-from minipaddle.tensor.checks import _int_arg, check_number, check_shape, check_tensor, normalize_axis
+from minipaddle.tensor.checks import _int_arg, check_number, check_shape, check_size, check_tensor, normalize_axis
 
 __all__ = [
     "to_tensor",
@@ -88,6 +88,9 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True) -> Tenso
     """
     _check_place(place, "to_tensor")
     arr = _infer_array(data, exact=dtype is not None)
+    if arr.dtype.kind in "OUSV" and arr.dtype.name != "bfloat16":  # objects, strings, raw bytes: no Tensor holds them
+        raise TypeError(f"to_tensor: data must hold numbers or bools, got a numpy array of dtype {arr.dtype} "
+                        f"(from {type(data).__name__})")  # fmt: skip
     if dtype is not None:
         arr = arr.astype(dtypes.to_dtype(dtype).np, copy=False)
     return Tensor(arr, stop_gradient=bool(stop_gradient))
@@ -109,29 +112,41 @@ def _dtype_or(dtype, default) -> np.dtype:
     return dtypes.to_dtype(default if dtype is None else dtype).np
 
 
+def _fill_value(value, fn: str):
+    """A fill value: a number, a bool or a one-element Tensor (None would silently fill with NaN)."""
+    if isinstance(value, Tensor):
+        return value.item()
+    if not isinstance(value, (numbers.Number, np.bool_)):
+        raise TypeError(
+            f"{fn}: fill_value must be a number, a bool or a one-element Tensor, got {type(value).__name__}"
+        )
+    return value
+
+
+def _filled(shape, fill_value, dtype, fn: str) -> Tensor:
+    shape = check_size(check_shape(shape, fn), fn)
+    return Tensor(np.full(shape, _fill_value(fill_value, fn), dtype=_dtype_or(dtype, STATE.default_dtype)))
+
+
 def full(shape, fill_value, dtype=None, name=None) -> Tensor:
     """A tensor of `shape` filled with `fill_value`, of the default dtype (float32) unless `dtype` is given."""
-    shape = check_shape(shape, "full")
-    if isinstance(fill_value, Tensor):
-        fill_value = fill_value.item()
-    return Tensor(np.full(shape, fill_value, dtype=_dtype_or(dtype, STATE.default_dtype)))
+    return _filled(shape, fill_value, dtype, "full")
 
 
 def zeros(shape, dtype=None, name=None) -> Tensor:
     """A tensor of `shape` filled with 0 (float32 unless `dtype` says otherwise)."""
-    return full(shape, 0, dtype)
+    return _filled(shape, 0, dtype, "zeros")
 
 
 def ones(shape, dtype=None, name=None) -> Tensor:
     """A tensor of `shape` filled with 1 (float32 unless `dtype` says otherwise)."""
-    return full(shape, 1, dtype)
+    return _filled(shape, 1, dtype, "ones")
 
 
 def full_like(x, fill_value, dtype=None, name=None) -> Tensor:
     """A tensor shaped like `x`, filled with `fill_value`, of x's dtype unless `dtype` is given."""
     check_tensor(x, "full_like")
-    if isinstance(fill_value, Tensor):
-        fill_value = fill_value.item()
+    fill_value = _fill_value(fill_value, "full_like")
     return ops.full_like(x, fill_value, None if dtype is None else dtypes.to_dtype(dtype).np)
 
 
@@ -149,9 +164,7 @@ def empty(shape, dtype=None, name=None) -> Tensor:
     Example:
         >>> paddle.empty([2, 3]).shape    # [2, 3]
     """
-    shape = check_shape(shape, "empty")
-    if any(d < 0 for d in shape):
-        raise ValueError(f"empty: dimensions must be >= 0, got {list(shape)}")
+    shape = check_size(check_shape(shape, "empty"), "empty")
     return Tensor(np.empty(shape, dtype=_dtype_or(dtype, STATE.default_dtype)))
 
 

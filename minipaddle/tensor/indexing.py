@@ -27,6 +27,7 @@ from minipaddle.tensor.checks import (
     _int_arg,
     check_bool,
     check_broadcast,
+    check_min_rank,
     check_number,
     check_shape,
     check_tensor,
@@ -252,7 +253,7 @@ def gather(x, index, axis=None, name=None) -> Tensor:
         >>> x = paddle.to_tensor([[1, 2], [3, 4], [5, 6]])
         >>> paddle.gather(x, paddle.to_tensor([2, 0]))   # [[5, 6], [1, 2]]
     """
-    check_tensor(x, "gather")
+    check_min_rank(check_tensor(x, "gather"), 1, "gather")
     index = _check_index(index, "gather")
     axis = normalize_axis(0 if axis is None else axis, x.ndim, "gather")
     if index.ndim > 1:
@@ -263,7 +264,7 @@ def gather(x, index, axis=None, name=None) -> Tensor:
 
 def index_select(x, index, axis=0, name=None) -> Tensor:
     """The slices of x along `axis` at the positions in the 1-D `index` (as gather)."""
-    check_tensor(x, "index_select")
+    check_min_rank(check_tensor(x, "index_select"), 1, "index_select")
     index = _check_index(index, "index_select")
     axis = normalize_axis(axis, x.ndim, "index_select")
     if index.ndim != 1:

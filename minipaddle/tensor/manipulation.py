@@ -19,6 +19,7 @@ from minipaddle.tensor.checks import (
     _int_arg,
     _int_list,
     check_shape,
+    check_size,
     check_tensor,
     normalize_axes,
     normalize_axis,
@@ -87,7 +88,8 @@ def transpose(x, perm, name=None) -> Tensor:
     """Permute x's dimensions: output dimension i is x's dimension perm[i]."""
     check_tensor(x, "transpose")
     perm = check_shape(perm, "transpose")
-    if len(perm) != x.ndim or sorted(p % max(x.ndim, 1) for p in perm) != list(range(x.ndim)):
+    in_range = all(-x.ndim <= p < x.ndim for p in perm)
+    if len(perm) != x.ndim or not in_range or sorted(p % x.ndim for p in perm) != list(range(x.ndim)):
         raise ValueError(
             f"transpose: perm must be a permutation of 0..{x.ndim - 1}, got {list(perm)} for shape {x.shape}"
         )
@@ -482,6 +484,7 @@ def repeat_interleave(x, repeats, axis=None, name=None) -> Tensor:
         r = _int_arg(repeats, fn, "repeats")
         if r <= 0:
             raise ValueError(f"{fn}: repeats must be larger than zero, got {r}")
+        check_size((n, r), fn)
         index = Tensor(np.repeat(np.arange(n), r))
     return ops.gather(x, index, "axis", axis)
 

@@ -347,6 +347,8 @@ def clip(x, min=None, max=None, name=None) -> Tensor:  # noqa: A002 (Paddle's na
     check_tensor(x, "clip")
     lo = None if min is None else check_number(min, "clip", "min")
     hi = None if max is None else check_number(max, "clip", "max")
+    if (lo is not None and lo != lo) or (hi is not None and hi != hi):  # NaN: every element would become NaN
+        raise ValueError(f"clip: min and max must be numbers, not NaN, got min={lo} and max={hi}")
     if lo is not None and hi is not None and lo > hi:
         raise ValueError(f"clip: max must be greater than or equal to min, got min={lo} and max={hi}")
     return ops.clip(x, lo, hi)

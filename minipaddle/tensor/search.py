@@ -88,9 +88,9 @@ def sort(x, axis=-1, descending=False, name=None) -> Tensor:
         >>> paddle.sort(paddle.to_tensor([3., 1., 2.]), descending=True)    # [3., 2., 1.]
     """
     check_tensor(x, "sort")
+    axis = normalize_axis(axis, x.ndim, "sort")  # a 0-D tensor takes axis 0 or -1, as paddle 2.6
     if x.ndim == 0:
         return ops.assign(x)
-    axis = normalize_axis(axis, x.ndim, "sort")
     return ops.gather_along_axis(x, ops.argsort(x, axis, check_bool(descending, "sort", "descending")), axis)
 
 

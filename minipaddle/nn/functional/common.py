@@ -49,8 +49,8 @@ def _interp_sizes(x, nd, size, scale_factor, fn):
         scales = [scales] * nd
     if not isinstance(scales, list) or len(scales) != nd or not all(isinstance(s, numbers.Real) for s in scales):
         raise TypeError(f"{fn}: scale_factor must be a number or a list of {nd} numbers, got {scale_factor!r}")
-    if any(s <= 0 for s in scales):
-        raise ValueError(f"{fn}: scale_factor must be > 0, got {scale_factor!r}")
+    if any(not 0 < s < float("inf") for s in scales):
+        raise ValueError(f"{fn}: scale_factor must be a finite number > 0, got {scale_factor!r}")
     sizes = tuple(int(d * float(s)) for d, s in zip(in_sizes, scales))
     if any(s < 1 for s in sizes):
         raise ValueError(f"{fn}: scale_factor {scale_factor!r} makes an empty output from spatial size {in_sizes}")

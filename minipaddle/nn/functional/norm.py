@@ -20,7 +20,7 @@ from minipaddle.core.state import STATE, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn import static_hooks
 from minipaddle.nn.functional.distance import p_norm
-from minipaddle.tensor.checks import check_float_tensor, check_tensor, normalize_axis
+from minipaddle.tensor.checks import check_float_tensor, check_min_rank, check_tensor, normalize_axis
 
 __all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm", "local_response_norm", "normalize"]
 
@@ -113,6 +113,8 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
         >>> F.layer_norm(paddle.rand([2, 3, 4]), [4])
     """
     check_float_tensor(x, "layer_norm")
+    if not isinstance(epsilon, numbers.Real) or not epsilon >= 0:  # a negative epsilon makes NaN from a flat row
+        raise ValueError(f"layer_norm: epsilon must be a number >= 0, got {epsilon!r}")
     if isinstance(normalized_shape, numbers.Integral):
         normalized_shape = [int(normalized_shape)]
     elif isinstance(normalized_shape, (list, tuple)):
@@ -150,7 +152,7 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
 def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW", name=None) -> Tensor:
     """Split the channels into num_groups groups and normalize each group of each sample, then scale and shift
     per channel (what nn.GroupNorm computes)."""
-    check_float_tensor(x, "group_norm")
+    check_min_rank(check_float_tensor(x, "group_norm"), 2, "group_norm")
     if data_format not in ("NCHW", "NHWC", "NCL", "NLC", "NCDHW", "NDHWC"):
         raise ValueError(f"group_norm: unsupported data layout {data_format!r}")
     axis = 1 if data_format[1] == "C" else x.ndim - 1

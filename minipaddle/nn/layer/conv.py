@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from minipaddle.core.dtype import get_default_dtype
 from minipaddle.nn import functional as F
 from minipaddle.nn.functional.window_args import CHANNELS_FIRST, CHANNELS_LAST, ntuple
@@ -32,6 +34,9 @@ class _ConvNd(Layer):
                  output_padding=0) -> None:  # fmt: skip
         super().__init__()
         fn = type(self).__name__
+        for arg, value in (("in_channels", in_channels), ("out_channels", out_channels)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
+                raise ValueError(f"{fn}: {arg} must be a positive int, got {value!r}")
         if data_format is None:
             data_format = CHANNELS_FIRST[self.nd]
         if data_format not in (CHANNELS_FIRST[self.nd], CHANNELS_LAST[self.nd]):

@@ -21,6 +21,7 @@ from minipaddle.nn import functional as F
 from minipaddle.nn.initializer import Constant, Normal
 from minipaddle.nn.layer.layers import Layer
 from minipaddle.nn.param_attr import ParamAttr
+from minipaddle.tensor.checks import check_tensor
 
 __all__ = [
     "BatchNorm",
@@ -73,6 +74,7 @@ class _BatchNormBase(Layer):
         self._momentum, self._epsilon, self._name = momentum, epsilon, name
 
     def forward(self, input):
+        check_tensor(input, type(self).__name__, "input")
         if self._data_format not in self._formats:
             raise ValueError(f"{type(self).__name__}: expected data_format {' or '.join(self._formats)}, "
                              f"got {self._data_format!r}")  # fmt: skip

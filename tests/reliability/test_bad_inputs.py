@@ -1,0 +1,62 @@
+"""Bad input gets a clear error of Python's own type that names the function (DESIGN.md wall 3).
+
+The cases the reliability review found: each raised a raw internal error (AttributeError, IndexError from inside
+minipaddle, ZeroDivisionError, OverflowError, numpy's text, a raw MemoryError) or was silently accepted."""
+
+import numpy as np
+import pytest
+
+import minipaddle as paddle
+import minipaddle.nn.functional as F
+
+t0 = paddle.to_tensor(2.0)
+m = paddle.to_tensor(np.ones((3, 3), "float32"))
+x4 = paddle.to_tensor(np.ones((1, 3, 4, 4), "float32"))
+idx = paddle.to_tensor([0])
+HUGE = 10**20
+
+CASES = [
+    ("BatchNorm2D(None)", lambda: paddle.nn.BatchNorm2D(3)(None), TypeError, r"BatchNorm2D: input must be a Tensor"),
+    ("gather on 0-D", lambda: paddle.gather(t0, idx), ValueError, r"gather: x must have at least 1 dim"),
+    ("index_select on 0-D", lambda: paddle.index_select(t0, idx), ValueError, r"index_select: x must have"),
+    ("solve on 0-D", lambda: paddle.linalg.solve(t0, t0), ValueError, r"solve: x must be a matrix"),
+    ("group_norm on 0-D", lambda: F.group_norm(t0, 2), ValueError, r"group_norm: x must have at least 2"),
+    ("label_smooth on 0-D", lambda: F.label_smooth(t0), ValueError, r"label_smooth: label must have"),
+    ("label_smooth empty", lambda: F.label_smooth(paddle.zeros([0])), ValueError, r"label_smooth: .*one class"),
+    ("Conv2D(0, 4, 3)", lambda: paddle.nn.Conv2D(0, 4, 3), ValueError, r"Conv2D: in_channels must be a positive"),
+    ("Conv2D(-3, 4, 3)", lambda: paddle.nn.Conv2D(-3, 4, 3), ValueError, r"Conv2D: in_channels must be a positive"),
+    ("Conv2D(None, 4, 3)", lambda: paddle.nn.Conv2D(None, 4, 3), ValueError, r"Conv2D: in_channels .* got None"),
+    ("Conv2D(3, 0, 3)", lambda: paddle.nn.Conv2D(3, 0, 3), ValueError, r"Conv2D: out_channels must be a positive"),
+    ("zeros([-2, 3])", lambda: paddle.zeros([-2, 3]), ValueError, r"zeros: shape must not have negative"),
+    ("zeros huge", lambda: paddle.zeros([10**6, 10**7]), ValueError, r"zeros: shape \[1000000, 10000000\] has"),
+    ("ones huge", lambda: paddle.ones([HUGE]), ValueError, r"ones: shape .* more than"),
+    ("tril diagonal huge", lambda: paddle.tril(m, diagonal=HUGE), ValueError, r"tril: an argument is too large"),
+    ("max_pool2d stride huge", lambda: F.max_pool2d(x4, 2, stride=HUGE), ValueError, r"max_pool.*too large"),
+    ("item huge", lambda: m.item(HUGE), IndexError, r"Tensor.item: index .* out of range for shape \[3, 3\]"),
+    ("repeat_interleave huge", lambda: paddle.repeat_interleave(m, HUGE), ValueError, r"repeat_interleave: shape"),
+    ("interpolate inf", lambda: F.interpolate(x4, scale_factor=float("inf")), ValueError, r"interpolate: scale_f"),
+    ("full None", lambda: paddle.full([2, 3], None), TypeError, r"full: fill_value must be a number"),
+    ("full_like None", lambda: paddle.full_like(m, None), TypeError, r"full_like: fill_value must be a number"),
+    ("layer_norm epsilon -1", lambda: F.layer_norm(m, [3], epsilon=-1.0), ValueError, r"layer_norm: epsilon"),
+    ("clip min NaN", lambda: paddle.clip(m, min=float("nan")), ValueError, r"clip: min and max must be numbers"),
+    ("transpose [-2, 3]", lambda: paddle.transpose(m, [-2, 3]), ValueError, r"transpose: perm must be a permut"),
+    ("sort 0-D axis 5", lambda: paddle.sort(t0, axis=5), ValueError, r"sort: axis 5 is out of range"),
+    ("to_tensor objects", lambda: paddle.to_tensor(np.array([object()])), TypeError, r"to_tensor: data must hold"),
+]
+
+
+@pytest.mark.parametrize("what, call, error, message", CASES, ids=[c[0] for c in CASES])
+def test_bad_input_gets_a_clear_error(what, call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_the_valid_neighbours_still_work():
+    assert paddle.sort(t0, axis=0).item() == 2.0 and paddle.sort(t0, axis=-1).item() == 2.0  # as paddle 2.6
+    assert paddle.transpose(m, [-1, 0]).shape == [3, 3]
+    assert paddle.full([2], paddle.to_tensor(3.0)).numpy().tolist() == [3.0, 3.0]
+    assert paddle.full([2], True, dtype="bool").numpy().tolist() == [True, True]
+    assert paddle.zeros([0, 3]).shape == [0, 3]
+    assert paddle.clip(m, min=0.0).shape == [3, 3]
+    assert F.layer_norm(paddle.to_tensor([[1.0, 2.0, 4.0]]), [3], epsilon=0.0).shape == [1, 3]
+    assert paddle.nn.Conv2D(np.int64(3), 4, 3).weight.shape == [4, 3, 3, 3]
