@@ -28,7 +28,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from minipaddle.core.state import STATE, in_dynamic_mode
+from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.layer.layers import Layer
 from minipaddle.static.files import atomic_file, read_array_member, write_array_member
@@ -172,7 +172,8 @@ def _write_archive(f, index: bytes, arrays: list) -> None:
 
 # ---- saving in the background ------------------------------------------------------------------------------
 #
-# The save threads still running live in core/state.py (STATE.async_saves), with the rest of minipaddle's state.
+# The save threads still running: (thread, [its error]), emptied by clear_async_save_task_queue.
+_ASYNC_SAVES: list = []
 
 
 def async_save(obj, path, protocol: int = 4, sync_other_task: bool = False, **configs) -> None:
@@ -221,7 +222,7 @@ def async_save(obj, path, protocol: int = 4, sync_other_task: bool = False, **co
 
     thread = threading.Thread(target=write, name="paddle.async_save", daemon=False)
     thread.start()
-    STATE.async_saves.append((thread, error))
+    _ASYNC_SAVES.append((thread, error))
 
 
 def clear_async_save_task_queue() -> None:
@@ -233,8 +234,8 @@ def clear_async_save_task_queue() -> None:
         >>> paddle.clear_async_save_task_queue()
     """
     errors = []
-    while STATE.async_saves:
-        thread, error = STATE.async_saves.pop(0)
+    while _ASYNC_SAVES:
+        thread, error = _ASYNC_SAVES.pop(0)
         thread.join()
         errors.extend(error)
     if errors:
