@@ -18,6 +18,8 @@ from minipaddle.sparse import creation as sparse_creation
 from minipaddle.tensor import (
     attribute,
     creation,
+    cumulative,
+    differences,
     indexing,
     inplace,
     linalg,
@@ -29,7 +31,6 @@ from minipaddle.tensor import (
     properties,
     random,
     random_extra,
-    reduce_extra,
     search,
     special_math,
     stat,
@@ -265,7 +266,7 @@ def _inplace_methods(functions: dict) -> dict:
 
 # Every function of these modules becomes a method too (`x.sum()` is `paddle.sum(x)`), as in Paddle.
 METHOD_MODULES = (math, linalg, linalg_extra, logic, manipulation, indexing, attribute, search,
-                  stat, special_math, reduce_extra, pca)  # fmt: skip
+                  stat, special_math, cumulative, differences, pca)  # fmt: skip
 # not called on a tensor first, or clash with an attribute
 NOT_METHODS = {"assign", "shape", "complex", "searchsorted", "logspace", "einsum", "tril_indices", "triu_indices",
                "tolist"}  # fmt: skip
