@@ -1,5 +1,6 @@
 """Making tensors (paddle.tensor.creation): to_tensor, zeros, ones, full, empty and their *_like forms, arange,
-linspace, eye, meshgrid, and the diagonal and triangle makers diag, diag_embed, tril, triu."""
+linspace, logspace, eye, meshgrid, the diagonal and triangle makers diag, diag_embed, tril, triu, and
+tril_indices, triu_indices."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Searching, sorting and selecting of the public API (paddle.tensor.search): argmax, argmin, argsort, sort,
-topk, mode, nonzero, masked_select, unique.
+topk, mode, nonzero, masked_select, unique, unique_consecutive, kthvalue; counting and searching in sorted
+sequences: bincount, searchsorted, bucketize.
 
 Positions come from ops without gradients; values are read at those positions with `gather_along_axis`, so
 sort, topk and mode pass gradients back to the elements they picked.

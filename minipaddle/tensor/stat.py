@@ -1,4 +1,5 @@
-"""Statistics of the public API (paddle.tensor.stat): var, std, median, numel.
+"""Statistics of the public API (paddle.tensor.stat): var, std, median, numel; the reductions that skip zeros or
+NaN (count_nonzero, nansum, nanmean, nanmedian) and quantile, nanquantile.
 
 They are compositions of ops (mean, subtract, sum, sqrt; argsort, gather, split), so their gradients come from
 the ops' grad rules. (paddle.mean lives with the other reductions in tensor/math.py.)
