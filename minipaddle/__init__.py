@@ -88,18 +88,18 @@ from minipaddle.reader import batch
 from minipaddle.static import disable_static, enable_static
 from minipaddle.tensor.attribute import *  # noqa: F403
 from minipaddle.tensor.creation import *  # noqa: F403
+from minipaddle.tensor.cumulative import *  # noqa: F403
+from minipaddle.tensor.decompositions import eigvalsh  # the one of them Paddle 2.6 has at the top level
+from minipaddle.tensor.differences import *  # noqa: F403
 from minipaddle.tensor.dtype_info import *  # noqa: F403
 from minipaddle.tensor.einsum import *  # noqa: F403
 from minipaddle.tensor.indexing import *  # noqa: F403
 from minipaddle.tensor.inplace import *  # noqa: F403
 from minipaddle.tensor.linalg import *  # noqa: F403
-from minipaddle.tensor.linalg_extra import eigvalsh  # the one of them Paddle 2.6 has at the top level
 from minipaddle.tensor.logic import *  # noqa: F403
 from minipaddle.tensor.manipulation import *  # noqa: F403
 from minipaddle.tensor.math import *  # noqa: F403
 from minipaddle.tensor.random import *  # noqa: F403
-from minipaddle.tensor.random_extra import *  # noqa: F403
-from minipaddle.tensor.reduce_extra import *  # noqa: F403
 from minipaddle.tensor.search import *  # noqa: F403
 from minipaddle.tensor.special_math import *  # noqa: F403
 from minipaddle.tensor.stat import *  # noqa: F403

@@ -4,20 +4,9 @@
 >>> paddle.linalg.inv(paddle.to_tensor([[2., 0.], [0., 4.]]))
 """
 
-from minipaddle.tensor.linalg import (
-    cholesky,
-    cond,
-    det,
-    householder_product,
-    matrix_power,
-    multi_dot,
-    norm,
-)
-from minipaddle.tensor.linalg import inverse as inv
-from minipaddle.tensor.linalg_extra import (
+from minipaddle.tensor.covariance import corrcoef, cov
+from minipaddle.tensor.decompositions import (
     cholesky_solve,
-    corrcoef,
-    cov,
     eig,
     eigh,
     eigvals,
@@ -33,6 +22,16 @@ from minipaddle.tensor.linalg_extra import (
     svd,
     triangular_solve,
 )
+from minipaddle.tensor.linalg import (
+    cholesky,
+    cond,
+    det,
+    householder_product,
+    matrix_power,
+    multi_dot,
+    norm,
+)
+from minipaddle.tensor.linalg import inverse as inv
 from minipaddle.tensor.pca import pca_lowrank
 
 __all__ = ["cholesky", "cond", "det", "inv", "matrix_power", "multi_dot", "norm"]

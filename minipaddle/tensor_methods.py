@@ -18,19 +18,20 @@ from minipaddle.profiler.events import RECORDING, backward_span
 from minipaddle.sparse import creation as sparse_creation
 from minipaddle.tensor import (
     attribute,
+    covariance,
     creation,
+    cumulative,
+    decompositions,
+    differences,
     indexing,
     inplace,
     linalg,
-    linalg_extra,
     logic,
     manipulation,
     math,
     pca,
     properties,
     random,
-    random_extra,
-    reduce_extra,
     search,
     special_math,
     stat,
@@ -272,8 +273,8 @@ def _inplace_methods(functions: dict) -> dict:
 
 
 # Every function of these modules becomes a method too (`x.sum()` is `paddle.sum(x)`), as in Paddle.
-METHOD_MODULES = (math, linalg, linalg_extra, logic, manipulation, indexing, attribute, search,
-                  stat, special_math, reduce_extra, pca)  # fmt: skip
+METHOD_MODULES = (math, linalg, decompositions, covariance, logic, manipulation, indexing, attribute, search,
+                  stat, special_math, cumulative, differences, pca)  # fmt: skip
 # not called on a tensor first, or clash with an attribute
 NOT_METHODS = {"assign", "shape", "complex", "searchsorted", "logspace", "einsum", "tril_indices", "triu_indices",
                "tolist"}  # fmt: skip
@@ -299,7 +300,7 @@ METHODS = {
     "create_parameter": create_parameter,
     "stft": signal.stft,  # paddle.signal's transforms, bound as methods in Paddle 2.6
     "istft": signal.istft,
-    **random_extra.METHODS,  # the in-place random fills: uniform_, normal_, exponential_, cauchy_, geometric_
+    **random.METHODS,  # the in-place random fills: uniform_, normal_, exponential_, cauchy_, geometric_
     **sparse_creation.METHODS,  # to_sparse_coo, to_sparse_csr: the way into paddle.sparse
 }
 

@@ -33,7 +33,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from minipaddle.core.state import STATE, in_dynamic_mode
+from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
 from minipaddle.framework.paddle_pickle import dump_paddle, load_paddle, paddle_object
 from minipaddle.framework.pickle_reader import RefusedPickle, is_pickle
@@ -208,7 +208,8 @@ def _write_archive(f, index: bytes, arrays: list) -> None:
 
 # ---- saving in the background ------------------------------------------------------------------------------
 #
-# The save threads still running live in core/state.py (STATE.async_saves), with the rest of minipaddle's state.
+# The save threads still running: (thread, [its error]), emptied by clear_async_save_task_queue.
+_ASYNC_SAVES: list = []
 
 
 def async_save(obj, path, protocol: int = 4, sync_other_task: bool = False, **configs) -> None:
@@ -258,7 +259,7 @@ def async_save(obj, path, protocol: int = 4, sync_other_task: bool = False, **co
 
     thread = threading.Thread(target=write, name="paddle.async_save", daemon=False)
     thread.start()
-    STATE.async_saves.append((thread, error))
+    _ASYNC_SAVES.append((thread, error))
 
 
 def clear_async_save_task_queue() -> None:
@@ -270,8 +271,8 @@ def clear_async_save_task_queue() -> None:
         >>> paddle.clear_async_save_task_queue()
     """
     errors = []
-    while STATE.async_saves:
-        thread, error = STATE.async_saves.pop(0)
+    while _ASYNC_SAVES:
+        thread, error = _ASYNC_SAVES.pop(0)
         thread.join()
         errors.extend(error)
     if errors:

@@ -24,7 +24,6 @@ import traceback
 import numpy as np
 
 from minipaddle.core import state
-from minipaddle.core.state import STATE
 from minipaddle.io.collate import to_numpy
 from minipaddle.io.fetcher import BatchFetcher
 
@@ -48,6 +47,9 @@ class WorkerInfo:
         return f"WorkerInfo(id={self.id}, num_workers={self.num_workers}, seed={self.seed})"
 
 
+_worker_info: WorkerInfo | None = None  # inside a DataLoader worker process: its WorkerInfo (set by worker_loop)
+
+
 def get_worker_info() -> WorkerInfo | None:
     """Inside a DataLoader worker process: its WorkerInfo (id, num_workers, dataset, seed). Elsewhere: None.
 
@@ -60,7 +62,7 @@ def get_worker_info() -> WorkerInfo | None:
         ...         start, step = (0, 1) if info is None else (info.id, info.num_workers)
         ...         return iter(range(start, 10, step))
     """
-    return STATE.worker_info
+    return _worker_info
 
 
 def seed_worker(seed: int) -> None:
@@ -88,7 +90,8 @@ def worker_loop(
     parent = os.getppid()
     _watch_parent(parent)
     seed_worker(base_seed + worker_id)
-    STATE.worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, dataset=dataset, seed=base_seed)
+    global _worker_info
+    _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, dataset=dataset, seed=base_seed)
     init_error = None
     try:
         if worker_init_fn is not None:

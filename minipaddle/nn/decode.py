@@ -19,7 +19,7 @@ import numpy as np
 
 from minipaddle import ops
 from minipaddle.core.state import STATE
-from minipaddle.nn.functional.extra import gather_tree
+from minipaddle.nn.functional.sequence import gather_tree
 from minipaddle.tensor.creation import arange, full, to_tensor, zeros_like
 from minipaddle.tensor.indexing import gather_nd
 from minipaddle.tensor.logic import logical_not

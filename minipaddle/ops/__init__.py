@@ -7,6 +7,7 @@ A new op module adds one line below.
 """
 
 from minipaddle.ops.activation import *  # noqa: F403
+from minipaddle.ops.as_strided import *  # noqa: F403
 from minipaddle.ops.broadcast import *  # noqa: F403
 from minipaddle.ops.collective import *  # noqa: F403
 from minipaddle.ops.compare import *  # noqa: F403
@@ -17,6 +18,8 @@ from minipaddle.ops.cumulative import *  # noqa: F403
 from minipaddle.ops.data_norm_ops import *  # noqa: F403
 from minipaddle.ops.debug import *  # noqa: F403
 from minipaddle.ops.decompositions import *  # noqa: F403
+from minipaddle.ops.deformable_conv import *  # noqa: F403
+from minipaddle.ops.detection import *  # noqa: F403
 from minipaddle.ops.diagonal import *  # noqa: F403
 from minipaddle.ops.distribution_ops import *  # noqa: F403
 from minipaddle.ops.elementwise import *  # noqa: F403
@@ -37,24 +40,21 @@ from minipaddle.ops.jit_ops import *  # noqa: F403
 from minipaddle.ops.linalg import *  # noqa: F403
 from minipaddle.ops.logical import *  # noqa: F403
 from minipaddle.ops.manipulation import *  # noqa: F403
-from minipaddle.ops.manipulation_extra import *  # noqa: F403
 from minipaddle.ops.matrix_functions import *  # noqa: F403
 from minipaddle.ops.nce_ops import *  # noqa: F403
 from minipaddle.ops.nn_activation import *  # noqa: F403
 from minipaddle.ops.nn_common import *  # noqa: F403
-from minipaddle.ops.nn_extra import *  # noqa: F403
 from minipaddle.ops.nn_loss import *  # noqa: F403
 from minipaddle.ops.nn_norm import *  # noqa: F403
 from minipaddle.ops.optimizer_ops import *  # noqa: F403
 from minipaddle.ops.pad import *  # noqa: F403
 from minipaddle.ops.pool import *  # noqa: F403
 from minipaddle.ops.products import *  # noqa: F403
-from minipaddle.ops.random_extra import *  # noqa: F403
+from minipaddle.ops.random_like import *  # noqa: F403
 from minipaddle.ops.random_ops import *  # noqa: F403
 from minipaddle.ops.ranges import *  # noqa: F403
 from minipaddle.ops.recompute_ops import *  # noqa: F403
 from minipaddle.ops.reduce import *  # noqa: F403
-from minipaddle.ops.reduce_extra import *  # noqa: F403
 from minipaddle.ops.reduce_math import *  # noqa: F403
 from minipaddle.ops.rnnt_ops import *  # noqa: F403
 from minipaddle.ops.run_program import *  # noqa: F403
@@ -62,8 +62,7 @@ from minipaddle.ops.search import *  # noqa: F403
 from minipaddle.ops.sequence_ops import *  # noqa: F403
 from minipaddle.ops.signal_ops import *  # noqa: F403
 from minipaddle.ops.special_math import *  # noqa: F403
-from minipaddle.ops.tensor_extra import *  # noqa: F403
 from minipaddle.ops.unary_math import *  # noqa: F403
 from minipaddle.ops.unpool import *  # noqa: F403
 from minipaddle.ops.vision_ops import *  # noqa: F403
-from minipaddle.ops.vision_ops_extra import *  # noqa: F403
+from minipaddle.ops.yolo_loss import *  # noqa: F403

@@ -7,7 +7,6 @@ import numpy as np
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
-from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
 
 __all__ = ["print_value", "py_func_call"]
@@ -49,16 +48,20 @@ def print_value(x: Tensor, **attrs) -> Tensor:
     return apply(PrintValue, (x,), attrs)
 
 
+# static.py_func's Python functions, by the id in the op's attrs (process-wide, as the functions are).
+PY_FUNCS: dict[int, object] = {}
+
+
 @register
 class PyFuncCall(OpDef):
-    """Call a Python function on numpy arrays inside a Program. The function lives in STATE.py_funcs, not in
+    """Call a Python function on numpy arrays inside a Program. The function lives in PY_FUNCS, not in
     the Program (a Program is data), so a Program holding a py_func cannot be saved (`serializable=False`)."""
 
     name = "py_func"
     saves_outputs = True
 
     def kernel(self, *xs, func_id, backward_id=None, out_shapes=(), out_dtypes=(), serializable=False):
-        result = STATE.py_funcs[func_id](*xs)
+        result = PY_FUNCS[func_id](*xs)
         results = result if isinstance(result, (list, tuple)) else (result,)
         if len(results) != len(out_shapes):
             raise ValueError(f"the Python function returned {len(results)} values for {len(out_shapes)} outputs")

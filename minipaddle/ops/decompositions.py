@@ -3,7 +3,7 @@ triangular_solve, cholesky_solve, slogdet, matrix_rank, lstsq, lu, lu_unpack.
 
 The grad rules are the classic matrix-calculus results, as in PyTorch's FunctionsManual and TensorFlow's linalg_grad:
 each is written with minipaddle ops, so it serves dynamic backward, double backward and static mode alike.
-Shape checks happen in the public functions (minipaddle/tensor/linalg_extra.py); the kernels trust their inputs.
+Shape checks happen in the public functions (minipaddle/tensor/decompositions.py); the kernels trust their inputs.
 """
 
 from __future__ import annotations

@@ -3,6 +3,10 @@
 `extract_diagonal` reads the diagonal at `offset` of the matrices spanned by (axis1, axis2) and puts it last;
 `diag_embed` does the reverse, writing the last axis onto a diagonal of new (dim1, dim2) matrices. Each is the
 other's gradient. paddle.diag, paddle.diag_embed and paddle.trace are built from these two.
+
+`fill_diagonal` (Tensor.fill_diagonal_): x with `value` written on its diagonal, at the positions Paddle's
+FillDiagonal kernel picks (every `1 + d[-1] + d[-1]*d[-2] + ...`-th element, shifted by `offset` within a row;
+`wrap` starts again below a tall matrix's square part); its gradient is g with those positions zeroed.
 """
 
 from __future__ import annotations
@@ -14,7 +18,13 @@ from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import UnaryOp
 
-__all__ = ["extract_diagonal", "diag_embed", "tril", "triu"]  # the raw op functions; ops/__init__.py gathers them
+__all__ = [
+    "extract_diagonal",
+    "diag_embed",
+    "tril",
+    "triu",
+    "fill_diagonal",
+]
 
 
 @register
@@ -105,3 +115,37 @@ def tril(x: Tensor, diagonal: int = 0) -> Tensor:
 
 def triu(x: Tensor, diagonal: int = 0) -> Tensor:
     return apply(Triu, (x,), {"diagonal": diagonal})
+
+
+def diagonal_positions(shape: tuple, offset: int, wrap: bool) -> np.ndarray:
+    """The flat positions Paddle's FillDiagonal kernel writes (x has at least 2 dimensions)."""
+    step = sum(int(np.prod(shape[i + 1 :])) for i in range(len(shape)))  # moves one along every axis at once
+    size = int(np.prod(shape))
+    if not wrap and len(shape) == 2:  # a tall matrix stops below its square part
+        size = min(size, shape[1] * shape[1])
+    starts = np.arange(0, size, step, dtype=np.int64)
+    column = starts % shape[1] + offset
+    return starts[(column >= 0) & (column < shape[1])] + offset  # stay in the row the diagonal element is in
+
+
+@register
+class FillDiagonal(OpDef):
+    """x with `value` on its (offset) diagonal; the filled elements get no gradient."""
+
+    name = "fill_diagonal"
+    saves_inputs = False
+
+    def kernel(self, x, value, offset, wrap):
+        out = x.copy()
+        out.reshape(-1)[diagonal_positions(x.shape, offset, wrap)] = value
+        return out
+
+    def grad(self, node, g):
+        return (fill_diagonal(g, 0, node.attrs["offset"], node.attrs["wrap"]),)
+
+    def infer_meta(self, x: Meta, value, offset, wrap) -> Meta:
+        return x
+
+
+def fill_diagonal(x: Tensor, value, offset: int, wrap: bool) -> Tensor:
+    return apply(FillDiagonal, (x,), {"value": value, "offset": offset, "wrap": wrap})

@@ -1,4 +1,6 @@
-"""Ops that read or write parts of a tensor chosen by an index: `x[index]`, `x[index] = v`, gather/scatter.
+"""Ops that read or write parts of a tensor chosen by an index: `x[index]`, `x[index] = v`, gather/scatter,
+take_along_axis / put_along_axis (each part of the other's gradient; along_axis_winners says which values an
+'assign' put kept), and index_put / index_get (x[indices] = value and x[indices], indices given as Tensors).
 
 Two kinds of `x[index]`, as in numpy:
 - a *basic* index (ints, slices, None, Ellipsis) picks a regular part of x; `index_view` returns it as a view that
@@ -28,7 +30,11 @@ __all__ = [
     "scatter_add_to_zeros",
     "scatter_nd_add",
     "scatter",
-]  # the raw op functions; ops/__init__.py gathers them
+    "take_along_axis",
+    "put_along_axis",
+    "index_put",
+    "index_get",
+]
 
 
 @register
@@ -228,3 +234,187 @@ class Scatter(OpDef):
 
 def scatter(x: Tensor, index: Tensor, updates: Tensor, overwrite: bool) -> Tensor:
     return apply(Scatter, (x, index, updates), {"overwrite": overwrite})
+
+
+def along(index: np.ndarray, axis: int) -> tuple:
+    """The numpy index that picks x[i0, ..., index[i0, ..., ik], ..., ik] for every position of `index`."""
+    grid = []
+    for i, n in enumerate(index.shape):
+        if i == axis:
+            grid.append(index)
+        else:
+            grid.append(np.arange(n).reshape([n if j == i else 1 for j in range(index.ndim)]))
+    return tuple(grid)
+
+
+@register
+class TakeAlongAxis(OpDef):
+    """out[..., j, ...] = x[..., index[..., j, ...], ...] along `axis`; out has index's shape."""
+
+    name = "take_along_axis"
+
+    def kernel(self, x, index, axis):
+        return x[along(index, axis)]
+
+    def grad(self, node, g):
+        zeros = ops.full_like(node.inputs[0], 0, None)
+        return put_along_axis(zeros, node.inputs[1], g, node.attrs["axis"], "add", True), None
+
+    def infer_meta(self, x: Meta, index: Meta, axis) -> Meta:
+        return Meta(index.shape, x.dtype)
+
+
+_IDENTITY = {"add": 0, "mean": 0, "mul": 1}
+
+
+_UFUNC = {"add": np.add, "mean": np.add, "mul": np.multiply, "amin": np.minimum, "amax": np.maximum}
+
+
+@register
+class PutAlongAxis(OpDef):
+    """x with `values` (index's shape) written at the positions of `index` along `axis`, combined by `reduce`:
+    'assign' (the last write wins), 'add', 'mul', 'mean', 'amin', 'amax'. With include_self=False, x's old value
+    at a written position takes no part in the combination."""
+
+    name = "put_along_axis"
+    saves_outputs = True
+
+    def kernel(self, x, index, values, axis, reduce, include_self):
+        out = x.copy()
+        where = along(index, axis)
+        if reduce == "assign":
+            out[where] = values
+            return out
+        if not include_self:  # start each written position from the combination's identity (or a member)
+            out[where] = _IDENTITY.get(reduce, values)
+        _UFUNC[reduce].at(out, where, values)
+        if reduce == "mean":
+            count = np.zeros(x.shape, np.int64)
+            np.add.at(count, where, 1)
+            count = count + 1 if include_self else np.maximum(count, 1)
+            out = (out / count).astype(x.dtype)  # integers are truncated, as Paddle's integer division
+        return out
+
+    def grad(self, node, g):
+        x, index, values = node.inputs
+        out = node.output(0)
+        axis, reduce, include = node.attrs["axis"], node.attrs["reduce"], node.attrs["include_self"]
+        ones_v = ops.full_like(values, 1, None)
+        # 1 where nothing was written (x's value passes through), 0 at the written positions
+        untouched = put_along_axis(ops.full_like(x, 1, None), index, ops.full_like(values, 0, None), axis, "assign",
+                                   True)  # fmt: skip
+        gx = ops.multiply(g, untouched)
+        if reduce == "assign":
+            winners = ops.cast(apply(AlongAxisWinners, (index,), {"axis": axis, "length": x.shape[axis]}), g.dtype)
+            return gx, None, ops.multiply(take_along_axis(g, index, axis), winners)
+        if reduce == "add":
+            return (g if include else gx), None, take_along_axis(g, index, axis)
+        if reduce == "mean":
+            counts = put_along_axis(ops.full_like(x, 1 if include else 0, None), index, ones_v, axis, "add", True)
+            counts = ops.maximum(counts, ops.full_like(counts, 1, None))
+            share = ops.divide(g, counts)
+            return (share if include else gx), None, take_along_axis(share, index, axis)
+        if reduce == "mul":
+            # d out / d x is the product of the values written there; d out / d v is out / v
+            product = put_along_axis(ops.full_like(x, 1, None), index, values, axis, "mul", True)
+            gv = ops.divide(take_along_axis(ops.multiply(g, out), index, axis), values)
+            return (ops.multiply(g, product) if include else gx), None, gv
+        # amin / amax: the gradient goes to whichever entries equal the result
+        if include:
+            gx = ops.multiply(g, ops.cast(ops.equal(x, out), g.dtype))
+        hit = ops.cast(ops.equal(values, take_along_axis(out, index, axis)), g.dtype)
+        return gx, None, ops.multiply(take_along_axis(g, index, axis), hit)
+
+    def infer_meta(self, x: Meta, index: Meta, values: Meta, **attrs) -> Meta:
+        return x
+
+
+@register
+class AlongAxisWinners(OpDef):
+    """For each position of `index`: whether it is the last one writing to its place (the value an 'assign'
+    put_along_axis keeps)."""
+
+    name = "along_axis_winners"
+    differentiable = False
+
+    def kernel(self, index, axis, length):
+        shape = list(index.shape)
+        shape[axis] = length
+        last = np.full(shape, -1, np.int64)
+        ids = np.arange(index.size).reshape(index.shape)
+        where = along(index, axis)
+        last[where] = ids  # numpy keeps the last of repeated writes
+        return last[where] == ids
+
+
+def take_along_axis(x: Tensor, index: Tensor, axis: int) -> Tensor:
+    return apply(TakeAlongAxis, (x, index), {"axis": axis})
+
+
+def put_along_axis(x: Tensor, index: Tensor, values: Tensor, axis: int, reduce: str, include_self: bool) -> Tensor:
+    attrs = {"axis": axis, "reduce": reduce, "include_self": include_self}
+    return apply(PutAlongAxis, (x, index, values), attrs)
+
+
+# ---- x[indices] with Tensor indices --------------------------------------------------------------------------
+
+
+def _index_tuple(indices) -> tuple:
+    """The indices as numpy takes them; boolean masks become the positions of their True elements."""
+    out = []
+    for i in indices:
+        out.extend(np.nonzero(i) if i.dtype == np.bool_ else (i,))
+    return tuple(out)
+
+
+@register
+class IndexPut(OpDef):
+    """x with x[indices] = value (or += value with accumulate; repeated positions then add up)."""
+
+    name = "index_put"
+    saves_inputs = False
+
+    def kernel(self, x, value, *indices, accumulate):
+        out = x.copy()
+        where = _index_tuple(indices)
+        if accumulate:
+            np.add.at(out, where, value)
+        else:
+            out[where] = value
+        return out
+
+    def grad(self, node, g):
+        x, value, *indices = node.inputs
+        accumulate = node.attrs["accumulate"]
+        gx = None
+        if node.needs_grad(0):
+            gx = g if accumulate else index_put(g, ops.full_like(value, 0, None), indices, False)
+        gv = ops.unbroadcast(index_get(g, indices), input_shape(node, 1)) if node.needs_grad(1) else None
+        return (gx, gv) + (None,) * len(indices)
+
+    def infer_meta(self, x: Meta, value: Meta, *indices, accumulate) -> Meta:
+        return x
+
+
+@register
+class IndexGet(OpDef):
+    """x[indices] (a copy), the indices being integer or boolean arrays."""
+
+    name = "index_get"
+    saves_inputs = False
+
+    def kernel(self, x, *indices):
+        return x[_index_tuple(indices)]
+
+    def grad(self, node, g):
+        x, *indices = node.inputs
+        zeros = ops.full_like(x, 0, None)
+        return (index_put(zeros, g, indices, True),) + (None,) * len(indices)
+
+
+def index_put(x: Tensor, value: Tensor, indices, accumulate: bool) -> Tensor:
+    return apply(IndexPut, (x, value, *indices), {"accumulate": accumulate})
+
+
+def index_get(x: Tensor, indices) -> Tensor:
+    return apply(IndexGet, (x, *indices))

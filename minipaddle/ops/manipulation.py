@@ -1,5 +1,6 @@
 """Ops that move data around without arithmetic: reshape, transpose, expand, concat/split, stack/unstack,
-cast, where, full_like, assign, flip, roll, tile, shard_index.
+cast, where, full_like, assign, flip, roll, tile, shard_index; and the index builders and reinterpreting ops
+repeat_index, unique_consecutive, view_dtype, tri_indices.
 
 reshape and transpose are views (the output shares the input's storage, as numpy and Paddle 2.6 give them);
 the ops with several outputs (split, unstack) return copies, so each output has its own storage and version.
@@ -33,7 +34,11 @@ __all__ = [
     "roll",
     "tile",
     "shard_index",
-]  # the raw op functions; ops/__init__.py gathers them
+    "repeat_index",
+    "unique_consecutive",
+    "view_dtype",
+    "tri_indices",
+]
 
 
 def input_shape(node, i: int) -> tuple:
@@ -365,3 +370,92 @@ class ShardIndex(OpDef):
 def shard_index(x: Tensor, index_num: int, nshards: int, shard_id: int, ignore_value: int) -> Tensor:
     attrs = {"index_num": index_num, "nshards": nshards, "shard_id": shard_id, "ignore_value": ignore_value}
     return apply(ShardIndex, (x,), attrs)
+
+
+# ---- index builders and reinterpreting ops ---------------------------------------------------------------------
+
+
+@register
+class RepeatIndex(OpDef):
+    """0, 0, 1, 2, 2, 2, ...: position i repeated repeats[i] times (the gather index of repeat_interleave)."""
+
+    name = "repeat_index"
+    differentiable = False
+
+    def kernel(self, repeats):
+        return np.repeat(np.arange(repeats.size), repeats.reshape(-1))
+
+    def infer_meta(self, repeats: Meta) -> Meta:
+        return Meta((-1,), dtypes.int64)  # the length depends on the values
+
+
+def repeat_index(repeats: Tensor) -> Tensor:
+    return apply(RepeatIndex, (repeats,))
+
+
+@register
+class UniqueConsecutive(OpDef):
+    """Collapse runs of equal elements (or of equal slices along `axis`): the kept values, each element's run
+    number (inverse) and each run's length (counts)."""
+
+    name = "unique_consecutive"
+    differentiable = False
+
+    def kernel(self, x, axis, dtype):
+        if axis is None:
+            x, axis = x.reshape(-1), 0
+        rows = np.moveaxis(x, axis, 0).reshape(x.shape[axis], -1)
+        starts = np.ones(len(rows), bool)
+        starts[1:] = np.any(rows[1:] != rows[:-1], axis=1)
+        first = np.nonzero(starts)[0]
+        inverse = (np.cumsum(starts) - 1).astype(dtype)
+        counts = np.diff(np.append(first, len(rows))).astype(dtype)
+        return np.take(x, first, axis=axis), inverse, counts
+
+    def infer_meta(self, x: Meta, axis, dtype) -> tuple:
+        d = dtypes.from_numpy(np.dtype(dtype))
+        if axis is None:
+            n = -1 if -1 in x.shape else int(np.prod(x.shape))
+            return Meta((-1,), x.dtype), Meta((n,), d), Meta((-1,), d)
+        shape = list(x.shape)
+        shape[axis] = -1
+        return Meta(tuple(shape), x.dtype), Meta((x.shape[axis],), d), Meta((-1,), d)
+
+
+def unique_consecutive(x: Tensor, axis, dtype) -> tuple:
+    return apply(UniqueConsecutive, (x,), {"axis": axis, "dtype": np.dtype(dtype)})
+
+
+@register
+class ViewDtype(OpDef):
+    """x's bytes read as another dtype (numpy's ndarray.view): the last axis shrinks or grows by the size ratio."""
+
+    name = "view_dtype"
+    view = True
+    differentiable = False
+    saves_inputs = False
+
+    def kernel(self, x, dtype):
+        return np.ascontiguousarray(x).view(dtype)
+
+
+def view_dtype(x: Tensor, dtype) -> Tensor:
+    return apply(ViewDtype, (x,), {"dtype": np.dtype(dtype)})
+
+
+@register
+class TriIndices(OpDef):
+    """The [2, n] coordinates (rows, then columns) of the lower (or upper) triangle of a row x col matrix, the
+    diagonal moved by `offset`."""
+
+    name = "tri_indices"
+    differentiable = False
+    saves_inputs = False
+
+    def kernel(self, row, col, offset, lower, dtype):
+        pick = np.tril_indices if lower else np.triu_indices
+        return np.stack(pick(max(row, 0), offset, max(col, 0))).astype(dtype)
+
+
+def tri_indices(row: int, col: int, offset: int, lower: bool, dtype) -> Tensor:
+    return apply(TriIndices, (), {"row": row, "col": col, "offset": offset, "lower": lower, "dtype": np.dtype(dtype)})

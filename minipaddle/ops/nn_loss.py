@@ -1,4 +1,5 @@
-"""Loss ops that need a kernel of their own for numerical stability:
+"""Loss ops that need a kernel of their own for numerical stability (and class_center_sample, PartialFC's
+sampling of the classes a margin loss computes, which has no gradient):
 
 - softmax_with_cross_entropy: softmax and cross entropy fused, computed from log-softmax (never log(softmax)),
   with hard (int) or soft (distribution) labels and an ignore_index. Outputs (softmax, loss); the loss keeps the
@@ -19,6 +20,7 @@ import numpy as np
 from minipaddle import ops
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
+from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
 
 __all__ = [
@@ -26,7 +28,8 @@ __all__ = [
     "softmax_with_cross_entropy_grad",
     "binary_cross_entropy",
     "sigmoid_cross_entropy_with_logits",
-]  # the raw op functions; ops/__init__.py gathers them
+    "class_center_sample",
+]
 
 
 def _class_ids(n: int, ndim: int, axis: int) -> Tensor:
@@ -253,3 +256,30 @@ class SigmoidCrossEntropyWithLogits(OpDef):
 
 def sigmoid_cross_entropy_with_logits(x: Tensor, label: Tensor, weight: Tensor | None = None) -> Tensor:
     return apply(SigmoidCrossEntropyWithLogits, (x, label, weight))
+
+
+@register
+class ClassCenterSample(OpDef):
+    """Sample `num_samples` class centers out of `num_classes`: every class in `label` (sorted), then, if room is
+    left, other classes drawn at random without replacement. Returns the labels renumbered by their place among
+    the sampled centers, and the sampled centers."""
+
+    name = "class_center_sample"
+    differentiable = False
+    saves_inputs = False
+    random = True
+
+    def kernel(self, label, num_classes, num_samples):
+        positive, remapped = np.unique(label, return_inverse=True)
+        room = num_samples - len(positive)
+        if room > 0:
+            others = np.setdiff1d(np.arange(num_classes, dtype=label.dtype), positive)
+            positive = np.concatenate([positive, STATE.rng.permutation(others)[:room]])
+        return remapped.reshape(label.shape).astype(label.dtype), positive.astype(label.dtype)
+
+    def infer_meta(self, label: Meta, num_classes, num_samples) -> tuple:
+        return label, Meta((-1,), label.dtype)
+
+
+def class_center_sample(label: Tensor, num_classes: int, num_samples: int) -> tuple:
+    return apply(ClassCenterSample, (label,), {"num_classes": num_classes, "num_samples": num_samples})

@@ -1,4 +1,4 @@
-"""Ops that make a tensor from numbers alone (no input tensors): arange, linspace, eye.
+"""Ops that make a tensor from numbers alone (no input tensors): arange, linspace, logspace, eye.
 
 They are ops, not plain numpy calls in the public functions, so that static mode records them in the Program.
 """
@@ -12,7 +12,12 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
 
-__all__ = ["arange", "linspace", "eye"]  # the raw op functions; ops/__init__.py gathers them
+__all__ = [
+    "arange",
+    "linspace",
+    "eye",
+    "logspace",
+]
 
 
 class _Source(OpDef):
@@ -72,3 +77,34 @@ def linspace(start, stop, num: int, dtype) -> Tensor:
 
 def eye(num_rows: int, num_columns: int, dtype) -> Tensor:
     return apply(Eye, (), {"num_rows": num_rows, "num_columns": num_columns, "dtype": dtype})
+
+
+@register
+class Logspace(OpDef):
+    """num values base ** e, e evenly spaced from start to stop (both included).
+
+    As Paddle's kernel: start, stop and base are first cast to `dtype` (so integers truncate them), the first
+    half counts up from start and the second half down from stop, and each power is cast to `dtype`.
+    """
+
+    name = "logspace"
+    differentiable = False
+    saves_inputs = False
+
+    def kernel(self, start, stop, num, base, dtype):
+        start, stop, base = (float(np.asarray(v).astype(dtype)) for v in (start, stop, base))
+        i = np.arange(num)
+        if num == 1:
+            exponents = np.full(1, start)
+        else:
+            step = (stop - start) / (num - 1)
+            exponents = np.where(i < num // 2, start + step * i, stop - step * (num - 1 - i))
+        with np.errstate(invalid="ignore", over="ignore"):
+            return np.power(base, exponents).astype(dtype)
+
+    def infer_meta(self, start, stop, num, base, dtype) -> Meta:
+        return Meta((num,), dtypes.from_numpy(np.dtype(dtype)))
+
+
+def logspace(start, stop, num: int, base, dtype) -> Tensor:
+    return apply(Logspace, (), {"start": start, "stop": stop, "num": num, "base": base, "dtype": dtype})

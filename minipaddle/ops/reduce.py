@@ -1,4 +1,5 @@
-"""Reductions over axes: sum, mean, max, min. `axis` is None (all axes) or a tuple of non-negative ints."""
+"""Reductions over axes: sum, mean, max, min, and the NaN-ignoring median (nanmedian). `axis` is None (all axes)
+or a tuple of non-negative ints."""
 
 from __future__ import annotations
 
@@ -13,7 +14,14 @@ from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import ReduceOp
 
-__all__ = ["sum", "mean", "max", "min", "count_elements"]  # the raw op functions; ops/__init__.py gathers them
+__all__ = [
+    "sum",
+    "mean",
+    "max",
+    "min",
+    "count_elements",
+    "nanmedian",
+]
 
 
 def _restore(g: Tensor, node) -> Tensor:
@@ -116,3 +124,42 @@ def max(x: Tensor, axis=None, keepdim: bool = False) -> Tensor:  # noqa: A001
 
 def min(x: Tensor, axis=None, keepdim: bool = False) -> Tensor:  # noqa: A001
     return apply(Min, (x,), {"axis": axis, "keepdim": keepdim})
+
+
+@register
+class Nanmedian(OpDef):
+    """The median of each line along the last axis, ignoring NaN, and the positions of its two middle values.
+
+    With an even count of numbers the median is the mean of the two middle ones (for integers, truncated toward
+    zero, as Paddle's C++ division), and each gets half the gradient; with an odd count both positions are the
+    middle one. A line of only NaN gives NaN and no gradient. Ties are broken by position (a stable sort).
+    Outputs: the medians (x's dtype, shape x.shape[:-1]) and the positions (int64, shape x.shape[:-1] + [2]).
+    """
+
+    name = "nanmedian"
+    saves_inputs = False
+    saves_outputs = True
+
+    def kernel(self, x):
+        order = np.argsort(x, axis=-1, kind="stable")  # NaN sorts last
+        count = np.full(x.shape[:-1], x.shape[-1])
+        if x.dtype.kind not in "iub":
+            count -= np.isnan(x).sum(axis=-1)
+        middle = np.stack([np.maximum((count - 1) // 2, 0), count // 2], axis=-1)  # a NaN-only line: NaN at 0
+        positions = np.take_along_axis(order, middle, axis=-1)
+        low, high = np.moveaxis(np.take_along_axis(x, positions, axis=-1), -1, 0)
+        if x.dtype.kind in "iu":
+            median = np.trunc((low.astype(np.float64) + high) / 2).astype(x.dtype)
+        else:
+            median = ((low + high) / 2).astype(x.dtype)
+        return median, positions.astype(np.int64)
+
+    def grad(self, node, g, g_positions=None):
+        x, median, positions = node.inputs[0], node.output(0), node.output(1)
+        half = ops.where(ops.isnan(median), ops.full_like(g, 0), ops.scale(g, 0.5))  # all-NaN lines: none
+        halves = ops.expand(ops.reshape(half, tuple(half.shape) + (1,)), tuple(positions.shape))
+        return (ops.scatter_add_along_axis(halves, positions, -1, tuple(x.shape)),)
+
+
+def nanmedian(x: Tensor) -> tuple:
+    return apply(Nanmedian, (x,))

@@ -1,5 +1,5 @@
 """Finding and selecting elements: argmax/argmin, argsort, top-k and mode positions, gathering along an axis,
-nonzero, masked selection and unique.
+nonzero, masked selection and unique; counting and searching in sorted sequences: bincount, searchsorted.
 
 The ops that find positions have no gradient. Values are read at those positions by `gather_along_axis`, whose
 gradient adds back into zeros (`scatter_add_along_axis`), so sort, topk and mode are differentiable in their
@@ -26,7 +26,9 @@ __all__ = [
     "nonzero",
     "masked_select",
     "unique",
-]  # the raw op functions; ops/__init__.py gathers them
+    "bincount",
+    "searchsorted",
+]
 
 
 class _IndexOp(OpDef):
@@ -284,3 +286,63 @@ def masked_select(x: Tensor, mask: Tensor) -> Tensor:
 
 def unique(x: Tensor, axis=None, dtype=np.int64) -> tuple:
     return apply(Unique, (x,), {"axis": axis, "dtype": dtype})
+
+
+@register
+class Bincount(OpDef):
+    """How often each value 0, 1, ..., max(x) occurs in the 1-D non-negative int tensor x (at least `minlength`
+    bins), or the sum of `weights` falling in each bin. As Paddle, an empty x gives an empty result."""
+
+    name = "bincount"
+    differentiable = False
+    saves_inputs = False
+
+    def kernel(self, x, weights, minlength=0):  # (weights: None when not given)
+        if x.size and x.min() < 0:
+            raise ValueError(f"bincount: the elements of x must be non-negative, got {x.min()}")
+        if weights is None:
+            out_dtype = np.int64
+        else:
+            out_dtype = weights.dtype if weights.dtype.kind == "f" else np.float64  # int weights: float64
+        if x.size == 0:
+            return np.zeros(0, out_dtype)
+        return np.bincount(x, weights=weights, minlength=minlength).astype(out_dtype)
+
+    def infer_meta(self, x: Meta, weights, minlength=0) -> Meta:
+        if weights is None:
+            return Meta((-1,), dtypes.int64)
+        return Meta((-1,), weights.dtype if weights.dtype.is_floating else dtypes.float64)
+
+
+def bincount(x: Tensor, weights=None, minlength: int = 0) -> Tensor:
+    return apply(Bincount, (x, weights), {"minlength": minlength})
+
+
+@register
+class Searchsorted(OpDef):
+    """For each value, the position in `sorted_sequence` where it would be inserted to keep the order: the first
+    such position (right=False) or the last. A 1-D sequence serves every value; an N-D sequence has one sorted
+    row per row of values (their leading dimensions are equal). NaN counts as larger than every number, as in
+    numpy and Paddle."""
+
+    name = "searchsorted"
+    differentiable = False
+    saves_inputs = False
+
+    def kernel(self, sorted_sequence, values, right=False, dtype=np.int64):
+        side = "right" if right else "left"
+        if sorted_sequence.ndim == 1:
+            return np.searchsorted(sorted_sequence, values, side=side).astype(dtype)
+        # One row each: count the row's elements that sort before the value (NaN-aware, all rows at once).
+        seq, v = sorted_sequence[..., None, :], values[..., :, None]
+        before = seq <= v if right else seq < v
+        if values.dtype.kind == "f":
+            before |= np.isnan(v) & (right | ~np.isnan(seq))
+        return before.sum(axis=-1).astype(dtype)
+
+    def infer_meta(self, sorted_sequence: Meta, values: Meta, right=False, dtype=np.int64) -> Meta:
+        return Meta(values.shape, dtypes.from_numpy(np.dtype(dtype)))
+
+
+def searchsorted(sorted_sequence: Tensor, values: Tensor, right: bool = False, dtype=np.int64) -> Tensor:
+    return apply(Searchsorted, (sorted_sequence, values), {"right": right, "dtype": dtype})

@@ -1,5 +1,6 @@
 """Ops over tag and label sequences that are not compositions of other ops: viterbi_decode (the best tag path of
-a linear-chain CRF).
+a linear-chain CRF), sequence_mask (lengths to a 0/1 mask) and gather_tree (beam-search backtracking); the last
+two have no gradient: their outputs are masks and indices.
 
 The walks are sequential in time (each step needs the previous one) and vectorized over the batch and the tags.
 """
@@ -13,7 +14,11 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
 
-__all__ = ["viterbi_decode"]  # the raw op functions
+__all__ = [
+    "viterbi_decode",
+    "sequence_mask",
+    "gather_tree",
+]
 
 
 @register
@@ -75,3 +80,55 @@ class ViterbiDecode(OpDef):
 
 def viterbi_decode(potentials: Tensor, transition: Tensor, lengths: Tensor, include_bos_eos_tag: bool) -> tuple:
     return apply(ViterbiDecode, (potentials, transition, lengths), {"include_bos_eos_tag": include_bos_eos_tag})
+
+
+@register
+class SequenceMask(OpDef):
+    """out[..., j] = j < x[...], for j in [0, maxlen); maxlen None means the largest length in x (truncated)."""
+
+    name = "sequence_mask"
+    differentiable = False
+    saves_inputs = False
+
+    def kernel(self, x, maxlen=None, dtype=np.int64):
+        if maxlen is None:
+            maxlen = int(x.max()) if x.size else 0
+        return (np.arange(maxlen) < x[..., None]).astype(dtype)
+
+    def infer_meta(self, x: Meta, maxlen=None, dtype=np.int64) -> Meta:
+        return Meta((*x.shape, -1 if maxlen is None else maxlen), dtypes.from_numpy(np.dtype(dtype)))
+
+
+def sequence_mask(x: Tensor, maxlen, dtype) -> Tensor:
+    return apply(SequenceMask, (x,), {"maxlen": maxlen, "dtype": np.dtype(dtype)})
+
+
+@register
+class GatherTree(OpDef):
+    """The full beam paths from per-step ids and parent beams ([max_time, batch, beam] each).
+
+    Walking back from the last step, each beam follows its parent pointers: out[t] = ids[t, parent chain]. The
+    walk is sequential in time and vectorized over batch and beam.
+    """
+
+    name = "gather_tree"
+    differentiable = False
+    saves_inputs = False
+
+    def kernel(self, ids, parents):
+        out = np.empty_like(ids)
+        if ids.shape[0] == 0:
+            return out
+        batch = np.arange(ids.shape[1])[:, None]
+        beam = np.broadcast_to(np.arange(ids.shape[2]), ids.shape[1:])
+        for t in range(ids.shape[0] - 1, -1, -1):
+            out[t] = ids[t, batch, beam]
+            beam = parents[t, batch, beam]
+        return out
+
+    def infer_meta(self, ids: Meta, parents: Meta) -> Meta:
+        return ids
+
+
+def gather_tree(ids: Tensor, parents: Tensor) -> Tensor:
+    return apply(GatherTree, (ids, parents))

@@ -15,6 +15,10 @@ first maximal pixel (rows first, as Paddle's loop finds it).
 
 nms keeps boxes greedily in score order: the loop over kept boxes is inherent to the algorithm; the IoUs are one
 vectorized matrix.
+
+psroi_pool (Dai et al., R-FCN): output bin (i, j) of output channel c averages the input channel
+c*PH*PW + i*PW + j over the bin's integer pixel rectangle. The rectangle sum is a product of two 0/1 masks, so it
+is Ay @ x @ Ax.T per box, as roi_align does in ops/vision_ops.py; the gradient is the same masks transposed.
 """
 
 from __future__ import annotations
@@ -26,7 +30,15 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
 
-__all__ = ["roi_align", "roi_align_grad", "roi_pool", "roi_pool_grad", "nms"]
+__all__ = [
+    "roi_align",
+    "roi_align_grad",
+    "roi_pool",
+    "roi_pool_grad",
+    "nms",
+    "psroi_pool",
+    "psroi_pool_grad",
+]
 
 
 def _batch_of_each_box(boxes_num, n_boxes: int, fn: str) -> np.ndarray:
@@ -280,3 +292,81 @@ def nms(boxes: Tensor, iou_threshold: float, scores=None, category_idxs=None, ca
     attrs = {"iou_threshold": float(iou_threshold), "top_k": None if top_k is None else int(top_k),
              "categories": None if categories is None else tuple(int(c) for c in categories)}  # fmt: skip
     return apply(Nms, inputs, attrs)
+
+
+# ---- psroi_pool -----------------------------------------------------------------------------------------------------
+
+
+def _ps_bins(boxes, pooled: int, axis: int, spatial_scale: float, length: int):
+    """[R, pooled, length] 0/1 masks of the pixels each bin covers along one axis (axis 0: x, 1: y), Paddle's
+    rounding: the box's corners are rounded to pixels, its far edge is one past the corner pixel."""
+    start = _round_half_away(boxes[:, axis].astype(np.float64)) * spatial_scale
+    end = (_round_half_away(boxes[:, axis + 2].astype(np.float64)) + 1.0) * spatial_scale
+    bin_size = np.maximum(end - start, 0.1) / pooled
+    p = np.arange(pooled)[None, :]
+    lo = np.clip(np.floor(p * bin_size[:, None] + start[:, None]), 0, length)
+    hi = np.clip(np.ceil((p + 1) * bin_size[:, None] + start[:, None]), 0, length)
+    pixel = np.arange(length)[None, None, :]
+    return ((pixel >= lo[..., None]) & (pixel < hi[..., None])).astype(np.float64)
+
+
+def _ps_geometry(x_shape, boxes, boxes_num, pooled_height, pooled_width, spatial_scale):
+    batch = _batch_of_each_box(boxes_num, boxes.shape[0], "psroi_pool")
+    ay = _ps_bins(boxes, pooled_height, 1, spatial_scale, x_shape[2])  # [R, PH, H]
+    ax = _ps_bins(boxes, pooled_width, 0, spatial_scale, x_shape[3])  # [R, PW, W]
+    area = ay.sum(-1)[:, :, None] * ax.sum(-1)[:, None, :]  # [R, PH, PW]; 0 for an empty bin
+    inv_area = np.divide(1.0, area, out=np.zeros_like(area), where=area > 0)
+    return batch, ay, ax, inv_area
+
+
+@register
+class PsroiPool(OpDef):
+    """out [R, C/(PH*PW), PH, PW] = psroi_pool(x [N, C, H, W], boxes [R, 4], boxes_num [N]): bin (i, j) of output
+    channel c is the mean of input channel (c*PH + i)*PW + j over the bin (0 if the bin is empty)."""
+
+    name = "psroi_pool"
+
+    def kernel(self, x, boxes, boxes_num, pooled_height, pooled_width, spatial_scale):
+        batch, ay, ax, inv_area = _ps_geometry(x.shape, boxes, boxes_num, pooled_height, pooled_width, spatial_scale)
+        n, c, h, w = x.shape
+        xr = x[batch].reshape(len(batch), c // (pooled_height * pooled_width), pooled_height, pooled_width, h, w)
+        sums = np.einsum("rih,rcijhw,rjw->rcij", ay, xr, ax)
+        return (sums * inv_area[:, None]).astype(x.dtype)
+
+    def grad(self, node, g):
+        x, boxes, boxes_num = node.inputs
+        return (psroi_pool_grad(boxes, boxes_num, g, x.shape, **node.attrs), None, None)
+
+    def infer_meta(self, x: Meta, boxes: Meta, boxes_num: Meta, pooled_height, pooled_width, **attrs) -> Meta:
+        c = -1 if x.shape[1] < 0 else x.shape[1] // (pooled_height * pooled_width)
+        return Meta((boxes.shape[0], c, pooled_height, pooled_width), x.dtype)
+
+
+@register
+class PsroiPoolGrad(OpDef):
+    """dx = psroi_pool_grad(boxes, boxes_num, g): each bin's gradient spread evenly over its pixels of its input
+    channel, added into its box's image."""
+
+    name = "psroi_pool_grad"
+    differentiable = False
+
+    def kernel(self, boxes, boxes_num, g, x_shape, pooled_height, pooled_width, spatial_scale):
+        batch, ay, ax, inv_area = _ps_geometry(x_shape, boxes, boxes_num, pooled_height, pooled_width, spatial_scale)
+        per_box = np.einsum("rih,rcij,rjw->rcijhw", ay, g * inv_area[:, None], ax)
+        dx = np.zeros(x_shape, dtype=np.float64)
+        np.add.at(dx, batch, per_box.reshape(len(batch), *x_shape[1:]))
+        return dx.astype(g.dtype)
+
+    def infer_meta(self, boxes: Meta, boxes_num: Meta, g: Meta, x_shape, **attrs) -> Meta:
+        return Meta(tuple(x_shape), g.dtype)
+
+
+def psroi_pool(x: Tensor, boxes: Tensor, boxes_num: Tensor, pooled_height: int, pooled_width: int,
+               spatial_scale: float) -> Tensor:  # fmt: skip
+    attrs = {"pooled_height": int(pooled_height), "pooled_width": int(pooled_width),
+             "spatial_scale": float(spatial_scale)}  # fmt: skip
+    return apply(PsroiPool, (x, boxes, boxes_num), attrs)
+
+
+def psroi_pool_grad(boxes: Tensor, boxes_num: Tensor, g: Tensor, x_shape, **attrs) -> Tensor:
+    return apply(PsroiPoolGrad, (boxes, boxes_num, g), {"x_shape": tuple(int(s) for s in x_shape), **attrs})

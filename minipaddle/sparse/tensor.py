@@ -22,8 +22,7 @@ from minipaddle.tensor.manipulation import cast, concat, repeat_interleave, stac
 from minipaddle.tensor.math import any as tensor_any
 from minipaddle.tensor.math import cumsum, floor_divide, remainder
 from minipaddle.tensor.math import sum as tensor_sum
-from minipaddle.tensor.reduce_extra import bincount
-from minipaddle.tensor.search import nonzero
+from minipaddle.tensor.search import bincount, nonzero
 from minipaddle.tensor.search import unique as tensor_unique
 from minipaddle.tensor.to_string import format_data
 

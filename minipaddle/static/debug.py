@@ -6,6 +6,7 @@ from minipaddle import ops
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE
+from minipaddle.ops.debug import PY_FUNCS
 from minipaddle.static.program import Variable
 from minipaddle.tensor.checks import check_tensor
 
@@ -46,9 +47,9 @@ def py_func(func, x, out, backward_func=None, skip_vars_in_backward_input=None):
         check_tensor(v, "py_func")
     if skip_vars_in_backward_input is not None:
         raise ValueError("py_func: skip_vars_in_backward_input is not supported; backward_func gets x, out and dout")
-    STATE.py_funcs[id(func)] = func
+    PY_FUNCS[id(func)] = func
     if backward_func is not None:
-        STATE.py_funcs[id(backward_func)] = backward_func
+        PY_FUNCS[id(backward_func)] = backward_func
     attrs = {"func_id": id(func), "backward_id": None if backward_func is None else id(backward_func),
              "out_shapes": tuple(tuple(o.shape) for o in outs), "out_dtypes": tuple(o.dtype.name for o in outs),
              "serializable": False}  # fmt: skip

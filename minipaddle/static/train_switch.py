@@ -9,6 +9,8 @@ ways, so the decision is left to run time:
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from minipaddle.core.state import STATE
@@ -19,10 +21,17 @@ from minipaddle.static.control_flow import cond
 from minipaddle.static.program import ROLE_FORWARD, TRAINING_FLAG, OpDesc, default_main_program
 
 
+class _Building(threading.local):
+    inside = False  # building one side of a switch (per thread, as static mode is)
+
+
+_building = _Building()
+
+
 def needs_switch(training: bool) -> bool:
     """True when a function called with `training=True` is being built into a Program (and not already
     inside a switch): then it should build both behaviours with `train_or_eval`."""
-    return bool(training) and STATE.static_mode and not STATE.in_train_switch
+    return bool(training) and STATE.static_mode and not _building.inside
 
 
 def training_flag():
@@ -41,11 +50,11 @@ def training_flag():
 def train_or_eval(build):
     """`build(training)` builds one behaviour; return cond(training flag, build(True), build(False))."""
     flag = training_flag()
-    STATE.in_train_switch = True
+    _building.inside = True
     try:
         return cond(flag, lambda: build(True), lambda: build(False))
     finally:
-        STATE.in_train_switch = False
+        _building.inside = False
 
 
 static_hooks.install(needs_switch=needs_switch, train_or_eval=train_or_eval)

@@ -143,3 +143,14 @@ def _int_list(v, fn: str, arg: str) -> list:
     if not isinstance(v, (list, tuple)):
         raise TypeError(f"{fn}: {arg} must be a list or tuple of ints, got {type(v).__name__}")
     return [_int(s, fn, f"{arg}[{i}]") for i, s in enumerate(v)]
+
+
+# ---- shared helpers --------------------------------------------------------------------------------------------
+
+
+def _int_scalar(v, fn: str, arg: str) -> int:
+    """v as an int (a one-element Tensor gives its value)."""
+    v = v.item() if isinstance(v, Tensor) and v.size == 1 else v
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise TypeError(f"{fn}: {arg} must be an int, got {type(v).__name__}")
+    return int(v)

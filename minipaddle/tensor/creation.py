@@ -1,5 +1,6 @@
 """Making tensors (paddle.tensor.creation): to_tensor, zeros, ones, full, empty and their *_like forms, arange,
-linspace, eye, meshgrid, and the diagonal and triangle makers diag, diag_embed, tril, triu."""
+linspace, logspace, eye, meshgrid, the diagonal and triangle makers diag, diag_embed, tril, triu, and
+tril_indices, triu_indices."""
 
 from __future__ import annotations
 
@@ -11,7 +12,15 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Place, Tensor
-from minipaddle.tensor.checks import _int_arg, check_number, check_shape, check_size, check_tensor, normalize_axis
+from minipaddle.tensor.checks import (
+    _int_arg,
+    _int_scalar,
+    check_number,
+    check_shape,
+    check_size,
+    check_tensor,
+    normalize_axis,
+)
 
 __all__ = [
     "to_tensor",
@@ -33,6 +42,7 @@ __all__ = [
     "triu",
     "tril_indices",
     "triu_indices",
+    "logspace",
 ]
 
 
@@ -375,3 +385,28 @@ def triu_indices(row, col=None, offset=0, dtype="int64") -> Tensor:
         >>> paddle.triu_indices(2)    # [[0, 0, 1], [0, 1, 1]]
     """
     return _tri_indices(row, col, offset, dtype, False, "triu_indices")
+
+
+def logspace(start, stop, num, base=10.0, dtype=None, name=None) -> Tensor:
+    """num values base ** e with the exponents e evenly spaced from start to stop (both included).
+
+    Args:
+        start, stop, base (float|Tensor): cast to `dtype` first (integer dtypes truncate them).
+        num (int|Tensor): how many values, > 0. dtype: int32, int64, float32 or float64 (default: the
+            default float dtype).
+
+    Example:
+        >>> paddle.logspace(0, 2, 3)    # [1., 10., 100.]
+    """
+    d = dtypes.default_float() if dtype is None else dtypes.to_dtype(dtype)
+    if d not in (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64):
+        raise TypeError(f"logspace: dtype must be int32, int64, float32 or float64, got {d.name}")
+    start, stop, base = (float(check_number(v, "logspace", a)) for v, a in ((start, "start"), (stop, "stop"),
+                                                                            (base, "base")))  # fmt: skip
+    num = num.item() if isinstance(num, Tensor) else num
+    if isinstance(num, (float, np.floating)) and float(num).is_integer():
+        num = int(num)
+    num = _int_scalar(num, "logspace", "num")
+    if num <= 0:
+        raise ValueError(f"logspace: num must be > 0, got {num}")
+    return ops.logspace(start, stop, num, base, d.np)

@@ -1,5 +1,7 @@
 """Reading and writing parts of a tensor: `x[index]`, `x[index] = value`, slice, strided_slice, crop, gather,
-gather_nd, index_select, index_sample, scatter, scatter_nd, scatter_nd_add, unfold (paddle.tensor.manipulation).
+gather_nd, index_select, index_sample, scatter, scatter_nd, scatter_nd_add, unfold (paddle.tensor.manipulation);
+reading and writing at positions: take_along_axis, put_along_axis, masked_fill, index_add, index_fill, index_put,
+diagonal_scatter, select_scatter, take, and Tensor.fill_diagonal_ / fill_diagonal_tensor(_).
 
 `x[index]` takes what numpy takes: ints, slices (negative steps too), None, Ellipsis, boolean masks, integer
 lists, arrays and Tensors, in any mix. A basic index (ints, slices, None, Ellipsis) gives a view that shares x's

@@ -20,11 +20,11 @@ from minipaddle import ops
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor import (
     creation,
+    cumulative,
     indexing,
     logic,
     manipulation,
     math,
-    reduce_extra,
     special_math,
 )
 from minipaddle.tensor.write_back import inplace_of, rebind, write_back
@@ -132,7 +132,7 @@ logical_not_ = inplace_of(logic.logical_not, "logical_not_")
 logical_or_ = inplace_of(logic.logical_or, "logical_or_")
 logical_xor_ = inplace_of(logic.logical_xor, "logical_xor_")
 not_equal_ = inplace_of(logic.not_equal, "not_equal_")
-cumprod_ = inplace_of(reduce_extra.cumprod, "cumprod_")
+cumprod_ = inplace_of(cumulative.cumprod, "cumprod_")
 digamma_ = inplace_of(special_math.digamma, "digamma_")
 frac_ = inplace_of(special_math.frac, "frac_")
 gcd_ = inplace_of(special_math.gcd, "gcd_")

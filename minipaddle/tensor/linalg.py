@@ -1,5 +1,6 @@
 """Linear algebra of the public API (paddle.tensor.linalg): matrix and vector products, norms and distances,
-cross products, inverse, cholesky, condition numbers, histogram.
+cross products, inverse, cholesky, condition numbers, histogram; outer, inner, tensordot, cdist; and
+Tensor.householder_product.
 
 det, matrix_power and multi_dot are reached through paddle.linalg (minipaddle/linalg.py), as in Paddle.
 """

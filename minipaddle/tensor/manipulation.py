@@ -1,6 +1,8 @@
 """Reshaping, repeating and joining of the public API (paddle.tensor.manipulation): reshape, squeeze, unsqueeze,
 flatten, transpose, t, expand, broadcast_to, tile, flip, roll, concat, stack, split, chunk, unbind, unstack, cast,
-where, assign, shard_index. Indexing, gather and scatter are in tensor/indexing.py.
+where, assign, shard_index; diagonal, diagflat, moveaxis, rot90, repeat_interleave, unflatten, vsplit,
+atleast_1d/2d/3d, broadcast_tensors, as_strided; and copies and views: clone, tolist, view, view_as. Indexing,
+gather and scatter are in tensor/indexing.py.
 
 reshape, squeeze, unsqueeze, flatten, transpose and t return views sharing x's storage (as numpy and Paddle 2.6)."""
 

@@ -1,4 +1,5 @@
-"""Elementwise math and reductions of the public API (paddle.tensor.math).
+"""Elementwise math and reductions of the public API (paddle.tensor.math), with combinations, vander, renorm and
+polar.
 
 Each function checks its arguments, applies Paddle's dtype promotion, and calls the op. The ops themselves
 live in minipaddle/ops/.

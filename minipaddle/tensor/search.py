@@ -1,5 +1,6 @@
 """Searching, sorting and selecting of the public API (paddle.tensor.search): argmax, argmin, argsort, sort,
-topk, mode, nonzero, masked_select, unique.
+topk, mode, nonzero, masked_select, unique, unique_consecutive, kthvalue; counting and searching in sorted
+sequences: bincount, searchsorted, bucketize.
 
 Positions come from ops without gradients; values are read at those positions with `gather_along_axis`, so
 sort, topk and mode pass gradients back to the elements they picked.
@@ -13,7 +14,12 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
-from minipaddle.tensor.checks import check_bool, check_tensor, normalize_axis
+from minipaddle.tensor.checks import (
+    _int_scalar,
+    check_bool,
+    check_tensor,
+    normalize_axis,
+)
 
 __all__ = [
     "argmax",
@@ -26,6 +32,10 @@ __all__ = [
     "masked_select",
     "unique",
     "unique_consecutive",
+    "kthvalue",
+    "bincount",
+    "bucketize",
+    "searchsorted",
 ]
 
 
@@ -223,3 +233,107 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, 
     out, inverse, counts = ops.unique_consecutive(x, axis, d.np)
     extra = [t for t, wanted in ((inverse, return_inverse), (counts, return_counts)) if wanted]
     return (out, *extra) if extra else out
+
+
+def kthvalue(x, k, axis=None, keepdim=False, name=None) -> tuple:
+    """The k-th smallest element along `axis` (default: the last) and its position. NaN counts as the largest.
+
+    Returns:
+        (values, indices): values has x's dtype and sends its gradient to the element at indices (int64). Among
+        equal values the position follows a stable sort (paddle's kernel may pick another of the tied ones).
+
+    Example:
+        >>> paddle.kthvalue(paddle.to_tensor([3., 1., 2.]), 2)    # (2., 2)
+    """
+    check_tensor(x, "kthvalue")
+    k = _int_scalar(k, "kthvalue", "k")
+    keepdim = check_bool(keepdim, "kthvalue", "keepdim")
+    if x.ndim == 0:
+        if k != 1:
+            raise ValueError(f"kthvalue: k must be 1 for a 0-d tensor, got {k}")
+        return ops.assign(x), ops.full_like(x, 0, np.int64)
+    axis = normalize_axis(-1 if axis is None else axis, x.ndim, "kthvalue")
+    n = x.shape[axis]
+    if not 1 <= k <= n:
+        raise ValueError(f"kthvalue: k must be between 1 and x.shape[{axis}] = {n}, got {k}")
+    indices = ops.split(ops.argsort(x, axis, False), (k - 1, 1, n - k), axis)[1]
+    values = ops.gather_along_axis(x, indices, axis)
+    if keepdim:
+        return values, indices
+    shape = tuple(d for i, d in enumerate(x.shape) if i != axis)
+    return ops.reshape(values, shape), ops.reshape(indices, shape)
+
+
+# ---- counting and searching --------------------------------------------------------------------------------------
+
+
+def bincount(x, weights=None, minlength=0, name=None) -> Tensor:
+    """How often each of 0, 1, ..., max(x) occurs in the 1-D non-negative integer tensor x (at least
+    `minlength` bins); with `weights`, the sum of the weights in each bin instead.
+
+    Returns:
+        int64 counts, or the weights' float dtype (float64 for integer weights). An empty x gives an empty
+        tensor, as paddle 2.6.
+
+    Example:
+        >>> paddle.bincount(paddle.to_tensor([1, 1, 3]))    # [0, 2, 0, 1]
+    """
+    check_tensor(x, "bincount")
+    if not x.dtype.is_integer:
+        raise TypeError(f"bincount: x must hold integers, got {x.dtype.name}")
+    if x.ndim != 1:
+        raise ValueError(f"bincount: x must be 1-D, got shape {x.shape}")
+    minlength = _int_scalar(minlength, "bincount", "minlength")
+    if minlength < 0:
+        raise ValueError(f"bincount: minlength must be >= 0, got {minlength}")
+    if weights is not None:
+        check_tensor(weights, "bincount", "weights")
+        if weights.shape != x.shape:
+            raise ValueError(f"bincount: weights must have x's shape {x.shape}, got {weights.shape}")
+    return ops.bincount(x, weights, minlength)
+
+
+def _check_sortable(t, fn: str, arg: str) -> Tensor:
+    check_tensor(t, fn, arg)
+    if not (t.dtype.is_integer or t.dtype.is_floating) or t.dtype is dtypes.bfloat16:
+        raise TypeError(f"{fn}: {arg} must be an int or float tensor, got {t.dtype.name}")
+    return t
+
+
+def searchsorted(sorted_sequence, values, out_int32=False, right=False, name=None) -> Tensor:
+    """Where each of `values` would go in `sorted_sequence` to keep it sorted: the first such position
+    (right=False) or the last. An N-D sorted_sequence has one sorted row per row of values.
+
+    Returns:
+        int64 (int32 with out_int32=True) tensor of values' shape.
+
+    Example:
+        >>> paddle.searchsorted(paddle.to_tensor([1, 3, 5]), paddle.to_tensor([3, 6]))    # [1, 3]
+    """
+    _check_sortable(sorted_sequence, "searchsorted", "sorted_sequence")
+    _check_sortable(values, "searchsorted", "values")
+    out_int32 = check_bool(out_int32, "searchsorted", "out_int32")
+    right = check_bool(right, "searchsorted", "right")
+    seq_shape, value_shape = sorted_sequence.shape, values.shape
+    if len(seq_shape) == 0:
+        raise ValueError("searchsorted: sorted_sequence must have at least 1 dimension, got a 0-d tensor")
+    if len(seq_shape) > 1 and (len(value_shape) != len(seq_shape) or seq_shape[:-1] != value_shape[:-1]):
+        raise ValueError(
+            f"searchsorted: an N-D sorted_sequence (shape {seq_shape}) needs values with the same leading "
+            f"dimensions {seq_shape[:-1]}, got values of shape {value_shape}"
+        )
+    return ops.searchsorted(sorted_sequence, values, right, np.int32 if out_int32 else np.int64)
+
+
+def bucketize(x, sorted_sequence, out_int32=False, right=False, name=None) -> Tensor:
+    """The bucket of each element of x between the boundaries in the 1-D `sorted_sequence`
+    (paddle.searchsorted with the arguments swapped).
+
+    Example:
+        >>> paddle.bucketize(paddle.to_tensor([0, 4, 10]), paddle.to_tensor([1, 3, 5, 7]))    # [0, 2, 4]
+    """
+    _check_sortable(sorted_sequence, "bucketize", "sorted_sequence")
+    if sorted_sequence.ndim != 1:
+        raise ValueError(f"bucketize: sorted_sequence must be 1-D, got shape {sorted_sequence.shape}")
+    _check_sortable(x, "bucketize", "x")
+    return searchsorted(sorted_sequence, x, out_int32, right)

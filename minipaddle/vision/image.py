@@ -13,7 +13,6 @@ import os
 
 import numpy as np
 
-from minipaddle.core.state import STATE
 from minipaddle.tensor.creation import to_tensor
 from minipaddle.vision.png import read_png
 
@@ -40,14 +39,18 @@ def require_pil(what: str):
     return Image
 
 
+_image_backend = "cv2"  # how vision datasets give images: 'cv2' (numpy HWC), 'pil' or 'tensor'
+
+
 def set_image_backend(backend) -> None:
     """Choose what vision datasets return: 'cv2' (numpy HWC arrays, the default), 'pil' or 'tensor'."""
-    STATE.image_backend = _check_backend(backend, "set_image_backend")
+    global _image_backend
+    _image_backend = _check_backend(backend, "set_image_backend")
 
 
 def get_image_backend() -> str:
     """The current image backend: 'cv2' (numpy), 'pil' or 'tensor'."""
-    return STATE.image_backend
+    return _image_backend
 
 
 def read_image(path: str) -> np.ndarray:
@@ -85,5 +88,5 @@ def image_load(path, backend=None):
         >>> img = paddle.vision.image_load('cat.png')          # numpy HWC uint8
         >>> t = paddle.vision.image_load('cat.png', 'tensor')  # CHW uint8 Tensor
     """
-    backend = _check_backend(STATE.image_backend if backend is None else backend, "image_load")
+    backend = _check_backend(_image_backend if backend is None else backend, "image_load")
     return from_numpy(read_image(path), backend)

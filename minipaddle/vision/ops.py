@@ -1,6 +1,6 @@
 """paddle.vision.ops: detection operators (RoI Align, RoI pooling, non-maximum suppression, position-sensitive RoI
 pooling, box coding, prior boxes, YOLO box decoding), deformable convolution and the Conv-Norm-Activation block.
-The kernels live in minipaddle/ops/vision_ops.py and minipaddle/ops/vision_ops_extra.py."""
+The kernels live in minipaddle/ops/vision_ops.py, detection.py, deformable_conv.py and yolo_loss.py."""
 
 from __future__ import annotations
 

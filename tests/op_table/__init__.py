@@ -11,6 +11,8 @@ from tests.op_table import (
     creation,
     data_norm_ops,
     debug,
+    decompositions,
+    detection,
     distribution,
     fake_quant,
     fft,
@@ -20,27 +22,25 @@ from tests.op_table import (
     grid,
     incubate,
     indexing,
+    indexing_manipulation,
     linalg,
-    linalg_extra,
     logic,
     manipulation,
-    manipulation_extra,
     math,
     nce_ops,
+    nn_attention_sequences,
     nn_conv,
     nn_core,
-    nn_extra,
     optimizer,
-    reduce_extra,
+    reductions_scans,
     rnnt,
     search,
     sequence_ops,
     signal,
     special_math,
-    tensor_extra,
+    strided_diagonal,
     unpool,
     vision_ops,
-    vision_ops_extra,
 )
 from tests.op_table.common import OpInfo, Sample
 
@@ -49,17 +49,19 @@ SECTIONS += [nn_core, nn_conv, fused, optimizer, debug]  # layers, fused ops, op
 SECTIONS += [grid]  # spatial transformers: affine_grid, grid_sample
 SECTIONS += [unpool]  # max unpooling: max_unpool1d/2d/3d
 SECTIONS += [vision_ops]  # paddle.vision.ops: roi_align, roi_pool, nms
-SECTIONS += [vision_ops_extra]  # paddle.vision.ops: deform_conv2d, psroi_pool, box_coder, prior_box, yolo_box
+SECTIONS += [detection]  # paddle.vision.ops: deform_conv2d, psroi_pool, box_coder, prior_box, yolo_box
 SECTIONS += [special_math]  # paddle 2.6's elementwise and special math: atan2 ... lgamma, erfinv, i0
-SECTIONS += [reduce_extra]  # paddle 2.6's cumulative, NaN-ignoring, quantile, search and random-like ops
-SECTIONS += [linalg_extra]  # paddle 2.6's decompositions and solvers: svd, qr, eigh, eig, solve, lu, lstsq ...
-SECTIONS += [manipulation_extra]  # paddle 2.6's take/put_along_axis, index_put, einsum, tensordot, rot90 ...
-SECTIONS += [nn_extra]  # paddle 2.6's extra nn functions: attention, pixel_unshuffle, sequence_mask, margin CE ...
+SECTIONS += [reductions_scans]  # paddle 2.6's cumulative, NaN-ignoring, quantile, search and random-like ops
+SECTIONS += [decompositions]  # paddle 2.6's decompositions and solvers: svd, qr, eigh, eig, solve, lu, lstsq ...
+SECTIONS += [indexing_manipulation]  # paddle 2.6's take/put_along_axis, index_put, einsum, tensordot, rot90 ...
+SECTIONS += [
+    nn_attention_sequences
+]  # paddle 2.6's extra nn functions: attention, pixel_unshuffle, sequence_mask, margin CE ...
 SECTIONS += [fft]  # paddle.fft: fft_c2c, fft_r2c, fft_c2r behind every transform; fftshift, fftfreq
 SECTIONS += [distribution]  # paddle.distribution's random op: standard_gamma (Dirichlet and Beta samples)
 SECTIONS += [signal]  # paddle.signal: frame, overlap_add; stft and istft on paddle.fft's ops
 SECTIONS += [geometric]  # paddle.geometric: segment_*, send_u_recv/ue_recv/uv, neighbor sampling, reindexing
-SECTIONS += [tensor_extra]  # paddle 2.6's renorm, cdist, as_strided, fill_diagonal_(tensor), householder_product
+SECTIONS += [strided_diagonal]  # paddle 2.6's renorm, cdist, as_strided, fill_diagonal_(tensor), householder_product
 SECTIONS += [sequence_ops]  # paddle.text.viterbi_decode
 SECTIONS += [fluid_ops]  # paddle.static: auc counters, spectral_norm's op
 SECTIONS += [incubate]  # paddle.incubate: graph_khop_sampler

@@ -1,9 +1,11 @@
-"""Resizing, padding and patch extraction (paddle.nn.functional): interpolate, upsample, pad, zeropad2d,
-unfold, fold."""
+"""Resizing, padding, patch extraction and rearranging channels and pixels (paddle.nn.functional): interpolate,
+upsample, pad, zeropad2d, unfold, fold, pixel_shuffle, pixel_unshuffle, channel_shuffle."""
 
 from __future__ import annotations
 
 import numbers
+
+import numpy as np
 
 from minipaddle import ops
 from minipaddle.core.tensor import Tensor
@@ -17,7 +19,17 @@ from minipaddle.nn.functional.window_args import (
 )
 from minipaddle.tensor.checks import check_tensor
 
-__all__ = ["interpolate", "upsample", "pad", "zeropad2d", "unfold", "fold", "pixel_shuffle"]
+__all__ = [
+    "interpolate",
+    "upsample",
+    "pad",
+    "zeropad2d",
+    "unfold",
+    "fold",
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "channel_shuffle",
+]
 
 # ---- interpolate ----------------------------------------------------------------------------------------------------
 
@@ -284,3 +296,67 @@ def pixel_shuffle(x, upscale_factor, data_format="NCHW", name=None) -> Tensor:
     blocks = ops.reshape(x, (n, c // (r * r), r, r, h, w))
     out = ops.reshape(ops.transpose(blocks, (0, 1, 4, 2, 5, 3)), (n, c // (r * r), h * r, w * r))
     return to_channels_last(out, last)
+
+
+def check_positive_int(v, fn: str, arg: str) -> int:
+    if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+        raise TypeError(f"{fn}: {arg} must be an int, got {type(v).__name__}")
+    if v <= 0:
+        raise ValueError(f"{fn}: {arg} must be positive, got {v}")
+    return int(v)
+
+
+def check_image_format(data_format, fn: str) -> bool:
+    """True for 'NHWC' (channels last), False for 'NCHW'."""
+    if data_format not in ("NCHW", "NHWC"):
+        raise ValueError(f"{fn}: data_format must be 'NCHW' or 'NHWC', got {data_format!r}")
+    return data_format == "NHWC"
+
+
+# ---- rearranging channels and pixels ----------------------------------------------------------------------------
+
+
+def pixel_unshuffle(x, downscale_factor, data_format="NCHW", name=None) -> Tensor:
+    """The inverse of pixel_shuffle: [N, C, H, W] into [N, C*r*r, H/r, W/r] (r = downscale_factor); the pixel at
+    offset (i, j) of each r x r block goes to channel c*r*r + i*r + j.
+
+    Example:
+        >>> F.pixel_unshuffle(paddle.rand([2, 1, 12, 12]), 3).shape
+        [2, 9, 4, 4]
+    """
+    fn = "pixel_unshuffle"
+    x = check_input(x, 2, fn)
+    r = check_positive_int(downscale_factor, fn, "downscale_factor")
+    last = check_image_format(data_format, fn)
+    h, w = x.shape[1:3] if last else x.shape[2:4]
+    if h % r or w % r:
+        raise ValueError(f"{fn}: downscale_factor ({r}) must divide both the height ({h}) and the width ({w})")
+    if last:  # [N, H, W, C] -> [N, H/r, W/r, C*r*r], channel c*r*r + i*r + j
+        blocks = ops.reshape(x, (-1, h // r, r, w // r, r, x.shape[3]))
+        return ops.reshape(ops.transpose(blocks, (0, 1, 3, 5, 2, 4)), (-1, h // r, w // r, x.shape[3] * r * r))
+    blocks = ops.reshape(x, (-1, x.shape[1], h // r, r, w // r, r))
+    return ops.reshape(ops.transpose(blocks, (0, 1, 3, 5, 2, 4)), (-1, x.shape[1] * r * r, h // r, w // r))
+
+
+def channel_shuffle(x, groups, data_format="NCHW", name=None) -> Tensor:
+    """ShuffleNet's channel shuffle: split the C channels into `groups` groups and interleave them, so channel
+    g * (C/groups) + k moves to k * groups + g. The shape is kept.
+
+    Example:
+        >>> x = paddle.arange(6, dtype='float32').reshape([1, 6, 1, 1])
+        >>> F.channel_shuffle(x, 3).flatten().tolist()
+        [0.0, 2.0, 4.0, 1.0, 3.0, 5.0]
+    """
+    fn = "channel_shuffle"
+    x = check_input(x, 2, fn)
+    groups = check_positive_int(groups, fn, "groups")
+    last = check_image_format(data_format, fn)
+    c = x.shape[3] if last else x.shape[1]
+    if c % groups:
+        raise ValueError(f"{fn}: groups ({groups}) must divide the number of channels ({c})")
+    shape = tuple(x.shape)
+    if last:
+        split = ops.reshape(x, (*shape[:3], groups, c // groups))
+        return ops.reshape(ops.transpose(split, (0, 1, 2, 4, 3)), shape)
+    split = ops.reshape(x, (shape[0], groups, c // groups, *shape[2:]))
+    return ops.reshape(ops.transpose(split, (0, 2, 1, 3, 4)), shape)

@@ -9,9 +9,11 @@ import numpy as np
 from minipaddle import ops
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
+from minipaddle.nn.functional.common import check_positive_int
 from minipaddle.nn.functional.distance import pairwise_distance
 from minipaddle.nn.functional.loss import _check_reduction, _float_pair, _reduce
-from minipaddle.tensor.checks import check_tensor
+from minipaddle.nn.functional.sequence import _all_in_range
+from minipaddle.tensor.checks import check_float_tensor, check_number, check_tensor
 
 __all__ = [
     "hinge_embedding_loss",
@@ -21,6 +23,8 @@ __all__ = [
     "multi_margin_loss",
     "soft_margin_loss",
     "multi_label_soft_margin_loss",
+    "margin_cross_entropy",
+    "class_center_sample",
 ]
 
 
@@ -158,3 +162,106 @@ def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", na
     if weight is not None:
         loss = ops.multiply(loss, ops.cast(check_tensor(weight, fn, "weight"), input.dtype))
     return _reduce(ops.mean(loss, (input.ndim - 1,)), reduction)
+
+
+# ---- margin softmax (ArcFace, CosFace) --------------------------------------------------------------------------
+
+
+def margin_cross_entropy(logits, label, margin1=1.0, margin2=0.5, margin3=0.0, scale=64.0, group=None,
+                         return_softmax=False, reduction="mean"):  # fmt: skip
+    r"""The combined margin softmax loss of ArcFace / CosFace / SphereFace, on one device.
+
+    logits are cosines (normalized features times normalized class weights). The target class's logit
+    cos(theta) becomes cos(margin1 * theta + margin2) - margin3, every logit is multiplied by `scale`, and the
+    loss is the softmax cross entropy of the result.
+
+    Args:
+        logits (Tensor): [N, num_classes], float, each in [-1, 1].
+        label (Tensor): [N] or [N, 1], int32/int64.
+        margin1, margin2, margin3 (float): m1, m2, m3 above. scale (float): s above.
+        group: the model-parallel group; minipaddle runs on one device, so only None or False.
+        return_softmax (bool): also return the softmax of the scaled, margined logits.
+        reduction (str): 'none' ([N, 1] losses), 'mean' or 'sum'. Default 'mean'.
+
+    Returns:
+        Tensor or (Tensor, Tensor): the loss, and the softmax (the shape of logits) when return_softmax.
+
+    Note: paddle 2.6 has only a GPU kernel for this; minipaddle computes the same formula with exact gradients.
+
+    Example:
+        >>> logits = paddle.to_tensor([[0.3, 0.8], [0.6, -0.2]])
+        >>> F.margin_cross_entropy(logits, paddle.to_tensor([1, 0]), scale=4.0).shape
+        []
+    """
+    fn = "margin_cross_entropy"
+    check_float_tensor(logits, fn, "logits")
+    check_tensor(label, fn, "label")
+    if group not in (None, False):
+        raise ValueError(f"{fn}: minipaddle runs on one device, so group must be None or False, got {group!r}")
+    if label.dtype.name not in ("int32", "int64"):
+        raise TypeError(f"{fn}: label must be int32 or int64, got {label.dtype.name}")
+    if logits.ndim - 1 != label.ndim and logits.ndim != label.ndim:
+        raise ValueError(f"{fn}: label must have one dimension less than logits or as many, got logits "
+                         f"{logits.shape} and label {label.shape}")  # fmt: skip
+    if reduction not in ("none", "mean", "sum", None):
+        raise ValueError(f"{fn}: reduction must be 'none', 'mean' or 'sum', got {reduction!r}")
+    m1, m2, m3, s = (float(check_number(v, fn, a)) for v, a in
+                     ((margin1, "margin1"), (margin2, "margin2"), (margin3, "margin3"), (scale, "scale")))  # fmt: skip
+    if label.ndim == logits.ndim - 1:
+        label = ops.reshape(label, (*label.shape, 1))
+    if label.shape[-1] != 1 or tuple(label.shape[:-1]) != tuple(logits.shape[:-1]):
+        raise ValueError(f"{fn}: label must be [N] or [N, 1] for logits {logits.shape}, got {label.shape}")
+    num_classes = logits.shape[-1]
+    if not _all_in_range(label, 0, num_classes):
+        raise ValueError(f"{fn}: every label must be in [0, {num_classes})")
+    label = ops.cast(label, np.int64)
+    class_axis = logits.ndim - 1  # the raw op takes a non-negative axis
+    target = ops.take_along_axis(logits, label, class_axis)
+    margined = target
+    if abs(m1 - 1.0) > 1e-8 or abs(m2) > 1e-8:  # as paddle's kernel: no acos/cos round trip without a margin
+        margined = ops.cos(ops.scale(ops.acos(target), m1, m2))
+    if abs(m3) > 1e-8:
+        margined = ops.scale(margined, 1.0, -m3)
+    is_target = ops.cast(ops.one_hot(ops.reshape(label, tuple(label.shape[:-1])), num_classes), logits.dtype.np)
+    adjusted = ops.add(logits, ops.multiply(is_target, ops.subtract(margined, target)))
+    log_probs = ops.log_softmax(ops.scale(adjusted, s), class_axis)
+    loss = ops.neg(ops.take_along_axis(log_probs, label, class_axis))
+    if reduction == "mean":
+        loss = ops.mean(loss)
+    elif reduction == "sum":
+        loss = ops.sum(loss)
+    return (loss, ops.exp(log_probs)) if return_softmax else loss
+
+
+def class_center_sample(label, num_classes, num_samples, group=None) -> tuple:
+    """PartialFC's class center sampling, on one device: keep every class that occurs in `label` (the positive
+    centers, sorted) and fill up to `num_samples` with other classes drawn at random (from the generator
+    `paddle.seed` sets); relabel the samples by their center's place in the kept list.
+
+    Args:
+        label (Tensor): [N], int32 or int64, in [0, num_classes).
+        num_classes (int): the number of classes. num_samples (int): how many centers to keep, at most num_classes.
+        group: the model-parallel group; minipaddle runs on one device, so only None or False.
+
+    Returns:
+        (Tensor, Tensor): the remapped labels ([N]) and the sampled class centers ([max(num_samples, positives)]),
+        both of label's dtype.
+
+    Example:
+        >>> remapped, centers = F.class_center_sample(paddle.to_tensor([7, 2, 7]), 10, 4)
+        >>> remapped.tolist(), centers.shape
+        ([1, 0, 1], [4])
+    """
+    fn = "class_center_sample"
+    check_tensor(label, fn, "label")
+    if group not in (None, False):
+        raise ValueError(f"{fn}: minipaddle runs on one device, so group must be None or False, got {group!r}")
+    if label.ndim != 1:
+        raise ValueError(f"{fn}: label must be 1-D [N], got shape {label.shape}")
+    if label.dtype.name not in ("int32", "int64"):
+        raise TypeError(f"{fn}: label must be int32 or int64, got {label.dtype.name}")
+    num_classes = check_positive_int(num_classes, fn, "num_classes")
+    num_samples = check_positive_int(num_samples, fn, "num_samples")
+    if num_samples > num_classes:
+        raise ValueError(f"{fn}: num_samples ({num_samples}) must be at most num_classes ({num_classes})")
+    return ops.class_center_sample(label, num_classes, num_samples)

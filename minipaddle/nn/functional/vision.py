@@ -1,14 +1,20 @@
 """Spatial transformers (paddle.nn.functional): affine_grid makes a sampling grid from affine matrices, grid_sample
-reads an image at the points of a grid. The kernels and gradients are in minipaddle/ops/grid.py."""
+reads an image at the points of a grid (the kernels and gradients are in minipaddle/ops/grid.py); and video's
+temporal_shift, which moves a share of the channels one frame back or forward in time."""
 
 from __future__ import annotations
 
 from minipaddle import ops
 from minipaddle.core.tensor import Tensor
+from minipaddle.nn.functional.common import check_image_format, check_positive_int
 from minipaddle.nn.functional.window_args import check_input
-from minipaddle.tensor.checks import check_bool, check_shape, check_tensor
+from minipaddle.tensor.checks import check_bool, check_number, check_shape, check_tensor
 
-__all__ = ["affine_grid", "grid_sample"]
+__all__ = [
+    "affine_grid",
+    "grid_sample",
+    "temporal_shift",
+]
 
 _MODES = ("bilinear", "nearest")
 _PADDING_MODES = ("zeros", "reflection", "border")
@@ -94,3 +100,47 @@ def grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=Tr
     if grid.dtype != x.dtype:
         raise TypeError(f"{fn}: grid must have x's dtype ({x.dtype.name}), got {grid.dtype.name}")
     return ops.grid_sample(x, grid, mode, padding_mode, align_corners)
+
+
+def temporal_shift(x, seg_num, shift_ratio=0.25, name=None, data_format="NCHW") -> Tensor:
+    """TSM's temporal shift: x holds N clips of seg_num frames ([N*seg_num, C, H, W]); the first
+    C*shift_ratio channels of each frame take the previous frame's values, the next C*shift_ratio channels the
+    next frame's, and the rest stay. Frames shifted in from outside a clip are zeros.
+
+    Args:
+        x (Tensor): [N*seg_num, C, H, W] (or [N*seg_num, H, W, C] with data_format 'NHWC'), float.
+        seg_num (int): frames per clip. shift_ratio (float): the share of channels shifted each way, < 0.5.
+
+    Example:
+        >>> F.temporal_shift(paddle.rand([6, 4, 2, 2]), seg_num=2, shift_ratio=0.2).shape
+        [6, 4, 2, 2]
+    """
+    fn = "temporal_shift"
+    last = check_image_format(data_format, fn)
+    x = check_input(x, 2, fn)
+    seg_num = check_positive_int(seg_num, fn, "seg_num")
+    shift_ratio = check_number(shift_ratio, fn, "shift_ratio")
+    if not 0 <= shift_ratio < 0.5:
+        raise ValueError(f"{fn}: shift_ratio must be in [0, 0.5), got {shift_ratio}")
+    if x.shape[0] % seg_num:
+        raise ValueError(f"{fn}: the batch size ({x.shape[0]}) must be divisible by seg_num ({seg_num})")
+    channel_axis = 4 if last else 2  # in the [N, T, ...] view
+    c = x.shape[3] if last else x.shape[1]
+    c1, c2 = int(c * shift_ratio), int(c * 2 * shift_ratio)
+    clips = ops.reshape(x, (-1, seg_num, *x.shape[1:]))
+    padded = ops.pad(clips, [(0, 0), (1, 1), (0, 0), (0, 0), (0, 0)])  # a zero frame at each end of the clip
+
+    def part(frames: slice, channels: slice) -> Tensor:
+        index = [slice(None)] * 5
+        index[1], index[channel_axis] = frames, channels
+        return ops.index_view(padded, tuple(index))
+
+    shifted = ops.concat(
+        [
+            part(slice(0, seg_num), slice(0, c1)),  # from the previous frame
+            part(slice(2, seg_num + 2), slice(c1, c2)),  # from the next frame
+            part(slice(1, seg_num + 1), slice(c2, c)),  # unchanged
+        ],
+        channel_axis,
+    )
+    return ops.reshape(shifted, tuple(x.shape))

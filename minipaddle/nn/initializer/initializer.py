@@ -14,7 +14,7 @@ import numpy as np
 
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
-from minipaddle.core.state import STATE, no_grad
+from minipaddle.core.state import no_grad
 from minipaddle.core.tensor import Tensor
 
 __all__ = ["Initializer", "calculate_gain", "set_global_initializer"]
@@ -98,6 +98,9 @@ def calculate_gain(nonlinearity: str, param=None) -> float:
     return gains[nonlinearity]
 
 
+_global_initializers = (None, None)  # (weight, bias) from set_global_initializer, for every new parameter
+
+
 def set_global_initializer(weight_init, bias_init=None) -> None:
     """Use `weight_init` for every new weight and `bias_init` for every new bias, unless a ParamAttr names its
     own initializer. `set_global_initializer(None)` goes back to the layers' defaults.
@@ -109,9 +112,10 @@ def set_global_initializer(weight_init, bias_init=None) -> None:
     for arg, value in (("weight_init", weight_init), ("bias_init", bias_init)):
         if value is not None and not isinstance(value, Initializer):
             raise TypeError(f"set_global_initializer: {arg} must be an Initializer or None, got {type(value).__name__}")
-    STATE.global_initializer = (weight_init, bias_init)
+    global _global_initializers
+    _global_initializers = (weight_init, bias_init)
 
 
 def global_initializer(is_bias: bool):
     """The initializer set by set_global_initializer for weights (or biases), or None."""
-    return STATE.global_initializer[1 if is_bias else 0]
+    return _global_initializers[1 if is_bias else 0]

@@ -10,7 +10,6 @@ from minipaddle.nn.layer.conv import *  # noqa: F403
 from minipaddle.nn.layer.distance import *  # noqa: F403
 from minipaddle.nn.layer.dropout import *  # noqa: F403
 from minipaddle.nn.layer.embedding import *  # noqa: F403
-from minipaddle.nn.layer.extra import *  # noqa: F403
 from minipaddle.nn.layer.layers import *  # noqa: F403
 from minipaddle.nn.layer.linear import *  # noqa: F403
 from minipaddle.nn.layer.loss import *  # noqa: F403

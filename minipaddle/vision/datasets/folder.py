@@ -10,7 +10,7 @@ import os
 
 from minipaddle.core.state import STATE
 from minipaddle.io.dataset import Dataset
-from minipaddle.vision.image import image_load
+from minipaddle.vision.image import get_image_backend, image_load
 
 __all__ = ["DatasetFolder", "ImageFolder", "IMG_EXTENSIONS", "has_valid_extension", "make_dataset"]
 
@@ -49,7 +49,7 @@ def make_dataset(dir: str, class_to_idx: dict, extensions=None, is_valid_file=No
 
 
 def default_loader(path: str):
-    return image_load(path, STATE.image_backend)
+    return image_load(path, get_image_backend())
 
 
 class DatasetFolder(Dataset):

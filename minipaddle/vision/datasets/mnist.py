@@ -14,7 +14,7 @@ import numpy as np
 from minipaddle.core.state import STATE
 from minipaddle.io.dataset import Dataset
 from minipaddle.vision.datasets.download import dataset_file
-from minipaddle.vision.image import require_pil
+from minipaddle.vision.image import get_image_backend, require_pil
 
 __all__ = ["MNIST", "FashionMNIST", "read_idx_images", "read_idx_labels"]
 
@@ -56,7 +56,7 @@ def read_idx_labels(path: str, what: str = "read_idx_labels") -> np.ndarray:
 def check_mode_and_backend(cls_name: str, mode: str, backend, modes=("train", "test")) -> tuple[str, str]:
     if not isinstance(mode, str) or mode.lower() not in modes:
         raise ValueError(f"{cls_name}: mode must be one of {list(modes)}, got {mode!r}")
-    backend = STATE.image_backend if backend is None else backend
+    backend = get_image_backend() if backend is None else backend
     if backend not in ("pil", "cv2"):
         raise ValueError(f"{cls_name}: backend must be 'pil' or 'cv2', got {backend!r}")
     if backend == "pil":

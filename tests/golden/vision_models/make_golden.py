@@ -1,5 +1,5 @@
 """Record what real Paddle 2.6 builds and computes for the vision models beyond LeNet/ResNet/VGG/MobileNetV1-2,
-as golden cases for tests/vision/test_models_extra.py.
+as golden cases for tests/vision/test_model_zoo.py.
 
 Run with the reference Paddle, from outside the repo so `import paddle` finds the real one:
 

@@ -1,9 +1,9 @@
 """Record what real Paddle 2.6 computes for the extra nn functions and paddle.nn.utils, as golden cases for
-tests/nn/test_nn_extra.py.
+tests/nn/test_attention_sequences.py.
 
 Run with the reference Paddle, from outside the repo so `import paddle` finds the real one:
 
-    cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/nn_extra/make_golden.py
+    cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/attention_sequences/make_golden.py
 
 It writes arrays.npz: for each case its inputs, outputs and gradients (of sum(out * cot) for a stored cotangent).
 The test needs no Paddle.

@@ -1,11 +1,8 @@
-"""Ops behind paddle 2.6's as_strided and Tensor.fill_diagonal_.
+"""The ops behind paddle 2.6's as_strided (fill_diagonal, once beside it, is in ops/diagonal.py).
 
 - `as_strided`: a view of x's elements (in x's row-major order) with any shape and element strides, sharing x's
   storage; its gradient `as_strided_grad` adds each output element's gradient back onto the element it reads
   (an element read twice gets both), and the gradient of that is as_strided again.
-- `fill_diagonal`: x with `value` written on its diagonal, at the positions Paddle's FillDiagonal kernel picks
-  (every `1 + d[-1] + d[-1]*d[-2] + ...`-th element, shifted by `offset` within a row; `wrap` starts again below
-  a tall matrix's square part); its gradient is g with those positions zeroed.
 """
 
 from __future__ import annotations
@@ -16,7 +13,10 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
 
-__all__ = ["as_strided", "as_strided_grad", "fill_diagonal"]
+__all__ = [
+    "as_strided",
+    "as_strided_grad",
+]
 
 
 def strided_positions(shape: tuple, stride: tuple, offset: int) -> np.ndarray:
@@ -76,37 +76,3 @@ class AsStridedGrad(OpDef):
 def as_strided_grad(g: Tensor, x_shape: tuple, shape: tuple, stride: tuple, offset: int) -> Tensor:
     attrs = {"x_shape": tuple(x_shape), "shape": tuple(shape), "stride": tuple(stride), "offset": offset}
     return apply(AsStridedGrad, (g,), attrs)
-
-
-def diagonal_positions(shape: tuple, offset: int, wrap: bool) -> np.ndarray:
-    """The flat positions Paddle's FillDiagonal kernel writes (x has at least 2 dimensions)."""
-    step = sum(int(np.prod(shape[i + 1 :])) for i in range(len(shape)))  # moves one along every axis at once
-    size = int(np.prod(shape))
-    if not wrap and len(shape) == 2:  # a tall matrix stops below its square part
-        size = min(size, shape[1] * shape[1])
-    starts = np.arange(0, size, step, dtype=np.int64)
-    column = starts % shape[1] + offset
-    return starts[(column >= 0) & (column < shape[1])] + offset  # stay in the row the diagonal element is in
-
-
-@register
-class FillDiagonal(OpDef):
-    """x with `value` on its (offset) diagonal; the filled elements get no gradient."""
-
-    name = "fill_diagonal"
-    saves_inputs = False
-
-    def kernel(self, x, value, offset, wrap):
-        out = x.copy()
-        out.reshape(-1)[diagonal_positions(x.shape, offset, wrap)] = value
-        return out
-
-    def grad(self, node, g):
-        return (fill_diagonal(g, 0, node.attrs["offset"], node.attrs["wrap"]),)
-
-    def infer_meta(self, x: Meta, value, offset, wrap) -> Meta:
-        return x
-
-
-def fill_diagonal(x: Tensor, value, offset: int, wrap: bool) -> Tensor:
-    return apply(FillDiagonal, (x,), {"value": value, "offset": offset, "wrap": wrap})

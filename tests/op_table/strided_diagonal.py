@@ -1,6 +1,6 @@
 """Op-table section: paddle 2.6's remaining Tensor-API functions: renorm, cdist, as_strided (op as_strided and its
 gradient op), fill_diagonal_ (op fill_diagonal), fill_diagonal_tensor and linalg.householder_product.
-polar has a complex result and is checked in tests/tensor/test_tensor_extra.py.
+polar has a complex result and is checked in tests/tensor/test_strided_diagonal.py.
 
 The numpy references follow Paddle 2.6's kernels; the values were compared against paddle 2.6 itself."""
 

@@ -1,5 +1,5 @@
 """paddle 2.6's extra nn functions, layers, paddle.nn.utils and the 1.x initializer names, against values
-recorded from paddle 2.6 (tests/golden/nn_extra/make_golden.py) and paddle's documented behaviour."""
+recorded from paddle 2.6 (tests/golden/attention_sequences/make_golden.py) and paddle's documented behaviour."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from minipaddle.nn.utils import (
 )
 from tests.golden_files import GOLDEN_ROOT, read_arrays
 
-G = read_arrays(GOLDEN_ROOT / "nn_extra" / "arrays.npz")
+G = read_arrays(GOLDEN_ROOT / "attention_sequences" / "arrays.npz")
 
 
 def leaf(a):

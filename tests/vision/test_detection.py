@@ -1,5 +1,5 @@
 """paddle.vision.ops' deform_conv2d, psroi_pool, box_coder, prior_box and yolo_box against real Paddle 2.6
-(tests/golden/vision_ops_extra/cases.npz, made by tests/golden/vision_ops_extra/make_golden.py): values and every
+(tests/golden/detection/cases.npz, made by tests/golden/detection/make_golden.py): values and every
 gradient; then the layers, paddle.static.nn.deform_conv2d and the argument checks."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import minipaddle.nn.functional as F
 import minipaddle.vision.transforms as T
 from minipaddle.vision import ops as V
 
-HERE = Path(__file__).resolve().parents[1] / "golden" / "vision_ops_extra"
+HERE = Path(__file__).resolve().parents[1] / "golden" / "detection"
 GOLDEN = np.load(HERE / "cases.npz")
-_spec = importlib.util.spec_from_file_location("vision_ops_extra_golden", HERE / "make_golden.py")
+_spec = importlib.util.spec_from_file_location("detection_golden", HERE / "make_golden.py")
 _gen = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_gen)
 

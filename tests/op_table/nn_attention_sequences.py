@@ -1,9 +1,10 @@
-"""Op-table section: paddle 2.6's further nn functions (minipaddle/nn/functional/extra.py, ops/nn_extra.py).
+"""Op-table section: paddle 2.6's further nn functions
+(minipaddle/nn/functional/{attention,common,sequence,margin_loss}.py; ops/sequence_ops.py, nn_loss.py).
 
 Each numpy reference is written independently of minipaddle's composition: attention with einsum, the pixel and
 channel rearrangements by explicit index arithmetic, temporal_shift frame by frame, gather_tree and sequence_mask
 with loops, margin_cross_entropy as paddle's GPU kernel describes it. The values were checked against paddle 2.6
-(tests/nn/test_nn_extra.py holds the recorded ones).
+(tests/nn/test_attention_sequences.py holds the recorded ones).
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""Record what real Paddle 2.6's paddle.vision.ops computes for the ops of minipaddle/ops/vision_ops_extra.py
+"""Record what real Paddle 2.6's paddle.vision.ops computes for the ops of
+minipaddle/ops/{detection,deformable_conv,yolo_loss}.py
 (deform_conv2d with its five gradients, psroi_pool with its input gradient, box_coder, prior_box, yolo_box,
 matrix_nms, generate_proposals, distribute_fpn_proposals, yolo_loss with its gradient) and
 of paddle.vision.transforms.functional.perspective, as
-golden values for tests/vision/test_vision_ops_extra.py.
+golden values for tests/vision/test_detection.py.
 
-    cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/vision_ops_extra/make_golden.py
+    cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/detection/make_golden.py
 
 Writes cases.npz next to this file: the inputs and, per case, Paddle's outputs and gradients of sum(out * cot).
 """

@@ -1,6 +1,6 @@
 """Op-table section: the manipulation and indexing functions paddle 2.6 added (take_along_axis, put_along_axis,
 index_put, einsum, tensordot, ...). References are numpy; put_along_axis's reductions follow values measured on
-paddle 2.6 (tests/tensor/test_manipulation_extra.py pins some of them)."""
+paddle 2.6 (tests/tensor/test_indexing_manipulation.py pins some of them)."""
 
 from __future__ import annotations
 

@@ -3,8 +3,8 @@ psroi_pool and yolo_loss (gradients in x); box_coder, prior_box, yolo_box, matri
 distribute_fpn_proposals (no gradients).
 
 The references loop over output pixels, kernel taps, boxes, bins and grid cells one at a time, as Paddle's CPU
-kernels do, independently of the vectorized kernels in minipaddle/ops/vision_ops_extra.py. Offsets are random, so
-sample points fall off pixel borders (where the bilinear gradient jumps).
+kernels do, independently of the vectorized kernels in minipaddle/ops/{detection,deformable_conv,yolo_loss}.py.
+Offsets are random, so sample points fall off pixel borders (where the bilinear gradient jumps).
 """
 
 from __future__ import annotations

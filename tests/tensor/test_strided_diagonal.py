@@ -1,6 +1,6 @@
 """Behaviour of paddle 2.6's remaining Tensor-API names (values checked against paddle 2.6.2): polar, as_strided
 views, the in-place fill_diagonal_ / fill_diagonal_tensor_ / copy_ / detach_ / to, the storage attributes, the
-top-level in-place functions, and argument errors. Forward values and gradients: tests/op_table/tensor_extra.py."""
+top-level in-place functions, and argument errors. Forward values and gradients: tests/op_table/strided_diagonal.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Behaviour and errors of paddle 2.6's manipulation/indexing functions (tensor/manipulation_extra.py).
+"""Behaviour and errors of paddle 2.6's manipulation/indexing functions (now in tensor/indexing.py, manipulation.py,
+linalg.py, einsum.py).
 
 Values marked "paddle 2.6" were measured on paddlepaddle 2.6.2; the op table checks the rest against numpy."""
 
