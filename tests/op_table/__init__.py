@@ -18,6 +18,7 @@ from tests.op_table import (
     grid,
     incubate,
     indexing,
+    jit_ops,
     linalg,
     linalg_extra,
     logic,
@@ -64,6 +65,7 @@ SECTIONS += [incubate]  # paddle.incubate: graph_khop_sampler
 SECTIONS += [nce_ops]  # paddle.static.nn.nce's sampling op
 SECTIONS += [data_norm_ops]  # paddle.static.nn.data_norm and its statistics' pseudo-gradients
 SECTIONS += [rnnt]  # paddle.nn.functional.rnnt_loss (warprnnt)
+SECTIONS += [jit_ops]  # paddle.jit: shape, assert, run_program (a converted function) and run_program_grad
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 
