@@ -22,6 +22,9 @@ class FunctionSpec:
         if is_method and params:
             params = params[1:]
         self.signature = sig.replace(parameters=params)
+        # the number of parameters a call made of positional arguments alone fills exactly (-1: no such call)
+        simple = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+        self.n_positional = len(params) if simple else -1
         if input_spec is not None:
             if not isinstance(input_spec, (list, tuple)):
                 raise TypeError(

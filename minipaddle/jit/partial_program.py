@@ -153,8 +153,11 @@ class ProgramRunner:
                  wanted: tuple) -> None:  # fmt: skip
         from minipaddle.static.backward import gradients
         from minipaddle.static.builder import enable_static
+        from minipaddle.static.passes import fuse_fc
 
-        self.program = main.clone(for_test=not training)
+        # matmul + add (+ activation) chains as one fc op (static/passes/fuse_fc.py): fewer steps and fewer
+        # intermediate arrays, in the forward and (through fc's grad rule) in the backward ops appended below
+        self.program = fuse_fc(main.clone(for_test=not training), keep=list(input_names) + list(output_names))
         self.input_names, self.output_names, self.written = input_names, output_names, written
         self.seed_names, self.grad_names = [], [None] * len(input_names)
         block = self.program.global_block()

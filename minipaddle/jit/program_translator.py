@@ -27,6 +27,7 @@ import weakref
 from collections import OrderedDict
 
 from minipaddle.core.state import STATE
+from minipaddle.core.tensor import Tensor
 from minipaddle.jit import logging_utils
 from minipaddle.jit.ast_transform import convert_to_static, transform_function
 from minipaddle.jit.error import reraise_in_user_terms
@@ -203,6 +204,7 @@ class StaticFunction:
         self._property = kwargs.get("property", False)
         self._function_spec = FunctionSpec(self._dygraph_function, input_spec, self._class_instance is not None)
         self._program_cache: OrderedDict = OrderedDict()
+        self._fast_cache: dict = {}
         self._recent_key = None
         self._descriptor_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._training = True
@@ -236,15 +238,34 @@ class StaticFunction:
                 "'@paddle.jit.to_static', because it is NOT in dynamic mode. Please disable the static graph mode "
                 "to enter dynamic mode with the following API: paddle.disable_static()."
             )
-        bound, specs = self._function_spec.args_to_input_spec(args, kwargs)
-        concrete, partial = self._get(bound, specs)
-        inputs = []
-        for name, value in bound.arguments.items():
-            inputs += flat_inputs(value, specs[name])
-        partial.training = self._is_train_mode()
-        values = partial(inputs)
-        out = _restore(concrete.output_structure, values)
-        return out
+        training = self._is_train_mode()
+        fast = self._fast_key(args, kwargs, training)
+        entry = self._fast_cache.get(fast) if fast is not None else None
+        if entry is not None:  # Tensors only, seen before with these shapes and dtypes: no binding, no specs
+            concrete, partial, self._recent_key = entry
+            inputs = list(args)
+        else:
+            bound, specs = self._function_spec.args_to_input_spec(args, kwargs)
+            concrete, partial = self._get(bound, specs)
+            inputs = []
+            for name, value in bound.arguments.items():
+                inputs += flat_inputs(value, specs[name])
+            if fast is not None:
+                self._fast_cache[fast] = (concrete, partial, self._recent_key)
+        partial.training = training
+        return _restore(concrete.output_structure, partial(inputs))
+
+    def _fast_key(self, args, kwargs, training: bool):
+        """For a call with only Tensor positional arguments filling the signature: a key of their shapes, dtypes
+        and stop_gradient flags (else None: the general path binds the arguments)."""
+        if kwargs or len(args) != self._function_spec.n_positional:
+            return None
+        key = []
+        for a in args:
+            if type(a) is not Tensor:
+                return None
+            key.append((a._data.shape, a._data.dtype, a.stop_gradient))
+        return (tuple(key), training)
 
     def _call_dygraph(self, *args, **kwargs):
         if self._class_instance is not None:

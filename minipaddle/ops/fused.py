@@ -67,8 +67,9 @@ class FC(OpDef):
         gx = ops.matmul(g, w, False, True) if node.needs_grad(0) else None
         gw = None
         if node.needs_grad(1):  # every row of x, against every row of g: flatten the leading axes
-            x2 = ops.reshape(x, (-1, in_features))
-            gw = ops.matmul(x2, ops.reshape(g, (-1, out_features)), True, False)
+            x2 = x if x.ndim == 2 else ops.reshape(x, (-1, in_features))
+            g2 = g if g.ndim == 2 else ops.reshape(g, (-1, out_features))
+            gw = ops.matmul(x2, g2, True, False)
         gb = ops.unbroadcast(g, b.shape) if b is not None and node.needs_grad(2) else None
         return gx, gw, gb
 

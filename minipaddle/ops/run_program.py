@@ -39,14 +39,14 @@ class RunProgram(OpDef):
     saves_inputs = False
     none_for_unused_outputs = True
 
-    def kernel(self, *xs, runner, scope):
+    def kernel(self, *xs, runner, scope, serializable=False):
         outs, env = runner.run_forward(xs)
         scope.env = env
         return outs
 
     def grad(self, node, *grads):
         wanted = tuple(node.needs_grad(i) for i in range(len(node.inputs)))
-        attrs = {"runner": node.attrs["runner"], "scope": node.attrs["scope"], "wanted": wanted}
+        attrs = {"runner": node.attrs["runner"], "scope": node.attrs["scope"], "wanted": wanted, "serializable": False}
         result = apply(RunProgramGrad, tuple(grads), attrs)
         it = iter(result)
         return tuple(next(it) if w else None for w in wanted)
@@ -64,7 +64,7 @@ class RunProgramGrad(OpDef):
     saves_inputs = False
     differentiable = False
 
-    def kernel(self, *out_grads, runner, scope, wanted):
+    def kernel(self, *out_grads, runner, scope, wanted, serializable=False):
         if scope.env is None:
             raise RuntimeError("run_program_grad: the forward run kept no values (was backward called twice?)")
         return runner.run_backward(scope.env, out_grads, wanted)
@@ -75,4 +75,5 @@ class RunProgramGrad(OpDef):
 
 def run_program(inputs: tuple, runner):
     """Run `runner`'s Program on `inputs` (Tensors: the feeds, then the parameters); a tuple of output Tensors."""
-    return apply(RunProgram, tuple(inputs), {"runner": runner, "scope": StepScope()})
+    # (serializable=False: the runner is Python state, so no Program file may hold this op; see static/serialize.py)
+    return apply(RunProgram, tuple(inputs), {"runner": runner, "scope": StepScope(), "serializable": False})

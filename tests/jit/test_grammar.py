@@ -306,3 +306,26 @@ def test_return_inside_tensor_while():
     n = paddle.to_tensor(np.array(10, "int64"))
     np.testing.assert_allclose(f(_t(0.0), n).numpy(), [400.0])
     np.testing.assert_allclose(f(_t(-100.0), n).numpy(), [-90.0])
+
+
+def test_list_append_in_python_loops_and_refused_in_tensor_loops():
+    @paddle.jit.to_static
+    def unrolled(x):
+        outs = []
+        for i in range(3):
+            outs.append(x * i)
+        return paddle.stack(outs)
+
+    np.testing.assert_allclose(unrolled(_t(1.0)).numpy(), [[0.0], [1.0], [2.0]])
+
+    @paddle.jit.to_static
+    def grows(x, n):
+        outs = []
+        i = 0
+        while i < n:
+            outs.append(x)
+            i += 1
+        return outs
+
+    with pytest.raises(NotImplementedError, match="the list 'outs' changes inside a `while` on a Tensor condition"):
+        grows(_t(1.0), paddle.to_tensor(np.array(3, "int64")))

@@ -23,6 +23,7 @@ from tests.op_table import (
     incubate,
     indexing,
     indexing_manipulation,
+    jit_ops,
     linalg,
     logic,
     manipulation,
@@ -70,6 +71,7 @@ SECTIONS += [data_norm_ops]  # paddle.static.nn.data_norm and its statistics' ps
 SECTIONS += [rnnt]  # paddle.nn.functional.rnnt_loss (warprnnt)
 SECTIONS += [collective]  # paddle.distributed's collectives as ops (identity on one process), recompute
 SECTIONS += [fake_quant]  # quantization: the fake-quant ops, quantize_linear / dequantize_linear
+SECTIONS += [jit_ops]  # paddle.jit: shape, assert, run_program (a converted function) and run_program_grad
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 

@@ -65,6 +65,10 @@ def write_page(path: str, shown: dict, settings: dict) -> None:
             viz.draw_program(shown["program"], show_vars=False).inline_html(),
         ),
         (
+            "Dynamic to static, one transformer at a time (viz.show_to_static)",
+            viz.show_to_static(shown["to_static"]).html(),
+        ),
+        (
             "The checkpoint's state dict (viz.draw_state_dict)",
             viz.draw_state_dict(paddle.load(shown["checkpoint"]), title="lenet.pdparams").inline_html(),
         ),

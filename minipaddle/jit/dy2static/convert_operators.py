@@ -312,10 +312,21 @@ def _run_paddle_while(cond_fn, body_fn, get_args, set_args, names) -> None:
         pred = cond_fn()
         return _as_bool(pred) if is_variable(pred) else to_static_variable(bool(pred))
 
+    lists = {i: len(v) for i, v in enumerate(init) if isinstance(v, list)}
+
     def body(*values):
         set_args(tuple(merged(values)))
         body_fn()
         after = list(get_args())
+        for i, n in lists.items():
+            if len(after[i]) != n:
+                del after[i][n:]
+                raise NotImplementedError(
+                    f"to_static: the list '{names[i]}' changes inside a `while` on a Tensor condition; a Program "
+                    "cannot grow a Python list while it runs (Paddle's tensor arrays are not in minipaddle yet). "
+                    "Collect the values in a Tensor (paddle.concat), loop over a Python range, or run the function "
+                    "as it is with @paddle.jit.not_to_static"
+                )
         for i, (n, v) in enumerate(zip(names, after)):
             if i not in carried and _is_data(v) and not _undefined(init[i]) and v is not init[i]:
                 raise ValueError(

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 
 from minipaddle.jit.transformers.base import (
+    HELPER,
     Transformer,
     assign,
     assigned_names,
@@ -29,7 +30,20 @@ from minipaddle.jit.transformers.base import (
     jst_call,
     located,
     name,
+    walk_own_scope,
 )
+
+_LIST_METHODS = ("append", "extend", "insert", "pop")
+
+
+def _mutated_lists(stmts) -> list:
+    """Names `x` with `x.append(...)` (extend, insert, pop) calls in `stmts`."""
+    out = []
+    for n in walk_own_scope(stmts):
+        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _LIST_METHODS
+                and isinstance(n.func.value, ast.Name) and n.func.value.id not in out):  # fmt: skip
+            out.append(n.func.value.id)
+    return out
 
 
 def for_to_while(node: ast.For, ctx) -> list:
@@ -58,6 +72,17 @@ class LoopTransformer(Transformer):
         super().__init__(ctx)
         self.try_depth = 0
 
+    def visit_FunctionDef(self, node):
+        if getattr(node, HELPER, False):
+            self.generic_visit(node)
+            return node
+        outer = getattr(self, "locals", set())
+        a = node.args
+        self.locals = set(assigned_names(node.body)) | {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+        self.generic_visit(node)
+        self.locals = outer
+        return node
+
     def visit_Try(self, node):
         self.try_depth += 1
         self.generic_visit(node)
@@ -85,6 +110,8 @@ class LoopTransformer(Transformer):
 
     def _convert(self, node: ast.While) -> list:
         names = assigned_names(node.body)
+        # lists the body appends to travel with the loop's variables, so While can see them grow (and refuse)
+        names += [n for n in _mutated_lists(node.body) if n in getattr(self, "locals", ()) and n not in names]
         cond_name, body_name = self.ctx.fresh("while_cond"), self.ctx.fresh("while_body")
         cond_fn = helper_def(cond_name, [ast.Return(value=node.test)])
         body_fn = helper_def(body_name, node.body, nonlocals=names)
