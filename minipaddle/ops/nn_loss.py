@@ -2,9 +2,9 @@
 
 - softmax_with_cross_entropy: softmax and cross entropy fused, computed from log-softmax (never log(softmax)),
   with hard (int) or soft (distribution) labels and an ignore_index; the shifted logits are floored at -64, as in
-  paddle's kernel, so the loss of one sample is at most about 64. The label gets no gradient (as paddle's). Outputs (softmax, loss); the loss keeps the
-  class axis with size 1. Its gradient for the logits is an op too, softmax_with_cross_entropy_grad (one kernel,
-  as Paddle's), whose own grad rule gives double backward.
+  paddle's kernel, so the loss of one sample is at most about 64. The label gets no gradient (as paddle's).
+  Outputs (softmax, loss); the loss keeps the class axis with size 1. Its gradient for the logits is an op too,
+  softmax_with_cross_entropy_grad (one kernel, as Paddle's), whose own grad rule gives double backward.
 - binary_cross_entropy: -(y log x + (1 - y) log(1 - x)) with the logs clamped at -100 and a gradient that stays
   finite at x = 0 and x = 1, as Paddle's kernel; none for the label.
 - sigmoid_cross_entropy_with_logits: sigmoid and binary cross entropy in one stable formula, with Paddle's
