@@ -31,6 +31,7 @@ import numpy as np
 from minipaddle.core.state import STATE, in_dynamic_mode
 from minipaddle.core.tensor import Tensor
 from minipaddle.framework.files import atomic_file, read_array_member, write_array_member
+from minipaddle.framework.program_file import is_program, read_program_file, save_program
 
 __all__ = ["save", "load", "async_save", "clear_async_save_task_queue"]
 
@@ -136,6 +137,9 @@ def save(obj, path, protocol: int = 4, **configs) -> None:
     if not 1 < protocol < 5:
         raise ValueError(f"paddle.save: protocol must be 2, 3 or 4, got {protocol}")
 
+    if is_program(obj):  # a static Program: its description, as paddle 2.6 saves it (framework/program_file.py)
+        save_program(obj, _check_path(path))
+        return
     index, arrays = _encode(obj)  # refuse unsavable objects before touching the disk
     _write(path, index, arrays)
 
@@ -285,6 +289,9 @@ def load(path, **configs):
             if os.path.isfile(path + suffix):
                 hint = f"; did you mean {path + suffix!r}? Give the full file name"
         raise ValueError(f"paddle.load: the file {path!r} does not exist{hint}")
+    program = read_program_file(path)  # a saved static Program comes back as a Program (framework/program_file.py)
+    if program is not None:
+        return program
     with open(path, "rb") as f:
         return _read_archive(f, repr(path), return_numpy)
 
