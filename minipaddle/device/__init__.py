@@ -119,9 +119,9 @@ def is_compiled_with_cinn() -> bool:
 
 
 def is_compiled_with_distribute() -> bool:
-    """Whether this build has distributed training. Paddle's CPU wheel says True; minipaddle says False, since it
-    has no paddle.distributed to train with."""
-    return False
+    """Whether this build has distributed training: True, as Paddle's CPU wheel (paddle.distributed runs on MPI,
+    with the `distributed` extra installed)."""
+    return True
 
 
 def is_compiled_with_custom_device(device_type: str) -> bool:

@@ -10,6 +10,7 @@ model in dynamic mode. Ops with sub-blocks (cond, while) carry their own compile
 from __future__ import annotations
 
 import contextlib
+import re
 import warnings
 
 import numpy as np
@@ -19,7 +20,9 @@ from minipaddle.core.kernel import run_kernel
 from minipaddle.core.place import require_cpu
 from minipaddle.core.state import STATE, run_after_hooks, run_before_hooks, static_mode_off
 from minipaddle.core.tensor import Place, Tensor
+from minipaddle.static.block_ops import BLOCK_OPS
 from minipaddle.static.builder import flat_inputs, op_of
+from minipaddle.static.optimize import refresh_learning_rates
 from minipaddle.static.program import Program, Variable, default_main_program
 
 
@@ -104,21 +107,36 @@ class Step:
         self.op = op_of(desc)
         self.reads = flat_inputs(desc)
         self.writes = desc.outputs.get("Out", [])
-        self.attrs = desc.attrs
+        self.attrs = run_attrs(desc.attrs)
         self.desc = desc
         self.sub_plans = sub_plans
         self.where = f"{desc.type} (built in {desc.scope})" if desc.scope else desc.type
 
 
+# `X0_threshold`, `Input0_threshold`, `out_threshold`: the scales a quantized model notes per input and output.
+_QUANT_NOTE = re.compile(r"^(?:[A-Za-z]+\d+|out)_threshold$")
+
+
+def _is_quant_note(key: str) -> bool:
+    return key in ("with_quant_attr", "skip_quant") or _QUANT_NOTE.match(key) is not None
+
+
+def run_attrs(attrs: dict) -> dict:
+    """The attributes a kernel takes: without the quantization annotations that a saved quantized model puts on
+    its ops for int8 engines (`X0_threshold`, `out_threshold`, `with_quant_attr`, `skip_quant`), which describe an
+    op and do not change what it computes (an op's own `iou_threshold` stays)."""
+    if not any(_is_quant_note(k) for k in attrs):
+        return attrs
+    return {k: v for k, v in attrs.items() if not _is_quant_note(k)}
+
+
 def compile_block(program: Program, idx: int = 0) -> list:
     """Lower one block into a flat list of Steps (control-flow ops compile their sub-blocks too)."""
-    from minipaddle.static.control_flow import CONTROL_FLOW_OPS
-
     plan = []
     for desc in program.blocks[idx].ops:
-        if desc.type in CONTROL_FLOW_OPS:
+        if desc.type in BLOCK_OPS:
             subs = {key: compile_block(program, b) for key, b in desc.attrs.items() if key.endswith("_block")}
-            plan.append(CONTROL_FLOW_OPS[desc.type](desc, subs))
+            plan.append(BLOCK_OPS[desc.type].step(desc, subs))
         else:
             plan.append(Step(desc))
     return plan
@@ -197,8 +215,6 @@ class Executor:
         block = program.global_block()
 
         if program.lr_feeds:  # optimizers' learning rates (an LRScheduler may have stepped since the last run)
-            from minipaddle.static.optimize import refresh_learning_rates
-
             refresh_learning_rates(program, scope)
         env = dict(scope.vars)
         for name, value in (feed or {}).items():

@@ -14,7 +14,9 @@ from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, unique_name
 from minipaddle.core.tensor import CPUPlace, Tensor
+from minipaddle.metric import accuracy as metric_accuracy
 from minipaddle.nn.param_attr import create_parameter
+from minipaddle.static.executor import global_scope
 from minipaddle.static.parameters import declare_persistable
 from minipaddle.static.program import ROLE_OPTIMIZE, Program, default_main_program
 from minipaddle.tensor.checks import check_shape
@@ -98,8 +100,6 @@ def create_global_var(shape, value, dtype, persistable: bool = False, force_cpu:
 
 def accuracy(input, label, k: int = 1, correct=None, total=None):
     """Top-k accuracy of `input` scores against int `label`s [N, 1] (paddle.metric.accuracy)."""
-    from minipaddle.metric import accuracy as metric_accuracy
-
     return metric_accuracy(input, label, k=k, correct=correct, total=total)
 
 
@@ -148,8 +148,6 @@ class ExponentialMovingAverage:
     @contextlib.contextmanager
     def apply(self, executor=None, need_restore: bool = True):
         """Swap the bias-corrected averages into the parameters' values (in the global scope) inside the `with`."""
-        from minipaddle.static.executor import global_scope
-
         if not self._averages:
             raise RuntimeError("ExponentialMovingAverage.apply: call update() and train before applying")
         scope = global_scope()
@@ -167,8 +165,6 @@ class ExponentialMovingAverage:
 
     def restore(self, executor=None) -> None:
         """Put the parameters' own values back after apply(need_restore=False)."""
-        from minipaddle.static.executor import global_scope
-
         scope = global_scope()
         for name, value in getattr(self, "_saved", {}).items():
             scope.vars[name] = value
