@@ -13,7 +13,7 @@ def run_all(paddle):
     paddle.enable_static()
     try:
         main, startup = paddle.static.Program(), paddle.static.Program()
-        with paddle.static.program_guard(main, startup):
+        with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():  # names from fc_0
             x = paddle.static.data("x", [2, 3], "float32")
             y = paddle.static.nn.fc(x, 2)
             loss = y.mean()
