@@ -279,7 +279,15 @@ METHOD_MODULES = (math, linalg, decompositions, covariance, logic, manipulation,
 NOT_METHODS = {"assign", "shape", "complex", "searchsorted", "logspace", "einsum", "tril_indices", "triu_indices",
                "tolist"}  # fmt: skip
 
+
+def numpy(self, *args, **kwargs) -> np.ndarray:
+    """The data as a numpy array (shared storage, as in Paddle's CPU tensors). Paddle 2.6's Tensor.numpy takes and
+    ignores any arguments (its tests call `t.numpy(False)`), so this one does too."""
+    return self._data
+
+
 METHODS = {
+    "numpy": numpy,
     "astype": astype,
     "clone": clone,
     "detach": detach,

@@ -37,6 +37,7 @@ from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
 from minipaddle.framework.paddle_pickle import dump_paddle, load_paddle, paddle_object
 from minipaddle.framework.pickle_reader import RefusedPickle, is_pickle
+from minipaddle.framework.program_file import is_program, read_program_file, save_program
 from minipaddle.nn.layer.layers import Layer
 from minipaddle.static.files import atomic_file, read_array_member, write_array_member
 
@@ -133,6 +134,9 @@ def save(obj, path, protocol: int = 4, **configs) -> None:
         >>> paddle.save(adam.state_dict(), "checkpoints/adam.pdopt")
         >>> paddle.save(model.state_dict(), "model.zip.pdparams", format="minipaddle")
     """
+    if is_program(obj):  # a static Program: its description, as paddle 2.6 saves it (framework/program_file.py)
+        save_program(obj, _check_path(path))
+        return
     writer = _prepare(obj, protocol, configs, "save")  # refuse unsavable objects before touching the disk
     _write(_check_path(path), writer)
 
@@ -323,6 +327,9 @@ def load(path, **configs):
             if os.path.isfile(path + suffix):
                 hint = f"; did you mean {path + suffix!r}? Give the full file name"
         raise ValueError(f"paddle.load: the file {path!r} does not exist{hint}")
+    program = read_program_file(path)  # a saved static Program comes back as a Program (framework/program_file.py)
+    if program is not None:
+        return program
     with open(path, "rb") as f:
         return _read(f, repr(path), return_numpy, keep_name_table)
 

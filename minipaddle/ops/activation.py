@@ -70,6 +70,17 @@ def sigmoid(x: Tensor) -> Tensor:
     return apply(Sigmoid, (x,))
 
 
+# Paddle's softmax kernels (phi's ValueClip) floor the shifted logits at -64 before exp: no probability is below
+# exp(-64) ~ 1.6e-28, so log_softmax is never below about -64 and cross-entropy of a hopeless sample is about 64,
+# not 2000. minipaddle does the same, so training on extreme logits follows paddle (and stays finite where it does).
+SHIFT_FLOOR = -64.0
+
+
+def shifted_logits(x: np.ndarray, axis: int) -> np.ndarray:
+    """x minus its max along `axis` (so exp cannot overflow), floored at SHIFT_FLOOR as paddle's kernels do."""
+    return np.maximum(x - np.max(x, axis=axis, keepdims=True), x.dtype.type(SHIFT_FLOOR))
+
+
 @register
 class Softmax(UnaryOp):
     name = "softmax"
@@ -78,7 +89,7 @@ class Softmax(UnaryOp):
     saves_outputs = True
 
     def kernel(self, x, axis=-1):
-        e = np.exp(x - np.max(x, axis=axis, keepdims=True))  # shift by the max so exp cannot overflow
+        e = np.exp(shifted_logits(x, axis))
         return e / np.sum(e, axis=axis, keepdims=True)
 
     def grad(self, node, g):
@@ -99,7 +110,7 @@ class LogSoftmax(UnaryOp):
     saves_outputs = True
 
     def kernel(self, x, axis=-1):
-        shifted = x - np.max(x, axis=axis, keepdims=True)
+        shifted = shifted_logits(x, axis)
         return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 
     def grad(self, node, g):

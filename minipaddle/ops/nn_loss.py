@@ -2,11 +2,12 @@
 sampling of the classes a margin loss computes, which has no gradient):
 
 - softmax_with_cross_entropy: softmax and cross entropy fused, computed from log-softmax (never log(softmax)),
-  with hard (int) or soft (distribution) labels and an ignore_index. Outputs (softmax, loss); the loss keeps the
-  class axis with size 1. Its gradient for the logits is an op too, softmax_with_cross_entropy_grad (one kernel,
-  as Paddle's), whose own grad rule gives double backward.
+  with hard (int) or soft (distribution) labels and an ignore_index; the shifted logits are floored at -64, as in
+  paddle's kernel, so the loss of one sample is at most about 64. The label gets no gradient (as paddle's).
+  Outputs (softmax, loss); the loss keeps the class axis with size 1. Its gradient for the logits is an op too,
+  softmax_with_cross_entropy_grad (one kernel, as Paddle's), whose own grad rule gives double backward.
 - binary_cross_entropy: -(y log x + (1 - y) log(1 - x)) with the logs clamped at -100 and a gradient that stays
-  finite at x = 0 and x = 1, as Paddle's kernel.
+  finite at x = 0 and x = 1, as Paddle's kernel; none for the label.
 - sigmoid_cross_entropy_with_logits: sigmoid and binary cross entropy in one stable formula, with Paddle's
   positive-class weighting (forward and gradient exactly as Paddle 2.6 computes them).
 
@@ -22,6 +23,7 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.activation import shifted_logits
 
 __all__ = [
     "softmax_with_cross_entropy",
@@ -30,6 +32,9 @@ __all__ = [
     "sigmoid_cross_entropy_with_logits",
     "class_center_sample",
 ]
+
+
+TOLERABLE = 1e20  # paddle's kApproInf: an infinite log-probability counts as +-1e20 in cross-entropy without softmax
 
 
 def _class_ids(n: int, ndim: int, axis: int) -> Tensor:
@@ -52,14 +57,14 @@ class SoftmaxWithCrossEntropy(OpDef):
     none_for_unused_outputs = True  # cross_entropy uses only the loss: skip the softmax output's backward then
 
     def kernel(self, logits, label, soft_label, use_softmax, ignore_index, axis):
-        if use_softmax:
-            shifted = logits - np.max(logits, axis=axis, keepdims=True)
+        if use_softmax:  # floored at -64 as paddle's softmax (ops/activation.py): a loss is at most about 64
+            shifted = shifted_logits(logits, axis)
             log_p = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
             prob = np.exp(log_p)
         else:
             prob = logits
-            with np.errstate(divide="ignore"):
-                log_p = np.log(logits)
+            with np.errstate(divide="ignore", invalid="ignore"):  # paddle's TolerableValue: log(0) is -1e20, not -inf
+                log_p = np.clip(np.log(logits), -TOLERABLE, TOLERABLE)
         if soft_label:
             loss = -np.sum(label * log_p, axis=axis, keepdims=True)
             return prob.astype(logits.dtype), loss.astype(logits.dtype)
@@ -85,11 +90,7 @@ class SoftmaxWithCrossEntropy(OpDef):
             if g_prob is not None:  # the softmax output's own part
                 via_prob = _softmax_backward(prob, g_prob, axis) if use_softmax else g_prob
                 d_logits = via_prob if d_logits is None else ops.add(d_logits, via_prob)
-        d_label = None
-        if attrs["soft_label"] and node.needs_grad(1) and g_loss is not None:
-            log_p = ops.log_softmax(logits, axis) if use_softmax else ops.log(logits)
-            d_label = ops.neg(ops.multiply(log_p, g_loss))
-        return d_logits, d_label
+        return d_logits, None  # the label gets no gradient, soft or hard (paddle 2.6: distillation's teacher too)
 
     def infer_meta(self, logits: Meta, label: Meta, soft_label, use_softmax, ignore_index, axis) -> tuple:
         loss = tuple(1 if i == axis % len(logits.shape) else d for i, d in enumerate(logits.shape))
@@ -135,25 +136,20 @@ class SoftmaxWithCrossEntropyGrad(OpDef):
         prob, label, g_loss = node.inputs
         soft, use_softmax, axis = node.attrs["soft_label"], node.attrs["use_softmax"], node.attrs["axis"]
         target = label if soft else _hard_target(prob, label, node.attrs["ignore_index"], axis)
-        d_prob = d_label = d_g = None
+        d_prob = d_g = None  # the label gets no gradient, as in the forward op
         if use_softmax:  # d = (prob * total - target) * g
             total = ops.sum(target, (axis,), keepdim=True)
             if node.needs_grad(0):
                 d_prob = ops.multiply(ops.multiply(gg, total), g_loss)
             if node.needs_grad(2):
                 d_g = ops.sum(ops.multiply(gg, ops.subtract(ops.multiply(prob, total), target)), (axis,), keepdim=True)
-            if soft and node.needs_grad(1):
-                inner = ops.sum(ops.multiply(gg, prob), (axis,), keepdim=True)
-                d_label = ops.multiply(ops.subtract(inner, gg), g_loss)
         else:  # d = -target / prob * g
             ratio = ops.divide(target, prob)
             if node.needs_grad(0):
                 d_prob = ops.multiply(ops.multiply(gg, ops.divide(ratio, prob)), g_loss)
             if node.needs_grad(2):
                 d_g = ops.neg(ops.sum(ops.multiply(gg, ratio), (axis,), keepdim=True))
-            if soft and node.needs_grad(1):
-                d_label = ops.neg(ops.divide(ops.multiply(gg, g_loss), prob))
-        return d_prob, d_label, d_g
+        return d_prob, None, d_g
 
     def infer_meta(self, prob: Meta, label: Meta, g_loss: Meta, soft_label, use_softmax, ignore_index, axis) -> Meta:
         return Meta(prob.shape, prob.dtype)
@@ -202,12 +198,7 @@ class BinaryCrossEntropy(OpDef):
         # (x - label) / (x (1 - x)), its denominator kept at least 1e-12 (Paddle's bce_loss_grad)
         denominator = ops.maximum(ops.multiply(x, ops.subtract(1.0, x)), 1e-12)
         dx = ops.multiply(g, ops.divide(ops.subtract(x, label), denominator))
-        d_label = None
-        if node.needs_grad(1):
-            log_x = ops.maximum(ops.log(x), -100.0)
-            log_1mx = ops.maximum(ops.log(ops.subtract(1.0, x)), -100.0)
-            d_label = ops.multiply(g, ops.subtract(log_1mx, log_x))
-        return dx, d_label
+        return dx, None  # the label gets no gradient (paddle 2.6's bce_loss_grad has none)
 
     def infer_meta(self, x: Meta, label: Meta) -> Meta:
         return Meta(x.shape, x.dtype)
@@ -224,8 +215,8 @@ class SigmoidCrossEntropyWithLogits(OpDef):
     Without a weight this is exactly -(label log sigmoid(x) + (1 - label) log(1 - sigmoid(x))), and its gradient
     sigmoid(x) - label. With a weight w != 1, Paddle 2.6's kernels are not each other's derivative: the loss
     scales only the log term, while the gradient for x is w * sigmoid(x) - label. minipaddle computes both as
-    Paddle does, so that training with pos_weight follows the same path. The label and the weight get the true
-    derivatives of the loss (Paddle gives them none).
+    Paddle does, so that training with pos_weight follows the same path. The label and the weight get no gradient,
+    as in Paddle.
     """
 
     name = "sigmoid_cross_entropy_with_logits"
@@ -243,12 +234,7 @@ class SigmoidCrossEntropyWithLogits(OpDef):
         if weight is not None:
             prob = ops.multiply(weight, prob)
         dx = ops.multiply(g, ops.subtract(prob, label))
-        d_label = ops.unbroadcast(ops.neg(ops.multiply(g, x)), label.shape) if node.needs_grad(1) else None
-        d_weight = None
-        if node.needs_grad(2):
-            tail = ops.subtract(ops.softplus(x, 1.0, 20.0), ops.relu(x))  # log(1 + exp(-|x|))
-            d_weight = ops.unbroadcast(ops.multiply(g, tail), weight.shape)
-        return dx, d_label, d_weight
+        return dx, None, None  # the label and the weight get no gradient (paddle 2.6's kernel gives none)
 
     def infer_meta(self, x: Meta, label: Meta, weight: Meta) -> Meta:
         return Meta(x.shape, x.dtype)

@@ -313,6 +313,18 @@ class Program:
     def all_parameters(self) -> list:
         return [v for b in self.blocks for v in b.all_parameters()]
 
+    def state_dict(self, mode: str = "all", scope=None) -> dict:
+        """{name: Tensor} of the persistable values ('all', 'param' or 'opt') in the scope (static/program_state.py)."""
+        from minipaddle.static.program_state import state_dict
+
+        return state_dict(self, mode, scope)
+
+    def set_state_dict(self, state_dict: dict, scope=None) -> None:
+        """Write persistable values back into the scope, each checked against its variable."""
+        from minipaddle.static.program_state import set_state_dict
+
+        set_state_dict(self, state_dict, scope)
+
     # ---- copies ----
 
     def clone(self, for_test: bool = False) -> Program:

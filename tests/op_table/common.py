@@ -39,6 +39,7 @@ class OpInfo:
     rtol: float = 1e-5
     grad_eps: float = 1e-6  # gradcheck's nudge (larger for ops that pass through float32 on the way)
     static: bool = True  # also check that static mode (Program + Executor) gives the same values and gradients
+    no_grad_args: tuple = ()  # positions of float inputs that get no gradient, as in paddle (a loss's label)
 
 
 def r(rng, *shape, low=-1.0, high=1.0):

@@ -78,6 +78,9 @@ def _float_inputs(info, i):
     for t in _flat_tensors(args):
         if t.dtype.name != "float64":
             t.stop_gradient = True
+    for k in info.no_grad_args:  # inputs paddle gives no gradient (labels): not leaves of the gradcheck
+        if isinstance(args[k], paddle.Tensor):
+            args[k].stop_gradient = True
     return args
 
 
@@ -145,14 +148,14 @@ def _static_run(info, i, with_grads: bool):
     main, startup = paddle.static.Program(), paddle.static.Program()
     feed, leaves, names = {}, [], iter(f"in{k}" for k in range(100))
 
-    def declare(a):
+    def declare(a, differentiable=True):
         if isinstance(a, list):
-            return [declare(e) for e in a]
+            return [declare(e, differentiable) for e in a]
         if not isinstance(a, paddle.Tensor):
             return a
         v = paddle.static.data(next(names), a.shape, a.dtype)
         feed[v.name] = a.numpy()
-        if a.dtype.name == "float64":
+        if a.dtype.name == "float64" and differentiable:
             v.stop_gradient = False
             leaves.append(v)
         return v
@@ -160,7 +163,7 @@ def _static_run(info, i, with_grads: bool):
     paddle.enable_static()
     try:
         with paddle.static.program_guard(main, startup):
-            out = info.fn(*[declare(a) for a in args], **sample.kwargs)
+            out = info.fn(*[declare(a, k not in info.no_grad_args) for k, a in enumerate(args)], **sample.kwargs)
             grads = paddle.static.gradients([out], leaves) if with_grads and leaves else []
         fetch = [out] + [g for g in grads if g is not None]
         values = paddle.static.Executor().run(main, feed=feed, fetch_list=fetch)

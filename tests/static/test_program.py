@@ -49,8 +49,9 @@ def test_executor_runs_and_checks_feeds(static_mode):
         exe.run(feed={"x": np.zeros((2, 4), "float32")}, fetch_list=[y])
     with pytest.raises(RuntimeError, match="reads variable 'x', which has no value"):
         exe.run(fetch_list=[y])
-    with pytest.raises(ValueError, match="no variable of that name"):
-        exe.run(feed={"nope": np.zeros(3)}, fetch_list=[y])
+    with pytest.warns(UserWarning, match="The variable nope is not found in program"):  # paddle 2.6 warns, runs on
+        with pytest.raises(RuntimeError, match="reads variable 'x', which has no value"):
+            exe.run(feed={"nope": np.zeros(3)}, fetch_list=[y])
 
 
 def test_layers_build_parameters_into_main_and_startup(static_mode):

@@ -4,6 +4,16 @@ cross_entropy and softmax_with_cross_entropy use the fused op `softmax_with_cros
 its own op (both in minipaddle/ops/nn_loss.py); the rest are compositions of ops written as their formulas read.
 
 reduction: 'mean' (the default) averages, 'sum' adds, 'none' returns the loss per element.
+
+Two of paddle 2.6's choices that matter in training, followed here:
+- The label gets no gradient in cross_entropy / softmax_with_cross_entropy (soft labels too), binary_cross_entropy
+  and binary_cross_entropy_with_logits (and their Layers): the label is data. So knowledge distillation that feeds
+  the teacher's soft labels without detaching them trains the same as under paddle (the teacher gets nothing).
+  Losses written as formulas (mse_loss, smooth_l1_loss, kl_div, ...) differentiate their label as any input.
+- Softmax and log-softmax floor the shifted logits at -64 (paddle's kernels do): a probability is never below
+  exp(-64) ~ 1.6e-28, so the cross-entropy of a hopeless sample is about 64, not its exact value (4000 for logits
+  +-2000), and its gradient stays softmax - one_hot. A model whose logits blow up (a high learning rate) sees
+  bounded losses and trains on, as under paddle. Without softmax, log(0) counts as -1e20 (paddle's TolerableValue).
 """
 
 from __future__ import annotations
@@ -84,6 +94,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
             'sum'; 'none' returns one loss per label, shaped like the label ([N] for labels [N], [N, 1] for
             labels [N, 1] and for soft labels).
         label_smoothing: mixes the one-hot labels with the uniform distribution by this amount.
+
+    The label gets no gradient, and the loss of one sample is at most about 64 (the logits' distance to their max is
+    floored at -64), as in paddle 2.6: see this module's docstring.
 
     Example:
         >>> logits = paddle.to_tensor([[2.0, 0.5, 0.1]])
@@ -205,7 +218,7 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
 
     Args:
         input: [N, C] or [N, C, d1, ...] log-probabilities (e.g. from log_softmax on axis 1).
-        label: [N] or [N, d1, ...] int class ids.
+        label: [N] or [N, d1, ...] int class ids (also [N, 1] or [N, 1, d1, ...], as paddle 2.6 takes).
         reduction: 'mean' divides the summed loss by the summed weights of the non-ignored labels.
     """
     fn = "nll_loss"
@@ -214,6 +227,10 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     check_tensor(label, fn, "label")
     if input.ndim < 2:
         raise ValueError(f"{fn}: expected 2 or more dimensions (got {input.ndim})")
+    if label.dtype.is_floating or label.dtype.is_complex:
+        raise TypeError(f"{fn}: label must hold int class ids, got {label.dtype.name}")
+    if label.ndim == input.ndim and label.shape[1:2] == [1]:  # [N, 1, d1, ...], as paddle 2.6 accepts: drop the 1
+        label = ops.reshape(label, tuple(label.shape[:1] + label.shape[2:]))
     if label.ndim != input.ndim - 1 or label.shape != [input.shape[0]] + input.shape[2:]:
         raise ValueError(f"{fn}: label must have shape {[input.shape[0]] + input.shape[2:]} for input "
                          f"{input.shape}, got {label.shape}")  # fmt: skip
@@ -329,7 +346,8 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None) -> Tens
 
 
 def binary_cross_entropy(input, label, weight=None, reduction="mean", name=None) -> Tensor:
-    """-(label log(input) + (1 - label) log(1 - input)) for probabilities `input` (logs clamped at -100).
+    """-(label log(input) + (1 - label) log(1 - input)) for probabilities `input` (logs clamped at -100). The label
+    gets no gradient, as in paddle 2.6.
 
     Example:
         >>> F.binary_cross_entropy(paddle.to_tensor([0.8]), paddle.to_tensor([1.0]))   # 0.2231

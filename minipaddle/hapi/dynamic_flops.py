@@ -1,0 +1,6 @@
+"""`paddle.hapi.dynamic_flops`, a module path of paddle 2.6, so that imports from it run
+unchanged: its names, re-exported from where minipaddle defines them."""
+
+from minipaddle.hapi.flops import flops
+
+__all__ = ["flops"]

@@ -1,0 +1,69 @@
+"""Program.state_dict / set_state_dict: a static Program's persistable values as paddle 2.6 hands them out.
+
+    state = main_program.state_dict()            # {name: Tensor}, from the global scope (or `scope`)
+    main_program.set_state_dict(state)           # written back, each checked against its variable
+
+mode 'param' gives the parameters, 'opt' the other persistable variables (optimizer moments, learning rates,
+statistics), 'all' both, as paddle's.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from minipaddle.core.tensor import Tensor
+
+MODES = ("all", "param", "opt")
+
+
+def _scope(scope, fn: str):
+    from minipaddle.static.executor import Scope, global_scope
+
+    if scope is None:
+        return global_scope()
+    if not isinstance(scope, Scope):
+        raise TypeError(f"{fn}: scope must be a paddle.static.Scope or None, got {type(scope).__name__}")
+    return scope
+
+
+def state_dict(program, mode: str = "all", scope=None) -> dict:
+    """{name: Tensor} of the program's persistable variables that have a value in the scope."""
+    fn = "Program.state_dict"
+    if mode not in MODES:
+        raise ValueError(f"{fn}: mode must be one of {list(MODES)}, got {mode!r}")
+    scope = _scope(scope, fn)
+    params = {v.name for v in program.all_parameters()}
+    out = {}
+    for v in program.list_vars():
+        if not v.persistable or v.name not in scope.vars or v.name in out:
+            continue
+        is_param = v.name in params
+        if mode == "all" or (mode == "param") == is_param:
+            t = Tensor(np.asarray(scope.vars[v.name]))
+            t.name, t.persistable = v.name, True
+            out[v.name] = t
+    return out
+
+
+def set_state_dict(program, state_dict: dict, scope=None) -> None:
+    """Write `state_dict`'s values (Tensors or numpy arrays) into the scope for the program's persistable variables
+    of those names; names the program lacks are warned about and skipped (as paddle)."""
+    fn = "Program.set_state_dict"
+    if not isinstance(state_dict, dict):
+        raise TypeError(f"{fn}: state_dict must be a dict, got {type(state_dict).__name__}")
+    scope = _scope(scope, fn)
+    variables = {v.name: v for v in program.list_vars() if v.persistable}
+    checked = {}
+    for name, value in state_dict.items():
+        if name not in variables:
+            warnings.warn(f"Skip loading for '{name}'. Because '{name}' not in the program.", stacklevel=2)
+            continue
+        arr = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
+        var = variables[name]
+        if len(var.shape) != arr.ndim or any(s not in (-1, d) for s, d in zip(var.shape, arr.shape)):
+            raise ValueError(f"{fn}: {name!r} has shape {list(var.shape)} in the program, got {list(arr.shape)}")
+        checked[name] = arr.astype(var.dtype.np, copy=False)
+    for name, arr in checked.items():  # all checked before any is written
+        scope.vars[name] = np.array(arr)
