@@ -13,6 +13,8 @@ and minipaddle never imports it. It draws with graphviz, matplotlib and ipywidge
     viz.inspect(loss)                     pick a tensor, see its value and gradient; step through backward
     viz.TrainingCurves()                  a Model.fit callback plotting loss and metrics live (viz/curves.py)
     viz.LiveCurves()                      the same for hand-written loops; viz.plot_history(history) after the fact
+    viz.draw_passes(predictor)            a predictor's IR passes with op counts; step=: one pass's diff (viz/passes.py)
+    viz.draw_onnx("m.onnx", program)      an exported ONNX graph, beside the Program it came from (viz/onnx_graph.py)
     viz.tour_sections(net, history)       the Layer tree, summary and curves as HTML for `make tour`'s page
 
 The drawings return a View (viz/render.py): it shows itself in Jupyter, `.save("x.svg")` writes a file (.svg
@@ -26,7 +28,9 @@ from viz.graph import draw_graph
 from viz.inspector import inspect
 from viz.layer_tree import layer_tree
 from viz.layers import draw_layers, trace_layers
+from viz.onnx_graph import draw_onnx
 from viz.pass_diff import draw_pass
+from viz.passes import draw_passes
 from viz.program import draw_program
 from viz.render import View
 from viz.state_dict import draw_state_dict, state_dict_text
@@ -38,7 +42,7 @@ from viz.widget_view import WidgetView
 __all__ = [
     "LiveCurves", "TrainingCurves", "View", "WidgetView", "draw_graph", "draw_layers", "draw_pass", "draw_program",
     "draw_state_dict", "inspect", "layer_tree", "plot_history", "state_dict_text", "summary_table", "tensor_stats",
-    "tour_sections", "trace_layers",
+    "tour_sections", "trace_layers", "draw_passes", "draw_onnx",
 ]  # fmt: skip
 
 
