@@ -1,10 +1,15 @@
-"""All of minipaddle's global state, in one place (DESIGN.md, wall 6).
+"""minipaddle's global state, in one place (DESIGN.md, wall 6).
 
-Mode (dynamic or static), whether gradients are recorded, the default dtype, the random generator, the name
-counters, the current Layer scope, the AMP state and the print options live here and nowhere else. Each piece
-has a context manager or a setter, so code never reaches into another module's globals.
+Two kinds of state, as in Paddle and PyTorch:
+- per thread: the mode (dynamic or static), whether gradients are recorded, the current Layer scope, the AMP
+  settings, the hooks on the op door, the name counters and static mode's current Programs. Two threads that each
+  train their own model never see each other's `no_grad`, `enable_static` or hooks. A new thread starts from the
+  defaults (dynamic mode, gradients on, no hooks), not from the state of the thread that started it.
+- process-wide: the default dtype, the random generator and its seed, the FLAGS and the print options.
 
-Reading state is on the hot path of every op, so the values are plain attributes of one object, `STATE`.
+Each piece has a context manager or a setter, so code never reaches into another module's globals. Reading state
+is on the hot path of every op, so the values are plain attributes of one object, `STATE` (a `threading.local`:
+each thread sees its own attributes; the process-wide ones are properties that all threads share).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import threading
 from collections import defaultdict
 
 import numpy as np
@@ -32,37 +38,64 @@ KNOWN_FLAGS = {
 }
 
 
-class _State:
-    """The one bag of global state. Use the functions below rather than writing to it directly."""
+class _ProcessState:
+    """What every thread shares: one default dtype, one random generator, one set of flags (as in Paddle)."""
+
+    def __init__(self) -> None:
+        self.default_dtype = "float32"  # a dtype name; core/dtype.py turns it into a DType
+        self.rng = np.random.default_rng()  # replaced by paddle.seed(n)
+        self.seed = None
+        self.flags = dict(KNOWN_FLAGS)  # paddle.get_flags / set_flags
+        self.check_nan_inf = False  # FLAGS_check_nan_inf as a plain attribute: the kernel call reads it on every op
+        self.print_options = {"precision": 8, "threshold": 1000, "edgeitems": 3, "sci_mode": False, "linewidth": 80}
+        # Subsystem state that still lives here until its subsystem owns it (see the issue on the floors):
+        self.worker_info = None
+        self.async_saves = []
+        self.image_backend = "cv2"
+        self.py_funcs: dict[int, object] = {}
+        self.global_initializer = (None, None)
+
+
+PROCESS = _ProcessState()
+
+
+def _shared(name: str) -> property:
+    """An attribute of STATE that reads and writes the process-wide value instead of the thread's own."""
+    return property(lambda self: getattr(PROCESS, name), lambda self, value: setattr(PROCESS, name, value))
+
+
+class _State(threading.local):
+    """The one bag of state. `threading.local` runs __init__ once in every thread that touches STATE, so each
+    thread starts from these defaults. Use the functions below rather than writing to it directly."""
 
     def __init__(self) -> None:
         self.static_mode = False  # False: run ops now (dygraph). True: append them to a Program.
         self.grad_enabled = True  # False inside `no_grad`: ops record no GradNode.
-        self.default_dtype = "float32"  # a dtype name; core/dtype.py turns it into a DType
-        self.rng = np.random.default_rng()  # replaced by paddle.seed(n)
-        self.seed = None
         self.name_counters: dict[str, itertools.count] = defaultdict(itertools.count)
         self.scope_stack: list[str] = []  # Layer paths, outermost first
         self.scope = ""  # the current Layer path, e.g. "features.0.conv"; "" outside any Layer
         self.amp = None  # filled by minipaddle.amp: the active auto_cast settings, or None
-        self.worker_info = None  # inside a DataLoader worker process: its WorkerInfo (paddle.io.get_worker_info)
-        self.async_saves = []  # paddle.async_save's running writes: (thread, [its error]); emptied by
-        # paddle.clear_async_save_task_queue
-        self.image_backend = "cv2"  # how vision datasets give images: 'cv2' (numpy HWC), 'pil' or 'tensor'
         self.main_program = None  # static mode's current Programs (minipaddle.static makes them on first use)
         self.startup_program = None
-        self.py_funcs: dict[int, object] = {}  # static.py_func's Python functions, by the id in the op's attrs
         self.in_train_switch = False  # building one side of a static train/eval switch (static/train_switch.py)
-        self.global_initializer = (None, None)  # (weight, bias) from paddle.nn.initializer.set_global_initializer
-        self.flags = dict(KNOWN_FLAGS)  # paddle.get_flags / set_flags
-        self.check_nan_inf = False  # FLAGS_check_nan_inf as a plain attribute: the door reads it on every op
-        self.print_options = {
-            "precision": 8,
-            "threshold": 1000,
-            "edgeitems": 3,
-            "sci_mode": False,
-            "linewidth": 80,
-        }
+        # The hooks on the op door, in order (see "hooks on the op door" below). `hooks` is every hook installed;
+        # the door reads the one tuple for its phase, which is empty (one falsy test) when no hook is installed.
+        self.hooks: tuple = ()
+        self.dynamic_hooks: tuple = ()
+        self.build_hooks: tuple = ()
+        self.run_hooks: tuple = ()
+
+    default_dtype = _shared("default_dtype")
+    rng = _shared("rng")
+    seed = _shared("seed")
+    flags = _shared("flags")
+    check_nan_inf = _shared("check_nan_inf")
+    print_options = _shared("print_options")
+    worker_info = _shared("worker_info")
+    async_saves = _shared("async_saves")
+    image_backend = _shared("image_backend")
+    py_funcs = _shared("py_funcs")
+    global_initializer = _shared("global_initializer")
 
 
 STATE = _State()
@@ -241,3 +274,122 @@ def get_rng_state():
 
 def set_rng_state(state) -> None:
     STATE.rng.bit_generator.state = state
+
+
+# ---- hooks on the op door -------------------------------------------------------------------------------------
+# One ordered list per thread. Every subsystem that must see or change ops plugs in here: AMP casts inputs before
+# the kernel, quantization fakes quantization, tracers and profilers watch, to_static records. The door calls
+#   inputs = hook.before(op, inputs, attrs)             before the kernel runs (or the op is appended)
+#   outputs = hook.after(op, inputs, attrs, outputs)    after, with the outputs as a tuple
+# for each hook in order, in the phases the hook names:
+#   "dynamic": dispatch.apply / apply_inplace in dynamic mode (inputs and outputs are Tensors);
+#   "build":   static mode appending an op to a Program (inputs and outputs are static Variables);
+#   "run":     the Executor running a Program's op (Tensors wrapping the arrays, stop_gradient=True).
+# While a hook runs, the ops it calls go through the door without hooks (a cast made by the AMP hook is not cast again).
+
+
+class OpHook:
+    """Base class of a hook on the op door: override `before`, `after` or both (each is a no-op here).
+
+    >>> class CountOps(OpHook):
+    ...     def __init__(self): self.calls = {}
+    ...     def after(self, op, inputs, attrs, outputs):
+    ...         self.calls[op.name] = self.calls.get(op.name, 0) + 1
+    ...         return outputs
+    >>> with op_hook(CountOps()) as counter:
+    ...     y = paddle.ones([2]) + 1
+    >>> counter.calls
+    {'full': 1, 'add': 1}
+    """
+
+    phases = ("dynamic", "build", "run")
+
+    def before(self, op, inputs: tuple, attrs: dict) -> tuple:
+        return inputs
+
+    def after(self, op, inputs: tuple, attrs: dict, outputs: tuple) -> tuple:
+        return outputs
+
+
+class HookHandle:
+    """What `add_op_hook` returns: `handle.remove()` takes the hook off the list again (later calls do nothing)."""
+
+    __slots__ = ("hook", "_state")
+
+    def __init__(self, hook, thread_state) -> None:
+        self.hook = hook
+        self._state = thread_state
+
+    def remove(self) -> None:
+        if self._state is not STATE:
+            raise RuntimeError("HookHandle.remove: a hook must be removed by the thread that added it")
+        if self.hook in STATE.hooks:
+            _set_hooks(tuple(h for h in STATE.hooks if h is not self.hook))
+
+
+_PHASES = ("dynamic", "build", "run")
+
+
+def _set_hooks(hooks: tuple) -> None:
+    STATE.hooks = hooks
+    STATE.dynamic_hooks = tuple(h for h in hooks if "dynamic" in h.phases)
+    STATE.build_hooks = tuple(h for h in hooks if "build" in h.phases)
+    STATE.run_hooks = tuple(h for h in hooks if "run" in h.phases)
+
+
+def add_op_hook(hook) -> HookHandle:
+    """Append `hook` (an OpHook, or any object with `before`/`after` and `phases`) to this thread's hook list."""
+    phases = getattr(hook, "phases", None)
+    if not (hasattr(hook, "before") or hasattr(hook, "after")) or phases is None:
+        raise TypeError(
+            f"add_op_hook: a hook needs a before(op, inputs, attrs) or after(op, inputs, attrs, outputs) method and "
+            f"a `phases` tuple (subclass minipaddle.core.state.OpHook), got {type(hook).__name__}"
+        )
+    unknown = [p for p in phases if p not in _PHASES]
+    if unknown:
+        raise ValueError(f"add_op_hook: unknown phase(s) {unknown}; a hook's phases are among {list(_PHASES)}")
+    if hook in STATE.hooks:
+        raise ValueError(f"add_op_hook: this {type(hook).__name__} is installed already")
+    if not hasattr(hook, "before"):
+        hook.before = OpHook.before.__get__(hook)
+    if not hasattr(hook, "after"):
+        hook.after = OpHook.after.__get__(hook)
+    _set_hooks(STATE.hooks + (hook,))
+    return HookHandle(hook, STATE)
+
+
+@contextlib.contextmanager
+def op_hook(hook):
+    """Install `hook` on this thread's op door inside the block: `with op_hook(MyProfiler()) as prof: ...`."""
+    handle = add_op_hook(hook)
+    try:
+        yield hook
+    finally:
+        handle.remove()
+
+
+@contextlib.contextmanager
+def hooks_suspended():
+    """Run the block with no hooks (the door uses this while a hook runs, so hooks are not re-entered)."""
+    saved = STATE.hooks
+    _set_hooks(())
+    try:
+        yield
+    finally:
+        _set_hooks(saved)
+
+
+def run_before_hooks(hooks: tuple, op, inputs: tuple, attrs: dict) -> tuple:
+    """Give each hook in turn the chance to replace the inputs (called by the door; hooks suspended meanwhile)."""
+    with hooks_suspended():
+        for hook in hooks:
+            inputs = hook.before(op, inputs, attrs)
+    return inputs
+
+
+def run_after_hooks(hooks: tuple, op, inputs: tuple, attrs: dict, outputs: tuple) -> tuple:
+    """Give each hook in turn the op's outputs (a tuple); each returns them, possibly replaced."""
+    with hooks_suspended():
+        for hook in hooks:
+            outputs = hook.after(op, inputs, attrs, outputs)
+    return outputs

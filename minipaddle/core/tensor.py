@@ -7,8 +7,8 @@ A Tensor holds
 - `_node`, `_out_index`: the GradNode that made it and which of that node's outputs it is (None for leaves);
 - `_version`: a one-element list shared with every view of the same storage; in-place ops bump it, and backward
   compares it with the value saved when the tensor was used, to refuse a gradient computed from changed data;
-- `_view`: for a view (the output of an op with `view = True`), `[base, op, attrs, version]`: what it views and how,
-  and the storage version its gradient history belongs to (core/dispatch.py keeps the history in step).
+- `_view`: for a view (the output of an op with `view = True`), a `View` record (core/view.py): what it views and
+  how, and the storage version its gradient history belongs to (core/dispatch.py and core/inplace.py keep it in step).
 
 Methods that compute (`+`, `.sum()`, `.backward()`, ...) are bound onto Tensor by `minipaddle/tensor/methods.py`,
 above the core, so this file imports nothing that builds on it.
@@ -21,36 +21,8 @@ import copy
 import numpy as np
 
 from minipaddle.core import dtype as dtypes
+from minipaddle.core.place import CPU, CPUPlace, Place  # noqa: F401  (Place and CPUPlace are also read from here)
 from minipaddle.core.state import unique_name
-
-
-class Place:
-    """Where a tensor lives. minipaddle runs on numpy, so the only place is the CPU."""
-
-    def __init__(self, kind: str = "cpu") -> None:
-        self.kind = kind
-
-    def __repr__(self) -> str:
-        return f"Place({self.kind})"
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Place) and other.kind == self.kind
-
-    def __hash__(self) -> int:
-        return hash(self.kind)
-
-    def is_cpu_place(self) -> bool:
-        return True
-
-    def is_gpu_place(self) -> bool:
-        return False
-
-
-def CPUPlace() -> Place:  # noqa: N802 (Paddle's name)
-    return Place("cpu")
-
-
-CPU = Place("cpu")
 
 
 class Tensor:

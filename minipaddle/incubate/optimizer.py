@@ -15,7 +15,7 @@ import numpy as np
 
 from minipaddle import ops
 from minipaddle.core import dtype as dtypes
-from minipaddle.core.dispatch import apply_inplace
+from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, no_grad
 from minipaddle.core.tensor import Tensor

@@ -2,7 +2,7 @@
 ema_square, adam_param, adamax_inf_norm, adamax_param, adagrad_moment, adagrad_param, adadelta_direction,
 rmsprop_moment, lamb_param.
 
-An optimizer applies these ops in place (core/dispatch.apply_inplace) under no_grad: `param <- sgd(param, grad, lr)`.
+An optimizer applies these ops in place (core/inplace.apply_inplace) under no_grad: `param <- sgd(param, grad, lr)`.
 Each op computes the new value of ONE tensor (the parameter or one accumulator) from the current values, so a step
 of Adam is a short list of ops: ema(moment1, grad), ema_square(moment2, grad), adam_param(param, ...), and two
 `scale`s of the beta powers. Static mode appends the same ops to a Program, which is why the learning rate is an

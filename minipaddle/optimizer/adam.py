@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from minipaddle.core import dtype as dtypes
-from minipaddle.core.dispatch import apply_inplace
+from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.optimizer.optimizer import Optimizer
 from minipaddle.tensor.checks import check_number

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from minipaddle.core.dispatch import apply_inplace
+from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import enable_grad, no_grad
 from minipaddle.core.tensor import Tensor

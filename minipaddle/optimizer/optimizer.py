@@ -6,7 +6,7 @@ One `step()` (paddle 2.6's order), for each parameter group:
 3. add weight decay to each gradient: the parameter's own regularizer (from ParamAttr) if it has one, else the
    optimizer's `weight_decay` (a float means L2Decay);
 4. update each parameter with the subclass's rule, `_update_param`, which applies the rule's ops from
-   minipaddle/ops/optimizer_ops.py in place (core/dispatch.apply_inplace), under no_grad.
+   minipaddle/ops/optimizer_ops.py in place (core/inplace.apply_inplace), under no_grad.
 
 The learning rate of a parameter is the optimizer's (a float, or the current value of an LRScheduler) times the
 parameter's factor: `ParamAttr(learning_rate=...)`, or a parameter group's 'learning_rate'.
@@ -30,14 +30,16 @@ import numpy as np
 
 from minipaddle import ops
 from minipaddle.core import dtype as dtypes
-from minipaddle.core.dispatch import apply_inplace
+from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, no_grad, unique_name
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.clip import ClipGradBase
 from minipaddle.ops.kinds import as_tensor
 from minipaddle.optimizer.lr import LRScheduler
+from minipaddle.profiler.events import RECORDING, optimizer_span
 from minipaddle.regularizer import L2Decay, WeightDecayRegularizer
+from minipaddle.static.optimize import accumulator, learning_rate, minimize
 from minipaddle.tensor.creation import full, to_tensor
 
 __all__ = ["Optimizer"]
@@ -148,6 +150,12 @@ class Optimizer:
     @no_grad()
     def step(self) -> None:
         """Update every trainable parameter that has a gradient, once."""
+        if RECORDING.recorder is not None:  # a paddle.profiler.Profiler records: time the step as one event
+            with optimizer_span():
+                return self._step()
+        self._step()
+
+    def _step(self) -> None:
         for group in self._param_groups:
             params_grads = [(p, p.grad) for p in group["params"] if not p.stop_gradient and p.grad is not None]
             self._apply_optimize(params_grads, group)
@@ -179,8 +187,6 @@ class Optimizer:
     def _lr_tensor(self, factor: float, like: Tensor) -> Tensor:
         """This parameter's learning rate as a 0-d Tensor (in static mode: a Variable the Executor refreshes)."""
         if STATE.static_mode:
-            from minipaddle.static.optimize import learning_rate
-
             lr = learning_rate(self, like.dtype)
             return lr if factor == 1.0 else ops.scale(lr, factor)
         return as_tensor(self.get_lr() * factor, like)
@@ -247,8 +253,6 @@ class Optimizer:
         if not isinstance(loss, Tensor):
             raise TypeError(f"{type(self).__name__}.minimize: loss must be a Tensor, got {type(loss).__name__}")
         if STATE.static_mode:  # append backward and the update ops to loss's Program
-            from minipaddle.static.optimize import minimize
-
             return minimize(self, loss, parameters, no_grad_set)
         params_grads = self.backward(loss, startup_program, parameters, no_grad_set)
         trainable = [(p, g) for p, g in params_grads if not p.stop_gradient]
@@ -283,8 +287,6 @@ class Optimizer:
             return found
         dtype = param.dtype if dtype is None else dtypes.to_dtype(dtype)
         if STATE.static_mode:  # a persistable Variable, started by the startup Program
-            from minipaddle.static.optimize import accumulator
-
             acc = accumulator(f"{param.name}_{name}", list(param.shape) if shape is None else shape, fill_value, dtype)
             self._accumulators[name][param.name] = acc
             return acc

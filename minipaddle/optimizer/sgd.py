@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from minipaddle.core.dispatch import apply_inplace
+from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.optimizer.optimizer import Optimizer
 

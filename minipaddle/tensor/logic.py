@@ -8,7 +8,7 @@ import numpy as np
 
 from minipaddle import ops
 from minipaddle.core import dtype as dtypes
-from minipaddle.core.dispatch import apply_inplace
+from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor.checks import check_bool, check_broadcast, check_number, check_tensor

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from minipaddle.core.dispatch import apply_inplace
+from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, no_grad
 from minipaddle.core.tensor import Tensor
