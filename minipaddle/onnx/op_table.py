@@ -513,3 +513,42 @@ def _arg(g, op, ins, outs):
     else:
         y = g.one(kind, [x], axis=int(axis), keepdims=int(keep))
     g.one("Cast", [y], outs[0], to=g.helper.np_dtype_to_tensor_dtype(g.dtype(outs[0])))
+
+
+# ---- quantization: paddle's quantize_linear / dequantize_linear as ONNX QuantizeLinear / DequantizeLinear -----
+
+
+def _onnx_scale(g, op, ins):
+    """ONNX's step size from paddle's scale (the abs max the levels span): scale / bnt, as a constant."""
+    a = op.attrs
+    if a.get("bit_length", 8) != 8 or a.get("only_observer"):
+        g.refuse("only 8-bit quantization without only_observer has an ONNX form (int8)")
+    if a.get("round_type", 0) != 0:
+        g.refuse("round_type 1 (ties away from zero) differs from ONNX's ties to even")
+    scale = g.value(ins[1])
+    if scale is None:
+        g.refuse("its scale is computed at run time; ONNX needs it as a constant")
+    step = (np.asarray(scale, np.float32) / 127.0).reshape(-1)
+    per_tensor = a.get("quant_axis", 0) < 0 or step.size == 1
+    attrs = {} if per_tensor else {"axis": int(a["quant_axis"])}
+    step = step.reshape(()) if per_tensor else step
+    zero = np.zeros(step.shape, np.int8)
+    return g.const(step, np.float32, "scale"), g.const(zero, np.int8, "zero_point"), attrs
+
+
+@_entry("quantize_linear", opset=13)
+def _quantize_linear(g, op, ins, outs):
+    scale, zero, attrs = _onnx_scale(g, op, ins)
+    levels = g.one("QuantizeLinear", [ins[0], scale, zero], **attrs)
+    g.int8_of[outs[0]] = levels  # a dequantize_linear reading these levels takes the int8 tensor itself
+    g.one("Cast", [levels], outs[0], to=g.helper.np_dtype_to_tensor_dtype(g.dtype(outs[0])))
+
+
+@_entry("dequantize_linear", opset=13)
+def _dequantize_linear(g, op, ins, outs):
+    scale, zero, attrs = _onnx_scale(g, op, ins)
+    x = g.int8_of.get(ins[0])
+    if x is None:  # paddle's levels are floats; ONNX's are int8
+        x = g.one("Cast", [ins[0]], to=g.helper.np_dtype_to_tensor_dtype(np.dtype(np.int8)))
+    y = g.one("DequantizeLinear", [x, scale, zero], None if g.dtype(outs[0]) == np.float32 else None, **attrs)
+    g.one("Cast", [y], outs[0], to=g.helper.np_dtype_to_tensor_dtype(g.dtype(outs[0])))
