@@ -335,3 +335,26 @@ def test_is_test_pass_replaces_train_switches_by_their_inference_branch():
     finally:
         paddle.disable_static()
     np.testing.assert_array_equal(got, want)
+
+
+def test_convert_to_mixed_precision_float16(models, tmp_path):
+    import minipaddle as paddle
+
+    src, dst = str(models / "lenet"), str(tmp_path / "lenet16")
+    inference.convert_to_mixed_precision(src + ".pdmodel", src + ".pdiparams", dst + ".pdmodel", dst + ".pdiparams",
+                                         inference.PrecisionType.Half, inference.PlaceType.CPU)  # fmt: skip
+    program, _, _ = paddle.static.load_inference_model(dst, paddle.static.Executor())
+    block = program.global_block()
+    weights = {v.dtype.name for v in block.vars.values() if v.persistable}
+    assert weights == {"float16"} and block.var("x").dtype.name == "float32"  # keep_io_types: float32 at the edges
+    x = np.random.default_rng(0).standard_normal((2, 1, 28, 28)).astype("float32")
+    (want,) = run_program(src, {"x": x})
+    c = inference.Config(dst + ".pdmodel", dst + ".pdiparams")
+    c.disable_glog_info()
+    got = _run(inference.create_predictor(c), x)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2)  # float16 keeps ~3 significant digits
+    with pytest.raises(NotImplementedError, match="bfloat16"):
+        inference.convert_to_mixed_precision(src + ".pdmodel", src + ".pdiparams", dst + ".pdmodel",
+                                             dst + ".pdiparams", inference.PrecisionType.Bfloat16,
+                                             inference.PlaceType.CPU)  # fmt: skip
