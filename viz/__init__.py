@@ -17,6 +17,8 @@ and minipaddle never imports it. It draws with graphviz, matplotlib and ipywidge
     viz.plot_timeline(trace)              every rank's forward, backward, all-reduces and steps (viz/timeline.py)
     viz.draw_collective(op, world_size)   what a collective does to each rank's buffer (viz/collective.py)
     viz.show_to_static(fn, *example_args) how to_static rewrote fn, one transformer at a time, and its Program
+    viz.draw_passes(predictor)            a predictor's IR passes with op counts; step=: one pass's diff (viz/passes.py)
+    viz.draw_onnx("m.onnx", program)      an exported ONNX graph, beside the Program it came from (viz/onnx_graph.py)
     viz.tour_sections(net, history)       the Layer tree, summary and curves as HTML for `make tour`'s page
 
 The drawings return a View (viz/render.py): it shows itself in Jupyter, `.save("x.svg")` writes a file (.svg
@@ -31,7 +33,9 @@ from viz.graph import draw_graph
 from viz.inspector import inspect
 from viz.layer_tree import layer_tree
 from viz.layers import draw_layers, trace_layers
+from viz.onnx_graph import draw_onnx
 from viz.pass_diff import draw_pass
+from viz.passes import draw_passes
 from viz.profile import plot_profile
 from viz.program import draw_program
 from viz.render import View
@@ -49,6 +53,7 @@ __all__ = [
     "tensor_stats", "tour_sections", "trace_layers", "TrainingCurves", "View", "WidgetView",
 ]  # fmt: skip
 __all__ += ["show_to_static"]
+__all__ += ["draw_passes", "draw_onnx"]
 
 
 def __getattr__(name: str):

@@ -26,10 +26,11 @@ from minipaddle.inference.enums import (
     get_version,
 )
 from minipaddle.inference.handle import Tensor
+from minipaddle.inference.mixed_precision import convert_to_mixed_precision
 from minipaddle.inference.predictor import PassStep, Predictor, PredictorPool, create_predictor
 
 __all__ = [
     "Config", "DataType", "PassBuilder", "PassStep", "PlaceType", "PrecisionType", "Predictor", "PredictorPool",
-    "Tensor", "create_predictor", "get_num_bytes_of_data_type", "get_trt_compile_version",
+    "Tensor", "convert_to_mixed_precision", "create_predictor", "get_num_bytes_of_data_type", "get_trt_compile_version",
     "get_trt_runtime_version", "get_version",
 ]  # fmt: skip

@@ -60,10 +60,10 @@ def _choose_opset(program, opset_version: int, auto_upgrade: bool) -> int:
         kinds = sorted({op.type for op in ops if any(k.endswith("_block") for k in op.attrs)})
         raise NotExportableError(f"paddle.onnx.export: control flow {kinds} cannot be exported at opset "
                                  f"{opset_version}: minipaddle's export table has no If/Loop entries yet")  # fmt: skip
-    needed = max([opset_version, *(opset_needed(op) for op in ops)])
+    needed = max([opset_version, *(opset_needed(op, program.global_block()) for op in ops)])
     if needed > opset_version:
         if not auto_upgrade:
-            worst = sorted({op.type for op in ops if opset_needed(op) > opset_version})
+            worst = sorted({op.type for op in ops if opset_needed(op, program.global_block()) > opset_version})
             raise NotExportableError(f"paddle.onnx.export: op(s) {worst} cannot be exported at opset {opset_version}; "
                                      f"they need opset {needed} (or pass auto_update_opset=True)")  # fmt: skip
         print(f"[minipaddle.onnx] Use opset_version = {needed} for ONNX export.", file=sys.stderr)
@@ -88,6 +88,7 @@ def program_to_onnx(program, feeds, fetches, values: dict, opset_version: int = 
         program, values = prepare_program(program, fetches, values)
     opset = _choose_opset(program, opset_version, auto_upgrade)
     g = OnnxGraph(program, values, opset)
+    g.fetches = set(fetches)
     block = program.global_block()
     read = {n for op in block.ops for n in op.input_names() if n is not None}
     for name in sorted(read | set(fetches)):

@@ -34,6 +34,8 @@ class OnnxGraph:
         self.initializers: dict = {}
         self._counter = 0
         self.op = None  # the op being exported (names its nodes and its errors)
+        self.fetches: set = set()  # the names the model returns
+        self.int8_of: dict = {}  # quantized levels (paddle's floats) -> the int8 tensor QuantizeLinear made
 
     # ---- building -----------------------------------------------------------------------------------------------
 

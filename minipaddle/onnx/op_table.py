@@ -2,7 +2,8 @@
 
 Each entry is `Export(convert, opset=9, needs=None)`: `convert(g, op, ins, outs)` adds nodes to the OnnxGraph
 `g` (ins/outs: the op's input and output names in slot order); `opset` is the lowest ONNX opset the entry can
-use, and `needs(op)` may ask more for some attributes (max_pool with ceil_mode needs 10). export() picks the
+use, and `needs(op, block)` may ask more for some attributes or dtypes (max_pool with ceil_mode needs 10, Equal
+on floats 11). export() picks the
 lowest opset >= the one asked for that every op of the model can use, as paddle2onnx's auto_upgrade_opset.
 Where ONNX changed an operator's signature (Clip, Split, Squeeze, ReduceSum take inputs instead of attributes
 in later opsets), the forms live in graph.py and each entry calls them.
@@ -29,7 +30,7 @@ MIN_OPSET, MAX_OPSET = 9, 17
 class Export:
     convert: object
     opset: int = 9
-    needs: object = None  # op -> the opset these attributes need (None: `opset`)
+    needs: object = None  # (op, block) -> the opset these attributes or dtypes need (None: `opset`)
 
 
 EXPORTS: dict[str, Export] = {}
@@ -44,9 +45,9 @@ def _entry(*names, opset: int = 9, needs=None):
     return register
 
 
-def opset_needed(op) -> int:
+def opset_needed(op, block) -> int:
     e = EXPORTS[op.type]
-    return max(e.opset, e.needs(op) if e.needs else 0)
+    return max(e.opset, e.needs(op, block) if e.needs else 0)
 
 
 def not_exportable() -> list:
@@ -69,24 +70,39 @@ _BINARY = {"add": "Add", "subtract": "Sub", "multiply": "Mul", "divide": "Div", 
 
 
 def _unary(g: OnnxGraph, op, ins, outs):
-    g.one(_UNARY[op.type], [ins[0]], outs[0])
+    g.one(_UNARY[op.type], [_as_bool(g, ins[0]) if op.type == "logical_not" else ins[0]], outs[0])
+
+
+_LOGICAL = {"logical_and", "logical_or", "logical_xor", "logical_not"}
 
 
 def _binary(g: OnnxGraph, op, ins, outs):
     if op.type == "divide" and g.dtype(ins[0]).kind in "iu":
         g.refuse("integer divide rounds differently in ONNX (Div truncates)")
+    if op.type in _LOGICAL:  # ONNX's And/Or/Xor take bools; paddle's take any dtype, nonzero meaning True
+        ins = [_as_bool(g, x) for x in ins[:2]]
     g.one(_BINARY[op.type], ins[:2], outs[0])
+
+
+def _as_bool(g, x):
+    return x if g.dtype(x) == np.bool_ else g.one("Cast", [x], to=g.helper.np_dtype_to_tensor_dtype(np.dtype(bool)))
+
+
+def _float_equal_needs(op, block):
+    """Equal takes floats from opset 11 (bools and ints before)."""
+    return 11 if block.var(op.input_names()[0]).dtype.np.kind == "f" else 9
 
 
 for _n in _UNARY:
     EXPORTS[_n] = Export(_unary)
 for _n in _BINARY:
     EXPORTS[_n] = Export(_binary)
+EXPORTS["equal"] = Export(_binary, needs=_float_equal_needs)
 EXPORTS["round"] = Export(_unary, 11)
 _UNARY["round"] = "Round"
 
 
-@_entry("not_equal")
+@_entry("not_equal", needs=_float_equal_needs)
 def _not_equal(g, op, ins, outs):
     g.one("Not", [g.one("Equal", ins[:2])], outs[0])
 
@@ -111,11 +127,10 @@ def _square(g, op, ins, outs):
 
 @_entry("log1p", "expm1", "log2", "log10")
 def _log_family(g, op, ins, outs):
-    one = g.const(1.0, g.dtype(ins[0]))
     if op.type == "log1p":
-        g.one("Log", [g.one("Add", [ins[0], one])], outs[0])
+        g.one("Log", [g.one("Add", [ins[0], g.const(1.0, g.dtype(ins[0]))])], outs[0])
     elif op.type == "expm1":
-        g.one("Sub", [g.one("Exp", [ins[0]]), one], outs[0])
+        g.one("Sub", [g.one("Exp", [ins[0]]), g.const(1.0, g.dtype(ins[0]))], outs[0])
     else:
         base = g.const(math.log(2.0 if op.type == "log2" else 10.0), g.dtype(ins[0]))
         g.one("Div", [g.one("Log", [ins[0]]), base], outs[0])
@@ -211,19 +226,27 @@ def _where(g, op, ins, outs):
     g.one("Where", ins[:3], outs[0])
 
 
+def _as_float(g, x):
+    """IsNaN and IsInf take floats only; an integer is never NaN or infinite, and stays so as a float."""
+    return (
+        x if g.dtype(x).kind == "f" else g.one("Cast", [x], to=g.helper.np_dtype_to_tensor_dtype(np.dtype(np.float32)))
+    )
+
+
 @_entry("isnan")
 def _isnan(g, op, ins, outs):
-    g.one("IsNaN", [ins[0]], outs[0])
+    g.one("IsNaN", [_as_float(g, ins[0])], outs[0])
 
 
 @_entry("isinf", opset=10)
 def _isinf(g, op, ins, outs):
-    g.one("IsInf", [ins[0]], outs[0])
+    g.one("IsInf", [_as_float(g, ins[0])], outs[0])
 
 
 @_entry("isfinite", opset=10)
 def _isfinite(g, op, ins, outs):
-    g.one("Not", [g.one("Or", [g.one("IsNaN", [ins[0]]), g.one("IsInf", [ins[0]])])], outs[0])
+    x = _as_float(g, ins[0])
+    g.one("Not", [g.one("Or", [g.one("IsNaN", [x]), g.one("IsInf", [x])])], outs[0])
 
 
 @_entry("assign_value")
@@ -323,7 +346,7 @@ def _pool_attrs(op):
     return attrs
 
 
-def _ceil_needs(op):
+def _ceil_needs(op, block):
     return 10 if op.attrs.get("ceil_mode") else 9
 
 
@@ -333,7 +356,7 @@ def _unused(g, name):
 
 @_entry("max_pool", needs=_ceil_needs)
 def _max_pool(g, op, ins, outs):
-    if len(outs) > 1 and not _unused(g, outs[1]):
+    if len(outs) > 1 and (not _unused(g, outs[1]) or outs[1] in g.fetches):
         g.refuse("its indices output is read (ONNX MaxPool's Indices count differently)")
     g.one("MaxPool", [ins[0]], outs[0], **_pool_attrs(op))
 
@@ -342,6 +365,8 @@ def _max_pool(g, op, ins, outs):
 def _avg_pool(g, op, ins, outs):
     if op.attrs.get("divisor_override") is not None:
         g.refuse("divisor_override has no ONNX form")
+    if not op.attrs.get("exclusive", True) and any(b != a for b, a in op.attrs["paddings"]):
+        g.refuse("counting padding (exclusive=False) with uneven paddings divides differently in ONNX")
     attrs = _pool_attrs(op)
     attrs["count_include_pad"] = 0 if op.attrs.get("exclusive", True) else 1
     g.one("AveragePool", [ins[0]], outs[0], **attrs)
@@ -465,9 +490,9 @@ def _axes(axis, rank):
 
 @_entry(*_REDUCE)
 def _reduce(g, op, ins, outs):
-    x = ins[0]
-    if g.rank(x) == 0:
-        g.one("Identity", [x], outs[0])
+    x, axis = ins[0], op.attrs.get("axis")
+    if g.rank(x) == 0 or (axis is not None and not isinstance(axis, (int, np.integer)) and len(axis) == 0):
+        g.one("Identity", [x], outs[0])  # a 0-d input, or no axes: numpy reduces nothing
         return
     if op.type in ("mean", "prod") and g.dtype(x).kind in "iub" or op.type == "sum" and g.dtype(x).kind in "b":
         g.refuse(f"{op.type} of {g.dtype(x)} values")
@@ -487,4 +512,43 @@ def _arg(g, op, ins, outs):
         y = g.one("Reshape", [y, g.ints([1] * g.rank(x) if keep else [])])
     else:
         y = g.one(kind, [x], axis=int(axis), keepdims=int(keep))
+    g.one("Cast", [y], outs[0], to=g.helper.np_dtype_to_tensor_dtype(g.dtype(outs[0])))
+
+
+# ---- quantization: paddle's quantize_linear / dequantize_linear as ONNX QuantizeLinear / DequantizeLinear -----
+
+
+def _onnx_scale(g, op, ins):
+    """ONNX's step size from paddle's scale (the abs max the levels span): scale / bnt, as a constant."""
+    a = op.attrs
+    if a.get("bit_length", 8) != 8 or a.get("only_observer"):
+        g.refuse("only 8-bit quantization without only_observer has an ONNX form (int8)")
+    if a.get("round_type", 0) != 0:
+        g.refuse("round_type 1 (ties away from zero) differs from ONNX's ties to even")
+    scale = g.value(ins[1])
+    if scale is None:
+        g.refuse("its scale is computed at run time; ONNX needs it as a constant")
+    step = (np.asarray(scale, np.float32) / 127.0).reshape(-1)
+    per_tensor = a.get("quant_axis", 0) < 0 or step.size == 1
+    attrs = {} if per_tensor else {"axis": int(a["quant_axis"])}
+    step = step.reshape(()) if per_tensor else step
+    zero = np.zeros(step.shape, np.int8)
+    return g.const(step, np.float32, "scale"), g.const(zero, np.int8, "zero_point"), attrs
+
+
+@_entry("quantize_linear", opset=13)
+def _quantize_linear(g, op, ins, outs):
+    scale, zero, attrs = _onnx_scale(g, op, ins)
+    levels = g.one("QuantizeLinear", [ins[0], scale, zero], **attrs)
+    g.int8_of[outs[0]] = levels  # a dequantize_linear reading these levels takes the int8 tensor itself
+    g.one("Cast", [levels], outs[0], to=g.helper.np_dtype_to_tensor_dtype(g.dtype(outs[0])))
+
+
+@_entry("dequantize_linear", opset=13)
+def _dequantize_linear(g, op, ins, outs):
+    scale, zero, attrs = _onnx_scale(g, op, ins)
+    x = g.int8_of.get(ins[0])
+    if x is None:  # paddle's levels are floats; ONNX's are int8
+        x = g.one("Cast", [ins[0]], to=g.helper.np_dtype_to_tensor_dtype(np.dtype(np.int8)))
+    y = g.one("DequantizeLinear", [x, scale, zero], None if g.dtype(outs[0]) == np.float32 else None, **attrs)
     g.one("Cast", [y], outs[0], to=g.helper.np_dtype_to_tensor_dtype(g.dtype(outs[0])))

@@ -50,7 +50,7 @@ def test_each_pass_rewrites_what_its_name_says(models):
     p = inference.create_predictor(_config(models, "bn", switch_ir_debug=True, enable_memory_optim=None))
     steps = {s.name: s for s in p.pass_log() if s.ran}
     types = lambda step: [op.type for op in step.program.global_block().ops]  # noqa: E731
-    assert "cond" in types(steps["ir_graph_build_pass"]) and "cond" not in types(steps["is_test_pass"])
+    assert "cond" not in types(steps["is_test_pass"])  # (a saved file holds the inference branches already)
     assert types(steps["simplify_with_basic_ops_pass"]).count("assign") < types(steps["is_test_pass"]).count("assign")
     assert "matmul" not in types(steps["fc_fuse_pass"]) and "fc" in types(steps["fc_fuse_pass"])
     assert "fusion_repeated_fc_relu" in types(steps["repeated_fc_relu_fuse_pass"])
@@ -60,8 +60,9 @@ def test_each_pass_rewrites_what_its_name_says(models):
     assert steps["constant_folding_pass"].ops_after < steps["constant_folding_pass"].ops_before
     assert types(steps["conv_elementwise_add_act_fuse_pass"]).count("conv2d_fusion") == 2
     final = [op.type for op in p.optimized_program().global_block().ops]
-    assert final == ["conv2d_fusion", "conv2d_fusion", "reshape", "fusion_repeated_fc_relu", "fc", "standardize",
-                     "multiply", "add"]  # fmt: skip
+    assert final[:8] == ["conv2d_fusion", "conv2d_fusion", "reshape", "fusion_repeated_fc_relu", "fc", "standardize",
+                         "multiply", "add"]  # fmt: skip
+    assert final[8:] in ([], ["assign"])  # the file may name the fetched result with an assign
     unmatched = [s for s in p.pass_log() if not s.ran]
     assert {s.name for s in unmatched} >= {"layer_norm_fuse_pass", "mul_lstm_fuse_pass"}
     assert all(s.ops_before == s.ops_after and s.notes for s in unmatched)
@@ -302,3 +303,58 @@ def test_enums_and_version():
     assert inference.Config.Precision.Int8 == inference.PrecisionType.Int8
     assert inference.get_num_bytes_of_data_type(inference.DataType.INT64) == 8
     assert inference.get_version().startswith("version: ")
+
+
+def test_is_test_pass_replaces_train_switches_by_their_inference_branch():
+    """A Program built in training mode holds cond(@IS_TRAINING@, ...) for dropout and batch norm; in its
+    for_test clone the flag is False and is_test_pass inlines the inference branches."""
+    import minipaddle as paddle
+    from minipaddle.inference.passes import PassContext, is_test_pass
+
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [None, 3, 8, 8], "float32")
+            y = conv_bn_mlp(x)
+        exe = paddle.static.Executor()
+        scope = paddle.static.Scope()
+        exe.run(startup, scope=scope)
+    finally:
+        paddle.disable_static()
+    test = main.clone(for_test=True)
+    assert [op.type for op in test.global_block().ops].count("cond") == 3
+    ctx = PassContext(scope, [y.name])
+    out = is_test_pass(test, ctx)
+    assert "cond" not in [op.type for op in out.global_block().ops] and "3 train/eval switches" in ctx.notes[0]
+    feed = {"x": np.random.default_rng(0).standard_normal((2, 3, 8, 8)).astype("float32")}
+    paddle.enable_static()
+    try:
+        want = exe.run(test, feed=feed, fetch_list=[y.name], scope=scope)[0]
+        got = exe.run(out, feed=feed, fetch_list=[y.name], scope=scope)[0]
+    finally:
+        paddle.disable_static()
+    np.testing.assert_array_equal(got, want)
+
+
+def test_convert_to_mixed_precision_float16(models, tmp_path):
+    import minipaddle as paddle
+
+    src, dst = str(models / "lenet"), str(tmp_path / "lenet16")
+    inference.convert_to_mixed_precision(src + ".pdmodel", src + ".pdiparams", dst + ".pdmodel", dst + ".pdiparams",
+                                         inference.PrecisionType.Half, inference.PlaceType.CPU)  # fmt: skip
+    program, _, _ = paddle.static.load_inference_model(dst, paddle.static.Executor())
+    block = program.global_block()
+    weights = {v.dtype.name for v in block.vars.values() if v.persistable}
+    assert weights == {"float16"} and block.var("x").dtype.name == "float32"  # keep_io_types: float32 at the edges
+    x = np.random.default_rng(0).standard_normal((2, 1, 28, 28)).astype("float32")
+    (want,) = run_program(src, {"x": x})
+    c = inference.Config(dst + ".pdmodel", dst + ".pdiparams")
+    c.disable_glog_info()
+    got = _run(inference.create_predictor(c), x)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2)  # float16 keeps ~3 significant digits
+    with pytest.raises(NotImplementedError, match="bfloat16"):
+        inference.convert_to_mixed_precision(src + ".pdmodel", src + ".pdiparams", dst + ".pdmodel",
+                                             dst + ".pdiparams", inference.PrecisionType.Bfloat16,
+                                             inference.PlaceType.CPU)  # fmt: skip

@@ -29,6 +29,7 @@ SHRINK = {
     "00_quick_start": "train_samples = 256\ntest_samples = 64\nepochs = 1",
     "04_training_loops": "epochs = 15\ncompare_steps = 40",
     "06_to_static": "steps = 10",
+    "09_deployment": "train_steps = 5",
 }
 TIMEOUT = 120  # seconds per cell
 # One id per test run, shared by the pytest-xdist workers (they get the same PYTEST_XDIST_TESTRUNUID).

@@ -118,3 +118,21 @@ def test_errors(tmp_path):
     with pytest.raises(paddle.onnx.NotExportableError, match=r"op\(s\) \['max_unpool'\] cannot be exported at opset"):
         paddle.onnx.export(Unpool(), str(tmp_path / "m"), [paddle.static.InputSpec([1, 1, 4, 4], "float32")])
     assert "max_unpool" in paddle.onnx.not_exportable() and "conv2d" not in paddle.onnx.not_exportable()
+
+
+@pytest.mark.parametrize("axis,scale", [(-1, [2.0]), (1, [1.0, 2.0, 3.0])])
+def test_quantize_dequantize_export_as_onnx_q_dq(tmp_path, axis, scale):
+    """A quantized model's quantize_linear -> dequantize_linear (constant scales, as a converted QAT model holds)
+    becomes QuantizeLinear -> DequantizeLinear at opset 13, reading the int8 tensor directly."""
+    from minipaddle import ops
+
+    class QDQ(nn.Layer):
+        def forward(self, x):
+            s = paddle.to_tensor(np.asarray(scale, "float32"))
+            levels = ops.quantize_linear(x, s, s * 0, axis, 8, 0)
+            return ops.dequantize_linear(levels, s, s * 0, axis, 8, 0), levels
+
+    model = _export_and_compare(tmp_path, QDQ(), [[4, 3]], opset=9, dynamic=False)
+    types = [n.op_type for n in model.graph.node]
+    assert model.opset_import[0].version == 13 and types.count("QuantizeLinear") == 1
+    assert types.count("DequantizeLinear") == 1

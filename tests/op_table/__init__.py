@@ -76,5 +76,7 @@ SECTIONS += [jit_ops]  # paddle.jit: shape, assert, run_program (a converted fun
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 
 __all__ = [
-    "OP_TABLE", "OpInfo", "Sample",
+    "OP_TABLE",
+    "OpInfo",
+    "Sample",
 ]

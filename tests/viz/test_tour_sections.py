@@ -18,8 +18,10 @@ def test_sections_are_the_tree_the_table_and_the_curves():
         "The summary with torchinfo's extras (viz.summary_table)",
         "Training curves (viz.plot_history)",
         "Where a step's time goes (paddle.profiler, viz.plot_profile)",
+        "Deployment: the inference predictor's passes (paddle.inference, viz.draw_passes)",
     ]
-    tree, table, plot, profile = (html for _, html in sections)
+    tree, table, plot, profile, passes = (html for _, html in sections)
+    assert "fc_fuse_pass" in passes and "ops" in passes
     assert profile.startswith("<svg") and "ms per step" in profile
     assert tree.startswith("<svg") if shutil.which("dot") else "digraph" in tree
     assert table.startswith("<pre>") and "Total mult-adds: 3,115" in table and "├─ features: Sequential" in table

@@ -38,7 +38,31 @@ def tour_sections(net, history=None, input_size=None, dtypes=None, input=None) -
     if (input_size is not None or input is not None) and not isinstance(input_size, dict):
         title = "Where a step's time goes (paddle.profiler, viz.plot_profile)"
         sections.append((title, _profile(net, input_size, input)))
+    if input_size is not None and not isinstance(input_size, dict) and not isinstance(input_size[0], (list, tuple)):
+        title = "Deployment: the inference predictor's passes (paddle.inference, viz.draw_passes)"
+        sections.append((title, _passes(net, input_size)))
     return sections
+
+
+def _passes(net, input_size) -> str:
+    """The trained net saved with jit.save, loaded by paddle.inference's predictor: its IR pass pipeline."""
+    import tempfile
+
+    import minipaddle as paddle
+    from viz.passes import draw_passes
+
+    was_training = net.training
+    net.eval()
+    with tempfile.TemporaryDirectory() as d:
+        spec = [paddle.static.InputSpec([None, *input_size[1:]], "float32", "x")]
+        paddle.jit.save(net, f"{d}/model", input_spec=spec)
+        config = paddle.inference.Config(f"{d}/model.pdmodel", f"{d}/model.pdiparams")
+        config.disable_glog_info()
+        config.enable_memory_optim()
+        predictor = paddle.inference.create_predictor(config)
+    if was_training:
+        net.train()
+    return draw_passes(predictor).inline_html()
 
 
 def _profile(net, input_size, input) -> str:
