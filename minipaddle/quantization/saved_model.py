@@ -78,9 +78,11 @@ def trace_layer(layer: Layer, input_spec) -> tuple:
                             continue
                         if id(t) not in made:
                             name = t.name or unique_name("buffer")
-                            v = StaticParameter(block, name, list(t.shape), t.dtype, trainable=False)
+                            # (a 0-d scale, PTQ's abs-max, is saved as [1]: what Paddle's parameter files hold)
+                            shape = list(t.shape) or [1]
+                            v = StaticParameter(block, name, shape, t.dtype, trainable=False)
                             block.vars[name] = v
-                            scope.vars[name] = np.array(t.numpy())
+                            scope.vars[name] = np.array(t.numpy()).reshape(shape)
                             made[id(t)] = v
                         swapped.append((table, key, t))
                         table[key] = made[id(t)]
