@@ -148,3 +148,16 @@ def test_int8_lenet_on_digits_within_one_point_of_float32(tmp_path):
     int8_acc = float((out.argmax(1) == yte).mean())
     assert float_acc > 0.5, float_acc  # it learned something
     assert abs(int8_acc - float_acc) <= 0.01, (float_acc, int8_acc)
+
+
+def test_inference_predictor_runs_the_int8_program(tmp_path):
+    """paddle.inference loads the int8 model and gives what the Executor gives."""
+    _, converted = _ptq_lenet()
+    _, int8 = _int8_files(converted, str(tmp_path))
+    x = np.random.default_rng(3).standard_normal((4, 1, 28, 28)).astype("float32")
+    predictor = paddle.inference.create_predictor(paddle.inference.Config(int8 + ".pdmodel", int8 + ".pdiparams"))
+    predictor.get_input_handle(predictor.get_input_names()[0]).copy_from_cpu(x)
+    predictor.run()
+    got = predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu()
+    _, want = _run(int8, x)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
