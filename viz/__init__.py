@@ -17,6 +17,9 @@ and minipaddle never imports it. It draws with graphviz, matplotlib and ipywidge
     viz.plot_timeline(trace)              every rank's forward, backward, all-reduces and steps (viz/timeline.py)
     viz.draw_collective(op, world_size)   what a collective does to each rank's buffer (viz/collective.py)
     viz.show_to_static(fn, *example_args) how to_static rewrote fn, one transformer at a time, and its Program
+    viz.draw_quant(model or program)      quantizers' bits, scheme, scales; a Program's Q/DQ ops coloured (viz/quant.py)
+    viz.plot_weight_quant(layer)          a layer's weights on the quantization grid; plot_quant_error: SQNR per layer
+    viz.plot_scale_history(record_scales(model))   moving-average scale, state and accum over QAT steps
     viz.tour_sections(net, history)       the Layer tree, summary and curves as HTML for `make tour`'s page
 
 The drawings return a View (viz/render.py): it shows itself in Jupyter, `.save("x.svg")` writes a file (.svg
@@ -34,6 +37,7 @@ from viz.layers import draw_layers, trace_layers
 from viz.pass_diff import draw_pass
 from viz.profile import plot_profile
 from viz.program import draw_program
+from viz.quant import draw_quant, plot_quant_error, plot_scale_history, plot_weight_quant, quant_records, record_scales
 from viz.render import View
 from viz.state_dict import draw_state_dict, state_dict_text
 from viz.summary import summary_table
@@ -49,6 +53,14 @@ __all__ = [
     "tensor_stats", "tour_sections", "trace_layers", "TrainingCurves", "View", "WidgetView",
 ]  # fmt: skip
 __all__ += ["show_to_static"]
+__all__ += [
+    "draw_quant",
+    "plot_quant_error",
+    "plot_scale_history",
+    "plot_weight_quant",
+    "quant_records",
+    "record_scales",
+]
 
 
 def __getattr__(name: str):
