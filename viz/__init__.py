@@ -19,6 +19,9 @@ and minipaddle never imports it. It draws with graphviz, matplotlib and ipywidge
     viz.show_to_static(fn, *example_args) how to_static rewrote fn, one transformer at a time, and its Program
     viz.draw_passes(predictor)            a predictor's IR passes with op counts; step=: one pass's diff (viz/passes.py)
     viz.draw_onnx("m.onnx", program)      an exported ONNX graph, beside the Program it came from (viz/onnx_graph.py)
+    viz.draw_quant(model or program)      quantizers' bits, scheme, scales; a Program's Q/DQ ops coloured (viz/quant.py)
+    viz.plot_weight_quant(layer)          a layer's weights on the quantization grid; plot_quant_error: SQNR per layer
+    viz.plot_scale_history(record_scales(model))   moving-average scale, state and accum over QAT steps
     viz.tour_sections(net, history)       the Layer tree, summary and curves as HTML for `make tour`'s page
 
 The drawings return a View (viz/render.py): it shows itself in Jupyter, `.save("x.svg")` writes a file (.svg
@@ -38,6 +41,7 @@ from viz.pass_diff import draw_pass
 from viz.passes import draw_passes
 from viz.profile import plot_profile
 from viz.program import draw_program
+from viz.quant import draw_quant, plot_quant_error, plot_scale_history, plot_weight_quant, quant_records, record_scales
 from viz.render import View
 from viz.state_dict import draw_state_dict, state_dict_text
 from viz.summary import summary_table
@@ -54,6 +58,14 @@ __all__ = [
 ]  # fmt: skip
 __all__ += ["show_to_static"]
 __all__ += ["draw_passes", "draw_onnx"]
+__all__ += [
+    "draw_quant",
+    "plot_quant_error",
+    "plot_scale_history",
+    "plot_weight_quant",
+    "quant_records",
+    "record_scales",
+]
 
 
 def __getattr__(name: str):

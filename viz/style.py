@@ -55,6 +55,22 @@ DIFF = {
     "changed": {"fillcolor": "#ffe6cc", "color": "#d79b00", "penwidth": "2.5"},
 }
 
+# ---- quantization (viz/quant.py): the ops of a quantized Program, marked through the same op marks --------------
+
+QUANT = {
+    "quantize": {"fillcolor": "#d9ead3", "color": "#38761d", "penwidth": "2"},  # float -> levels
+    "dequantize": {"fillcolor": "#fce5cd", "color": "#b45f06", "penwidth": "2"},  # levels -> float
+    "fake_quant": {"fillcolor": "#fff2cc", "color": "#bf9000", "penwidth": "2"},  # both in one op (training)
+    "observer": {"fillcolor": "#f3f3f3", "color": "#999999", "style": "rounded,dashed,filled"},  # records a scale
+    "int8": {"fillcolor": "#c9daf8", "color": "#1155cc", "penwidth": "2.5"},  # integer arithmetic
+}
+QUANT_COLORS = {
+    "weight": "#3d85c6",
+    "activation": "#e69138",
+    "output": "#6aa84f",
+}  # bars and lines by what is quantized
+DIFF.update(QUANT)  # (ProgramDrawing looks its op marks up in DIFF)
+
 # ---- heatmaps (color_by): a sequential map, light yellow (low) to dark red (high), ColorBrewer's YlOrRd -----------
 
 HEAT_STOPS = ("#ffffcc", "#fed976", "#fd8d3c", "#e31a1c", "#800026")

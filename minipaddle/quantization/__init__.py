@@ -17,9 +17,24 @@ from minipaddle.quantization.base_observer import BaseObserver
 from minipaddle.quantization.base_quanter import BaseQuanter
 from minipaddle.quantization.config import QuantConfig
 from minipaddle.quantization.factory import quanter
-from minipaddle.quantization.imperative import ImperativeQuantAware
+from minipaddle.quantization.imperative import (
+    SUPPORT_ACT_QUANTIZERS,
+    SUPPORT_WT_QUANTIZERS,
+    AbsmaxQuantizer,
+    BaseQuantizer,
+    HistQuantizer,
+    ImperativePTQ,
+    ImperativeQuantAware,
+    KLQuantizer,
+    PerChannelAbsmaxQuantizer,
+    PTQConfig,
+    PTQRegistry,
+    default_ptq_config,
+)
 from minipaddle.quantization.ptq import PTQ
 from minipaddle.quantization.qat import QAT
 
 __all__ = ["QuantConfig", "BaseQuanter", "BaseObserver", "quanter", "QAT", "PTQ"]
-_ = (ImperativeQuantAware, observers, quanters)
+_ = (ImperativeQuantAware, ImperativePTQ, PTQConfig, default_ptq_config, BaseQuantizer, AbsmaxQuantizer,
+     PerChannelAbsmaxQuantizer, HistQuantizer, KLQuantizer, SUPPORT_ACT_QUANTIZERS, SUPPORT_WT_QUANTIZERS, PTQRegistry,
+     observers, quanters)  # fmt: skip

@@ -78,12 +78,16 @@ def trace_layer(layer: Layer, input_spec) -> tuple:
                             continue
                         if id(t) not in made:
                             name = t.name or unique_name("buffer")
-                            v = StaticParameter(block, name, list(t.shape), t.dtype, trainable=False)
+                            # (a 0-d scale, PTQ's abs-max, is saved as [1]: what Paddle's parameter files hold)
+                            shape = list(t.shape) or [1]
+                            v = StaticParameter(block, name, shape, t.dtype, trainable=False)
                             block.vars[name] = v
-                            scope.vars[name] = np.array(t.numpy())
+                            scope.vars[name] = np.array(t.numpy()).reshape(shape)
                             made[id(t)] = v
                         swapped.append((table, key, t))
                         table[key] = made[id(t)]
+                if getattr(sub, "_customized_attrs", None):  # attributes for every op the layer builds
+                    hooks.extend(_attrs_hooks(sub, block))
                 if isinstance(sub, MovingAverageAbsMaxScale):
                     record = (lambda s: lambda _, inputs, out: output_scales.__setitem__(out.name, s._scale.name))(sub)
                     hooks.append(sub.register_forward_post_hook(record))
@@ -99,6 +103,20 @@ def trace_layer(layer: Layer, input_spec) -> tuple:
             sub.training = mode
     fetches = list(out) if isinstance(out, (list, tuple)) else [out]
     return program, feeds, fetches, scope, output_scales
+
+
+def _attrs_hooks(layer: Layer, block) -> list:
+    """Hooks that put `layer._customized_attrs` on the ops its forward appends (Paddle's Layer._set_op_attrs)."""
+    start = []
+
+    def before(_, inputs):
+        start.append(len(block.ops))
+
+    def after(_, inputs, outputs):
+        for op in block.ops[start.pop() :]:
+            op.attrs.update(layer._customized_attrs)
+
+    return [layer.register_forward_pre_hook(before), layer.register_forward_post_hook(after)]
 
 
 def _save(program, feeds, fetches, scope, path: str) -> None:

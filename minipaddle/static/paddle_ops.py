@@ -616,27 +616,19 @@ def _quant_scale(op, slot: str):
 
 @reads("quantize_linear")
 def _quantize_linear(op):
-    """q = clip(round(x / scale * (2**(bits-1) - 1)), ...) in float, as Paddle's quantize_linear (round half
-    away from zero, Paddle's `round` in its fake-quant kernels)."""
-    paddle = _paddle()
-    x, scale = op.x("X"), op.x("Scale")
-    bnt = float((1 << (op.attr("bit_length", 8) - 1)) - 1)
-    axis = op.attr("quant_axis", -1)
-    if scale.ndim == 1 and scale.shape[0] != 1 and axis >= 0:
-        scale = paddle.reshape(scale, [1] * axis + [-1] + [1] * (x.ndim - axis - 1))
-    q = paddle.round(x / scale * bnt)
-    return {"Y": paddle.clip(q, -bnt - 1 if op.attr("round_type", 0) == 0 else -bnt, bnt)}
+    """minipaddle's own quantize_linear op (ops/fake_quant.py): Paddle's formula, rounding and clipping exactly."""
+    from minipaddle import ops
+
+    return {"Y": ops.quantize_linear(op.x("X"), op.x("Scale"), op.x("ZeroPoint"), op.attr("quant_axis", 0),
+                                     op.attr("bit_length", 8), op.attr("round_type", 0))}  # fmt: skip
 
 
 @reads("dequantize_linear")
 def _dequantize_linear(op):
-    paddle = _paddle()
-    x, scale = op.x("X"), op.x("Scale")
-    bnt = float((1 << (op.attr("bit_length", 8) - 1)) - 1)
-    axis = op.attr("quant_axis", -1)
-    if scale.ndim == 1 and scale.shape[0] != 1 and axis >= 0:
-        scale = paddle.reshape(scale, [1] * axis + [-1] + [1] * (x.ndim - axis - 1))
-    return {"Y": paddle.cast(x, scale.dtype.name) * scale / bnt}
+    from minipaddle import ops
+
+    return {"Y": ops.dequantize_linear(op.x("X"), op.x("Scale"), op.x("ZeroPoint"), op.attr("quant_axis", 0),
+                                       op.attr("bit_length", 8), op.attr("round_type", 0))}  # fmt: skip
 
 
 @reads("fake_quantize_dequantize_abs_max", "fake_quantize_dequantize_moving_average_abs_max")
@@ -698,6 +690,19 @@ for _mini, _paddle_type in {"add": "elementwise_add", "subtract": "elementwise_s
                             "less_than": "less_than", "equal": "equal", "not_equal": "not_equal",
                             "greater_equal": "greater_equal", "less_equal": "less_equal"}.items():  # fmt: skip
     WRITERS[_mini] = _simple(_paddle_type, ("X", "Y"), attrs=lambda op: {"axis": -1})
+
+
+def _w_linear_quant(paddle_type):
+    def write(op, var_of):
+        x, scale, zero_point = (op.inputs[k][0] for k in ("x", "scale", "zero_point"))
+        attrs = {k: int(op.attrs.get(k, d)) for k, d in (("quant_axis", 0), ("bit_length", 8), ("round_type", 0))}
+        return paddle_type, {"X": [x], "Scale": [scale], "ZeroPoint": [zero_point]}, {"Y": op.outputs["Out"][:1]}, attrs
+
+    return write
+
+
+WRITERS["quantize_linear"] = _w_linear_quant("quantize_linear")
+WRITERS["dequantize_linear"] = _w_linear_quant("dequantize_linear")
 
 
 @writes("matmul")

@@ -166,3 +166,93 @@ ENTRIES: list[OpInfo] = [
     OpInfo("quantize_linear", linear_fn, linear_ref, linear_samples, grad=False),
     OpInfo("fake_dequantize_max_abs", dequant_fn, dequant_ref, dequant_samples, grad=False),
 ]
+
+
+# ---- the int8 ops of static/passes/int8.py (integers in, exact integers out; no gradient) --------------------
+
+
+def _int8(rng, *shape):
+    return rng.integers(-128, 128, size=shape).astype(np.int8)
+
+
+def quantize_int8_fn(x, scale, axis=-1):
+    return ops.quantize_int8(x, scale, axis)
+
+
+def quantize_int8_ref(x, scale, axis=-1):
+    s = scale if axis < 0 else scale.reshape([-1 if i == axis else 1 for i in range(x.ndim)])
+    return _levels(x, s, 8, 0).astype(np.int8)
+
+
+def quantize_int8_samples(rng):
+    return [
+        Sample((r(rng, 4, 3) * 3, np.array([2.0])), {}, "per tensor, clipped"),
+        Sample((r(rng, 4, 3), np.array([0.5, 1.0, 2.0])), {"axis": 1}, "per channel"),
+    ]
+
+
+def matmul_int8_fn(x, y):
+    return ops.matmul_int8(x, y)
+
+
+def matmul_int8_ref(x, y):
+    return (x.astype(np.int64) @ y.astype(np.int64)).astype(np.int32)
+
+
+def matmul_int8_samples(rng):
+    return [
+        Sample((_int8(rng, 3, 5), _int8(rng, 5, 4)), {}, "2-d"),
+        Sample((_int8(rng, 2, 3, 6), _int8(rng, 6, 2)), {}, "batched"),
+    ]
+
+
+def conv_int8_fn(x, w, padding=0):
+    return ops.conv2d_int8(x, w, (1, 1), ((padding, padding), (padding, padding)), (1, 1), 1)
+
+
+def conv_int8_ref(x, w, padding=0):
+    x = np.pad(x.astype(np.int64), ((0, 0), (0, 0), (padding, padding), (padding, padding)))
+    kh, kw = w.shape[2:]
+    oh, ow = x.shape[2] - kh + 1, x.shape[3] - kw + 1
+    out = np.zeros((x.shape[0], w.shape[0], oh, ow), np.int64)
+    for i in range(oh):
+        for j in range(ow):
+            out[:, :, i, j] = np.einsum("nchw,ochw->no", x[:, :, i : i + kh, j : j + kw], w.astype(np.int64))
+    return out.astype(np.int32)
+
+
+def conv_int8_samples(rng):
+    return [Sample((_int8(rng, 2, 3, 5, 5), _int8(rng, 4, 3, 3, 3)), {}, "valid"),
+            Sample((_int8(rng, 1, 2, 4, 4), _int8(rng, 3, 2, 3, 3)), {"padding": 1}, "padded")]  # fmt: skip
+
+
+def dequantize_int32_fn(acc, x_scale, w_scale, axis=-1):
+    return ops.dequantize_int32(acc, x_scale, w_scale, axis)
+
+
+def dequantize_int32_ref(acc, x_scale, w_scale, axis=-1):
+    ws = w_scale if w_scale.size == 1 else w_scale.reshape([-1 if i == axis % acc.ndim else 1 for i in range(acc.ndim)])
+    return (acc * (x_scale / 127) * (ws / 127)).astype(np.float32)
+
+
+def dequantize_int32_samples(rng):
+    acc = rng.integers(-(2**20), 2**20, size=(2, 3, 2, 2)).astype(np.int32)
+    return [
+        Sample((acc, np.array([2.0], "float32"), np.array([0.5, 1.0, 1.5], "float32")), {"axis": 1}, "conv output"),
+        Sample((acc[0, 0], np.array([2.0], "float32"), np.array([3.0], "float32")), {}, "one weight scale"),
+    ]
+
+
+ENTRIES += [
+    OpInfo("quantize_int8", quantize_int8_fn, quantize_int8_ref, quantize_int8_samples, grad=False),
+    OpInfo("matmul_int8", matmul_int8_fn, matmul_int8_ref, matmul_int8_samples, grad=False, dtypes=("float32",)),
+    OpInfo("conv2d_int8", conv_int8_fn, conv_int8_ref, conv_int8_samples, grad=False, dtypes=("float32",)),
+    OpInfo(
+        "dequantize_int32",
+        dequantize_int32_fn,
+        dequantize_int32_ref,
+        dequantize_int32_samples,
+        grad=False,
+        dtypes=("float32",),
+    ),  # fmt: skip
+]

@@ -49,12 +49,14 @@ def write_page(path: str, shown: dict, settings: dict) -> None:
     """Write the page for what lesson.run returned (`shown`) and the command's settings."""
     import minipaddle as paddle
     import viz
+    from viz.quant import quant_tour_section
 
     h = shown["history"]
     params = dict(shown["net"].named_parameters())
     sections = [("Test images and the model's answers", _samples(*shown["samples"]))]
     sections.append(("paddle.summary(LeNet)", f"<pre>{html.escape(shown['summary'])}</pre>"))
     sections += viz.tour_sections(shown["net"], h, input_size=[1, 1, 28, 28])
+    sections.append(quant_tour_section(shown["net"], shown["samples"][0][:, None]))
     sections += [
         (
             "One training step's autograd graph, folded by layer (viz.draw_graph(loss, depth=1))",

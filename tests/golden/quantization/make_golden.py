@@ -4,6 +4,7 @@ no Paddle):
 - arrays.npz: the QAT / PTQ cases of cases.py (LeNet, 10 steps), run by tests.golden_files.record_cases;
 - ops.npz: every fake-quant op on fixed inputs (inputs `<case>.in.<slot>`, outputs `<case>.out.<slot>`), run as
   one-op static Programs, with ties and clipping in the inputs;
+- quantizers.npz: ImperativePTQ's quantizers (abs-max, histogram, KL, per channel) on fixed batches;
 - text.json: Paddle's printed forms (QuantConfig, a quantized LeNet).
 
 Run with the reference Paddle, from outside the repo so `import paddle` finds the real one:
@@ -116,6 +117,31 @@ def record_ops(paddle):
     return meta
 
 
+def record_quantizers(paddle):
+    """ImperativePTQ's quantizers on three batches whose range grows (so the histograms are re-binned)."""
+    from paddle.quantization import imperative
+
+    rng = np.random.default_rng(7)
+    batches = [(rng.standard_normal((64, 50)) * s).astype("float32") for s in (1.0, 2.5, 1.5)]
+    weight = rng.standard_normal((6, 3, 3, 3)).astype("float32")
+    arrays = {f"batch{i}": b for i, b in enumerate(batches)}
+    arrays["weight"] = weight
+    makers = {"abs_max": imperative.AbsmaxQuantizer, "hist": imperative.HistQuantizer, "kl": imperative.KLQuantizer}
+    for name, make in makers.items():
+        quantizer = make()
+        for b in batches:
+            quantizer.sample_data(None, (paddle.to_tensor(b),))
+        quantizer.cal_thresholds()
+        arrays[f"{name}.thresholds"] = np.asarray(quantizer.thresholds, "float64")
+        if name != "abs_max":
+            arrays[f"{name}.hist"] = quantizer.hists[0]
+    per_channel = imperative.PerChannelAbsmaxQuantizer()
+    per_channel.sample_data(paddle.nn.Conv2D(3, 6, 3), (paddle.to_tensor(weight),))
+    per_channel.cal_thresholds()
+    arrays["per_channel.thresholds"] = np.asarray(per_channel.thresholds, "float64")
+    np.savez(HERE / "quantizers.npz", **arrays)
+
+
 def record_text(paddle):
     from paddle.quantization import QAT, QuantConfig
     from paddle.quantization.quanters import FakeQuanterWithAbsMaxObserver
@@ -137,6 +163,7 @@ if __name__ == "__main__":
     warnings.filterwarnings("ignore")
     record_cases("quantization")
     meta = record_ops(paddle)
+    record_quantizers(paddle)
     text = record_text(paddle)
     (HERE / "text.json").write_text(json.dumps({"ops": meta, "text": text}, indent=1, sort_keys=True) + "\n")
     print(f"wrote {len(meta)} op cases and {len(text)} texts")
