@@ -1,7 +1,7 @@
 """paddle.utils: small helpers for code written against Paddle: deprecated, require_version, run_check,
 try_import, and the unique_name submodule."""
 
-from minipaddle.utils import unique_name
+from minipaddle.utils import download, unique_name
 from minipaddle.utils.install_check import run_check
 from minipaddle.utils.versions import deprecated, require_version, try_import
 
