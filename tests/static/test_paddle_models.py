@@ -278,3 +278,14 @@ def test_paddle_runs_what_minipaddle_saved_with_the_same_outputs(saved_cnn, tmp_
     outs = json.loads(result.stdout.strip().splitlines()[-1])
     for how in ("static", "jit", "predictor"):
         np.testing.assert_allclose(np.array(outs[how], "float32"), expected, rtol=1e-5, atol=1e-6, err_msg=how)
+
+
+def test_a_loaded_paddle_model_reads_as_json_and_draws():
+    program, _, _ = read_pdmodel((MODELS / "lenet.pdmodel").read_bytes(), "lenet")
+    text = program.to_json()
+    assert text.startswith('{"format": "minipaddle.program"') and '"type": "conv2d"' in text
+    assert str(paddle.static.deserialize_program(text.encode())) == str(program)
+    import viz
+
+    source = viz.draw_program(program).source
+    assert "conv2d" in source and "relu_0.tmp_0" in source
