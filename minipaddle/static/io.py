@@ -1,16 +1,19 @@
 """Saving and loading static Programs and their values: paddle.static.save/load, the inference model, and the
 in-memory forms (serialize_* / deserialize_*).
 
-Files (DESIGN.md, wall 4): a Program is JSON (static/serialize.py); values are `.npz` archives of named arrays
-(static/files.py), read with allow_pickle=False, so loading a file can never run code. Every file is written to a
-temporary file first and renamed into place, so a crash mid-save leaves the previous file intact.
+Files (DESIGN.md, wall 4): inference models are Paddle 2.6's own `.pdmodel` (ProgramDesc protobuf) and
+`.pdiparams` (static/pdmodel.py, with the op translation table in static/paddle_ops.py); a Program Paddle's format
+cannot hold, and static.save's checkpoints, use minipaddle's JSON Program (static/serialize.py) and `.npz`
+archives of named arrays (static/files.py), read with allow_pickle=False. Loading a file never runs code. Every
+file is written to a temporary file first and renamed into place, so a crash mid-save leaves the previous file.
 
     paddle.static.save(main, "ckpt/model")        -> model.pdparams (parameters), .pdopt (other persistable state:
                                                      optimizer moments, learning rate), .pdmodel (the Program)
     paddle.static.load(main, "ckpt/model", exe)   <- puts the values into the global scope
     paddle.static.save_inference_model("infer/m", [x], [y], exe)
                                                   -> m.pdmodel (only the ops from x to y, in inference mode, with the
-                                                     feed and fetch names) and m.pdiparams (the parameters they read)
+                                                     feed and fetch ops) and m.pdiparams (the parameters they read),
+                                                     which paddle 2.6 loads and runs
     program, feed_names, fetch_targets = paddle.static.load_inference_model("infer/m", exe)
 """
 
