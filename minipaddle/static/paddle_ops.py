@@ -609,23 +609,29 @@ def _rnn(op):
 # ---- quantization (the ops PaddleSlim's quantized inference models hold) ----------------------------------------
 
 
-def _quant_scale(op, slot: str):
-    scale = op.x(slot)
-    return scale
+def _round_half_even(x):
+    """Round to nearest, ties to even (minipaddle's round, like Paddle's, sends ties away from zero)."""
+    paddle = _paddle()
+    r = paddle.round(x)
+    tie = paddle.abs(x - paddle.trunc(x)) == 0.5
+    odd = paddle.remainder(r, paddle.full_like(r, 2.0)) != 0
+    return paddle.where(paddle.logical_and(tie, odd), r - paddle.sign(x), r)
 
 
 @reads("quantize_linear")
 def _quantize_linear(op):
-    """q = clip(round(x / scale * (2**(bits-1) - 1)), ...) in float, as Paddle's quantize_linear (round half
-    away from zero, Paddle's `round` in its fake-quant kernels)."""
+    """q = clip(round(x / scale * (2**(bits-1) - 1))) kept in float, as Paddle's quantize_linear: round_type 0
+    rounds ties to even and clips to [-bnt - 1, bnt]; round_type 1 clips x to [-scale, scale] first and rounds
+    ties away from zero."""
     paddle = _paddle()
     x, scale = op.x("X"), op.x("Scale")
     bnt = float((1 << (op.attr("bit_length", 8) - 1)) - 1)
     axis = op.attr("quant_axis", -1)
     if scale.ndim == 1 and scale.shape[0] != 1 and axis >= 0:
         scale = paddle.reshape(scale, [1] * axis + [-1] + [1] * (x.ndim - axis - 1))
-    q = paddle.round(x / scale * bnt)
-    return {"Y": paddle.clip(q, -bnt - 1 if op.attr("round_type", 0) == 0 else -bnt, bnt)}
+    if op.attr("round_type", 0) == 0:
+        return {"Y": paddle.clip(_round_half_even(x / scale * bnt), -bnt - 1, bnt)}
+    return {"Y": paddle.round(paddle.clip(x, -scale, scale) / scale * bnt)}
 
 
 @reads("dequantize_linear")
