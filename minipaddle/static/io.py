@@ -1,16 +1,19 @@
 """Saving and loading static Programs and their values: paddle.static.save/load, the inference model, and the
 in-memory forms (serialize_* / deserialize_*).
 
-Files (DESIGN.md, wall 4): a Program is JSON (static/serialize.py); values are `.npz` archives of named arrays
-(static/files.py), read with allow_pickle=False, so loading a file can never run code. Every file is written to a
-temporary file first and renamed into place, so a crash mid-save leaves the previous file intact.
+Files (DESIGN.md, wall 4): inference models are Paddle 2.6's own `.pdmodel` (ProgramDesc protobuf) and
+`.pdiparams` (static/pdmodel.py, with the op translation table in static/paddle_ops.py); a Program Paddle's format
+cannot hold, and static.save's checkpoints, use minipaddle's JSON Program (static/serialize.py) and `.npz`
+archives of named arrays (static/files.py), read with allow_pickle=False. Loading a file never runs code. Every
+file is written to a temporary file first and renamed into place, so a crash mid-save leaves the previous file.
 
     paddle.static.save(main, "ckpt/model")        -> model.pdparams (parameters), .pdopt (other persistable state:
                                                      optimizer moments, learning rate), .pdmodel (the Program)
     paddle.static.load(main, "ckpt/model", exe)   <- puts the values into the global scope
     paddle.static.save_inference_model("infer/m", [x], [y], exe)
                                                   -> m.pdmodel (only the ops from x to y, in inference mode, with the
-                                                     feed and fetch names) and m.pdiparams (the parameters they read)
+                                                     feed and fetch ops) and m.pdiparams (the parameters they read),
+                                                     which paddle 2.6 loads and runs
     program, feed_names, fetch_targets = paddle.static.load_inference_model("infer/m", exe)
 """
 
@@ -275,7 +278,8 @@ def _inference_parts(feed_vars, fetch_vars, kwargs: dict, fn: str, allowed: tupl
 
 
 def serialize_program(feed_vars, fetch_vars, **kwargs) -> bytes:
-    """The inference Program from feed_vars to fetch_vars as bytes (the content of a .pdmodel file).
+    """The inference Program from feed_vars to fetch_vars as bytes (the content of a .pdmodel file): Paddle's
+    ProgramDesc protobuf, or minipaddle's JSON (with a warning) for a Program Paddle's format cannot hold here.
 
     Args:
         feed_vars, fetch_vars: a Variable or a list of Variables.
@@ -283,33 +287,56 @@ def serialize_program(feed_vars, fetch_vars, **kwargs) -> bytes:
     """
     pruned, feeds, fetches = _inference_parts(feed_vars, fetch_vars, kwargs, "serialize_program",
                                               ("program", "legacy_format"))  # fmt: skip
-    return program_to_bytes(pruned, feeds, fetches)
+    return _model_and_params(pruned, feeds, fetches, "serialize_program", with_params=False)[0]
 
 
 def serialize_persistables(feed_vars, fetch_vars, executor, **kwargs) -> bytes:
     """The values of the parameters the inference Program from feed_vars to fetch_vars reads, as bytes (the
-    content of a .pdiparams file), taken from the global scope."""
+    content of a .pdiparams file: Paddle's stream, or an .npz beside a JSON program), from the global scope."""
     _executor_arg(executor, "serialize_persistables")
-    pruned, _, _ = _inference_parts(feed_vars, fetch_vars, kwargs, "serialize_persistables", ("program",))
-    return arrays_to_bytes(_values_of(_persistables(pruned).values(), global_scope(), "serialize_persistables"))
+    pruned, feeds, fetches = _inference_parts(feed_vars, fetch_vars, kwargs, "serialize_persistables", ("program",))
+    return _model_and_params(pruned, feeds, fetches, "serialize_persistables", warn=False)[1]
+
+
+def _model_and_params(pruned, feeds, fetches, fn: str, fmt: str = "paddle", with_params=True, warn=True) -> tuple:
+    """(.pdmodel bytes, .pdiparams bytes): Paddle's files, or minipaddle's JSON and .npz when `fmt` asks for them
+    or Paddle's format cannot hold the Program (an op without a writer, control flow on a variable)."""
+    if fmt == "paddle":
+        try:
+            model, names = write_pdmodel(pruned, feeds, fetches)
+        except NotImplementedError as e:
+            if warn:
+                warnings.warn(f"{fn}: writing minipaddle's JSON program, not Paddle's .pdmodel: {e}", stacklevel=3)
+        else:
+            if not with_params:
+                return model, None
+            variables = {v.name: v for v in pruned.list_vars()}
+            return model, write_pdiparams(_values_of([variables[n] for n in names], global_scope(), fn))
+    model = program_to_bytes(pruned, feeds, fetches)
+    if not with_params:
+        return model, None
+    return model, arrays_to_bytes(_values_of(_persistables(pruned).values(), global_scope(), fn))
 
 
 def deserialize_program(data) -> Program:
-    """The Program in `data` (bytes from serialize_program or a .pdmodel file).
+    """The Program in `data` (bytes from serialize_program or a .pdmodel file: Paddle's ProgramDesc, whose ops
+    are translated into minipaddle's, or minipaddle's JSON; told apart by the bytes).
 
-    A ValueError says so when the data is not a minipaddle program, is damaged, was written by a newer
-    minipaddle, or uses an op this minipaddle does not define.
+    A ValueError says so when the data is not a program, is damaged, or was written by a newer minipaddle; a
+    NotImplementedError names a Paddle op outside the translation table.
     """
+    if isinstance(data, (bytes, bytearray)) and is_pdmodel(data):
+        return read_pdmodel(data, "deserialize_program: the data")[0]
     return read_program(data, "deserialize_program: the data")[0]
 
 
 def deserialize_persistables(program, data, executor) -> None:
-    """Put the values in `data` (bytes from serialize_persistables or a .pdiparams file) into the global scope,
-    for the persistable variables of `program`."""
+    """Put the values in `data` (bytes from serialize_persistables or a .pdiparams file: Paddle's stream or an
+    .npz) into the global scope, for the persistable variables of `program`."""
     if not isinstance(program, Program):
         raise TypeError(f"deserialize_persistables: program must be a Program, got {type(program).__name__}")
     _executor_arg(executor, "deserialize_persistables")
-    arrays = arrays_from_bytes(data, "deserialize_persistables: the data")
+    arrays = _read_params(program, data, "the data", "deserialize_persistables")
     _put(_persistables(program).values(), arrays, global_scope(), "deserialize_persistables", "the data")
 
 
@@ -360,20 +387,7 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
         raise ValueError(f"save_inference_model: format must be 'paddle' or 'minipaddle', got {fmt!r}")
     allowed = ("program", "clip_extra", "legacy_format", "skip_prune_program")
     pruned, feeds, fetches = _inference_parts(feed_vars, fetch_vars, kwargs, "save_inference_model", allowed)
-    model = None
-    if fmt == "paddle":
-        try:
-            model, names = write_pdmodel(pruned, feeds, fetches)
-        except NotImplementedError as e:
-            warnings.warn(f"save_inference_model: writing minipaddle's JSON program, not Paddle's .pdmodel: {e}",
-                          stacklevel=2)  # fmt: skip
-    if model is not None:
-        variables = {v.name: v for v in pruned.list_vars()}
-        values = _values_of([variables[n] for n in names], global_scope(), "save_inference_model")
-        params = write_pdiparams(values)
-    else:
-        model = program_to_bytes(pruned, feeds, fetches)
-        params = arrays_to_bytes(_values_of(_persistables(pruned).values(), global_scope(), "save_inference_model"))
+    model, params = _model_and_params(pruned, feeds, fetches, "save_inference_model", fmt)
     atomic_write(prefix + ".pdiparams", params)
     atomic_write(prefix + ".pdmodel", model)
 
@@ -446,15 +460,17 @@ def load_inference_model(path_prefix, executor, **kwargs) -> list:
     return [program, feeds, [block.var(n) for n in fetches]]
 
 
-def _read_params(program: Program, params, source: str) -> dict:
+def _read_params(program: Program, params, source: str, fn: str = "load_inference_model") -> dict:
     """The values in a parameter file: Paddle's .pdiparams stream or minipaddle's .npz (told by the bytes)."""
     if params is None:
         if _persistables(program):
-            raise FileNotFoundError(f"load_inference_model: no parameter file {source!r}")
+            raise FileNotFoundError(f"{fn}: no parameter file {source!r}")
         return {}
+    if not isinstance(params, (bytes, bytearray)):
+        raise TypeError(f"{fn}: {source} must be bytes, got {type(params).__name__}")
     if bytes(params[:2]) == b"PK":
-        return arrays_from_bytes(params, f"load_inference_model: {source}")
-    return read_pdiparams(params, persistable_specs(program), f"load_inference_model: {source}")
+        return arrays_from_bytes(params, f"{fn}: {source}")
+    return read_pdiparams(params, persistable_specs(program), f"{fn}: {source}")
 
 
 def _read_info(path: str) -> dict:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.static.program import Variable
 
@@ -609,24 +610,24 @@ def _rnn(op):
 # ---- quantization (the ops PaddleSlim's quantized inference models hold) ----------------------------------------
 
 
-def _quant_scale(op, slot: str):
-    scale = op.x(slot)
-    return scale
+def _round_half_even(x):
+    """Round to nearest, ties to even (minipaddle's round, like Paddle's, sends ties away from zero)."""
+    paddle = _paddle()
+    r = paddle.round(x)
+    tie = paddle.abs(x - paddle.trunc(x)) == 0.5
+    odd = paddle.remainder(r, paddle.full_like(r, 2.0)) != 0
+    return paddle.where(paddle.logical_and(tie, odd), r - paddle.sign(x), r)
 
 
 @reads("quantize_linear")
 def _quantize_linear(op):
     """minipaddle's own quantize_linear op (ops/fake_quant.py): Paddle's formula, rounding and clipping exactly."""
-    from minipaddle import ops
-
     return {"Y": ops.quantize_linear(op.x("X"), op.x("Scale"), op.x("ZeroPoint"), op.attr("quant_axis", 0),
                                      op.attr("bit_length", 8), op.attr("round_type", 0))}  # fmt: skip
 
 
 @reads("dequantize_linear")
 def _dequantize_linear(op):
-    from minipaddle import ops
-
     return {"Y": ops.dequantize_linear(op.x("X"), op.x("Scale"), op.x("ZeroPoint"), op.attr("quant_axis", 0),
                                        op.attr("bit_length", 8), op.attr("round_type", 0))}  # fmt: skip
 

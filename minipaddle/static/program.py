@@ -368,6 +368,14 @@ class Program:
     def to_dict(self) -> dict:
         return {"blocks": [b.to_dict() for b in self.blocks], "random_seed": self.random_seed}
 
+    def to_json(self) -> str:
+        """The Program as minipaddle's JSON text (static/serialize.py, one op per line): what a student reads.
+        Model files are Paddle's ProgramDesc protobuf (static/pdmodel.py); this is the readable form of the same
+        Program, and paddle.static.deserialize_program reads it back."""
+        from minipaddle.static.serialize import program_to_bytes  # (serialize imports this module)
+
+        return program_to_bytes(self).decode("utf-8")
+
 
 def _drop_unused_vars(program: Program) -> None:
     """After removing ops: drop variables that no op reads or writes (data and parameters stay)."""

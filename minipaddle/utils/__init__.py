@@ -1,7 +1,7 @@
 """paddle.utils: small helpers for code written against Paddle: deprecated, require_version, run_check,
 try_import, and the unique_name submodule."""
 
-from minipaddle.utils import dlpack, unique_name  # noqa: F401  (paddle.utils.dlpack, paddle.utils.unique_name)
+from minipaddle.utils import dlpack, download, unique_name  # noqa: F401  (paddle.utils.dlpack, .download, .unique_name)
 from minipaddle.utils.install_check import run_check
 from minipaddle.utils.versions import deprecated, require_version, try_import
 

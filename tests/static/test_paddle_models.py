@@ -18,7 +18,7 @@ from tests.golden_files import GOLDEN_ROOT
 
 MODELS = GOLDEN_ROOT / "paddle_models" / "models"
 PADDLE_PYTHON = "/work/paddle-venv/bin/python"
-STORED = ["lenet", "mlp_bn_dropout", "ops_mix", "lstm", "cond_while"]  # with their .pdiparams
+STORED = ["lenet", "mlp_bn_dropout", "ops_mix", "lstm", "cond_while", "quant_qat"]  # with their .pdiparams
 PATTERNED = ["resnet18", "mobilenet_v2", "vgg11"]  # parameters from patterns.py, written by the test
 
 
@@ -278,3 +278,31 @@ def test_paddle_runs_what_minipaddle_saved_with_the_same_outputs(saved_cnn, tmp_
     outs = json.loads(result.stdout.strip().splitlines()[-1])
     for how in ("static", "jit", "predictor"):
         np.testing.assert_allclose(np.array(outs[how], "float32"), expected, rtol=1e-5, atol=1e-6, err_msg=how)
+
+
+def test_a_loaded_paddle_model_reads_as_json_and_draws():
+    program, _, _ = read_pdmodel((MODELS / "lenet.pdmodel").read_bytes(), "lenet")
+    text = program.to_json()
+    assert text.startswith('{"format": "minipaddle.program"') and '"type": "conv2d"' in text
+    assert str(paddle.static.deserialize_program(text.encode())) == str(program)
+    import viz
+
+    source = viz.draw_program(program).source
+    assert "conv2d" in source and "relu_0.tmp_0" in source
+
+
+def test_quantize_linear_rounds_ties_to_even_as_paddle():
+    """round_type 0 (what paddle 2.6's QAT writes): ties to even, clipped to [-128, 127] for 8 bits."""
+    desc = paddle_proto.ProgramDesc()
+    desc.ParseFromString((MODELS / "quant_qat.pdmodel").read_bytes())
+    first_q = next(op for op in desc.blocks[0].ops if op.type == "quantize_linear")
+    y = [v.arguments[0] for v in first_q.outputs if v.parameter == "Y"][0]
+    scale_name = [v.arguments[0] for v in first_q.inputs if v.parameter == "Scale"][0]
+    x = np.zeros((1, 1, 4, 4), "float32")
+    x.reshape(-1)[:8] = [0.5, 1.5, 2.5, -0.5, -2.5, 300.0, -300.0, 0.49]
+    exe = paddle.static.Executor()
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        program, feeds, _ = paddle.static.load_inference_model(str(MODELS / "quant_qat"), exe)
+        paddle.static.global_scope().vars[scale_name] = np.array([127.0], "float32")  # x / scale * 127 = x
+        (q,) = exe.run(program, feed={feeds[0]: x}, fetch_list=[y])
+    np.testing.assert_array_equal(q.reshape(-1)[:8], [0, 2, 2, 0, -2, 127, -128, 0])

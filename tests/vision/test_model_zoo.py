@@ -85,23 +85,22 @@ M = paddle.vision.models
 @pytest.mark.parametrize(
     "make",
     [
-        lambda: M.alexnet(pretrained=True),
-        lambda: M.squeezenet1_0(pretrained=True),
         lambda: M.squeezenet1_1(pretrained=True, num_classes=10),
         lambda: M.shufflenet_v2_x0_25(pretrained=True),
-        lambda: M.shufflenet_v2_swish(pretrained=True),
         lambda: M.mobilenet_v3_small(pretrained=True),
-        lambda: M.mobilenet_v3_large(pretrained=True, scale=0.75),
-        lambda: M.densenet121(pretrained=True),
-        lambda: M.googlenet(pretrained=True),
-        lambda: M.inception_v3(pretrained=True),
-        lambda: M.resnext50_32x4d(pretrained=True),
-        lambda: M.wide_resnet50_2(pretrained=True),
     ],
 )
-def test_pretrained_explains_that_nothing_is_downloaded(make):
-    with pytest.raises(RuntimeError, match=r"downloads nothing.*set_state_dict\(paddle.load\("):
-        make()
+def test_pretrained_asks_for_paddles_url_and_md5(make, monkeypatch):
+    from minipaddle.vision.models.pretrained import MODEL_URLS
+    from tests.vision.test_models import asks_for
+
+    url, md5 = asks_for(make, monkeypatch)
+    assert (url, md5) in MODEL_URLS.values() and url.startswith("https://paddle-") and len(md5) == 32
+
+
+def test_pretrained_weights_paddle_does_not_publish_are_refused():
+    with pytest.raises(ValueError, match="mobilenet_v3_large_x0.75 model do not have a pretrained model now"):
+        M.mobilenet_v3_large(pretrained=True, scale=0.75)
 
 
 def test_bad_arguments():

@@ -60,19 +60,34 @@ def test_lenet_trains_one_step():
     assert not np.array_equal(before, net.fc[2].weight.numpy())
 
 
-@pytest.mark.parametrize(
-    "make",
-    [
-        lambda: paddle.vision.models.resnet18(pretrained=True),
-        lambda: paddle.vision.models.resnet50(pretrained=True, num_classes=10),
-        lambda: paddle.vision.models.vgg16(pretrained=True, batch_norm=True),
-        lambda: paddle.vision.models.mobilenet_v1(pretrained=True),
-        lambda: paddle.vision.models.mobilenet_v2(pretrained=True, scale=0.5),
-    ],
-)
-def test_pretrained_explains_that_nothing_is_downloaded(make):
-    with pytest.raises(RuntimeError, match=r"downloads nothing.*set_state_dict\(paddle.load\("):
+class _Asked(Exception):
+    pass
+
+
+def asks_for(make, monkeypatch) -> tuple:
+    """(url, md5) that make() asks paddle.utils.download for (stopped there: no network in the tests)."""
+    from minipaddle.utils import download
+
+    def record(url, md5sum=None):
+        raise _Asked(url, md5sum)
+
+    monkeypatch.setattr(download, "get_weights_path_from_url", record)
+    with pytest.raises(_Asked) as info:
         make()
+    return info.value.args
+
+
+def test_pretrained_asks_for_paddles_published_weights(monkeypatch):
+    M = paddle.vision.models
+    url, md5 = asks_for(lambda: M.resnet18(pretrained=True), monkeypatch)
+    assert (url, md5) == (
+        "https://paddle-hapi.bj.bcebos.com/models/resnet18.pdparams",
+        "cf548f46534aa3560945be4b95cd11c4",
+    )
+    assert asks_for(lambda: M.mobilenet_v1(pretrained=True), monkeypatch)[0].endswith("mobilenetv1_1.0.pdparams")
+    for make in (lambda: M.vgg16(pretrained=True, batch_norm=True), lambda: M.mobilenet_v2(pretrained=True, scale=0.5)):
+        with pytest.raises(ValueError, match="do not have a pretrained model now"):
+            make()
 
 
 def test_a_paddle_state_dict_loads_by_key():

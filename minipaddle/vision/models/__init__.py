@@ -1,6 +1,7 @@
 """paddle.vision.models: classic image classifiers with Paddle 2.6's constructors and layer names (so a state dict
-saved from Paddle's model has the same keys). No weights can be downloaded: pretrained=True raises RuntimeError;
-build the model and load a weights file you have with `set_state_dict(paddle.load(path))`.
+saved from Paddle's model has the same keys). pretrained=True downloads Paddle's published ImageNet weights (the
+same URLs and md5 sums as paddle 2.6, pretrained.py) into Paddle's cache and loads them; a weights file you have
+loads with `set_state_dict(paddle.load(path))`.
 
     lenet.py         LeNet
     alexnet.py       AlexNet, alexnet

@@ -1,20 +1,11 @@
-"""What several vision models share: the refusal to download weights, channel rounding, and the
-Conv-Norm-Activation block."""
+"""What several vision models share: channel rounding and the Conv-Norm-Activation block (pretrained weights
+are in pretrained.py)."""
 
 from __future__ import annotations
 
 from minipaddle import nn
 
 __all__ = []
-
-
-def refuse_pretrained(arch: str) -> None:
-    """pretrained=True would download weights from the internet; minipaddle never downloads anything."""
-    raise RuntimeError(
-        f"{arch}: pretrained=True needs weights downloaded from the internet, and minipaddle downloads nothing. "
-        f"Build the model with pretrained=False, then load weights you have as a file: "
-        f"model.set_state_dict(paddle.load('{arch}.pdparams'))"
-    )
 
 
 def make_divisible(v: float, divisor: int = 8, min_value: int | None = None) -> int:

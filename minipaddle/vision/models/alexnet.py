@@ -10,7 +10,7 @@ from minipaddle.nn import functional as F
 from minipaddle.nn.initializer import Uniform
 from minipaddle.nn.param_attr import ParamAttr
 from minipaddle.tensor.manipulation import flatten
-from minipaddle.vision.models._utils import refuse_pretrained
+from minipaddle.vision.models.pretrained import with_weights
 
 __all__ = ["AlexNet", "alexnet"]
 
@@ -84,8 +84,5 @@ class AlexNet(nn.Layer):
 
 
 def alexnet(pretrained=False, **kwargs) -> AlexNet:
-    """AlexNet; kwargs go to AlexNet (num_classes). pretrained=True raises RuntimeError: minipaddle downloads no
-    weights."""
-    if pretrained:
-        refuse_pretrained("alexnet")
-    return AlexNet(**kwargs)
+    """AlexNet; kwargs go to AlexNet (num_classes). pretrained=True loads Paddle's published weights."""
+    return with_weights("alexnet", pretrained, lambda: AlexNet(**kwargs))

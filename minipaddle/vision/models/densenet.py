@@ -10,7 +10,7 @@ from minipaddle import nn
 from minipaddle.nn.initializer import Uniform
 from minipaddle.nn.param_attr import ParamAttr
 from minipaddle.tensor.manipulation import concat, flatten
-from minipaddle.vision.models._utils import refuse_pretrained
+from minipaddle.vision.models.pretrained import with_weights
 
 __all__ = ["DenseNet", "densenet121", "densenet161", "densenet169", "densenet201", "densenet264"]
 
@@ -162,14 +162,12 @@ class DenseNet(nn.Layer):
 
 
 def _densenet(arch: str, layers: int, pretrained: bool, **kwargs) -> DenseNet:
-    if pretrained:
-        refuse_pretrained(arch)
-    return DenseNet(layers=layers, **kwargs)
+    return with_weights(arch, pretrained, lambda: DenseNet(layers=layers, **kwargs))
 
 
 def densenet121(pretrained=False, **kwargs) -> DenseNet:
-    """DenseNet-121; kwargs go to DenseNet (bn_size, dropout, num_classes, with_pool). pretrained=True raises
-    RuntimeError: minipaddle downloads no weights."""
+    """DenseNet-121; kwargs go to DenseNet (bn_size, dropout, num_classes, with_pool).
+    pretrained=True loads Paddle's published weights."""
     return _densenet("densenet121", 121, pretrained, **kwargs)
 
 

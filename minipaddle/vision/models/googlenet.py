@@ -9,7 +9,7 @@ from minipaddle.nn import functional as F
 from minipaddle.nn.initializer import Uniform
 from minipaddle.nn.param_attr import ParamAttr
 from minipaddle.tensor.manipulation import concat, flatten, squeeze
-from minipaddle.vision.models._utils import refuse_pretrained
+from minipaddle.vision.models.pretrained import with_weights
 
 __all__ = ["GoogLeNet", "googlenet"]
 
@@ -126,8 +126,5 @@ class GoogLeNet(nn.Layer):
 
 
 def googlenet(pretrained=False, **kwargs) -> GoogLeNet:
-    """GoogLeNet; kwargs go to GoogLeNet (num_classes, with_pool). pretrained=True raises RuntimeError: minipaddle
-    downloads no weights."""
-    if pretrained:
-        refuse_pretrained("googlenet")
-    return GoogLeNet(**kwargs)
+    """GoogLeNet; kwargs go to GoogLeNet (num_classes, with_pool). pretrained=True loads Paddle's published weights."""
+    return with_weights("googlenet", pretrained, lambda: GoogLeNet(**kwargs))

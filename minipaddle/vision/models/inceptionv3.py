@@ -10,7 +10,8 @@ from minipaddle import nn
 from minipaddle.nn.initializer import Uniform
 from minipaddle.nn.param_attr import ParamAttr
 from minipaddle.tensor.manipulation import concat, reshape
-from minipaddle.vision.models._utils import ConvNormActivation, refuse_pretrained
+from minipaddle.vision.models._utils import ConvNormActivation
+from minipaddle.vision.models.pretrained import with_weights
 
 __all__ = ["InceptionV3", "inception_v3"]
 
@@ -206,8 +207,6 @@ class InceptionV3(nn.Layer):
 
 
 def inception_v3(pretrained=False, **kwargs) -> InceptionV3:
-    """InceptionV3; kwargs go to InceptionV3 (num_classes, with_pool). pretrained=True raises RuntimeError:
-    minipaddle downloads no weights."""
-    if pretrained:
-        refuse_pretrained("inception_v3")
-    return InceptionV3(**kwargs)
+    """InceptionV3; kwargs go to InceptionV3 (num_classes, with_pool).
+    pretrained=True loads Paddle's published weights."""
+    return with_weights("inception_v3", pretrained, lambda: InceptionV3(**kwargs))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from minipaddle import nn
 from minipaddle.tensor.manipulation import flatten
-from minipaddle.vision.models._utils import ConvNormActivation, refuse_pretrained
+from minipaddle.vision.models._utils import ConvNormActivation
+from minipaddle.vision.models.pretrained import with_weights
 
 __all__ = ["MobileNetV1", "mobilenet_v1"]
 
@@ -82,7 +83,5 @@ class MobileNetV1(nn.Layer):
 
 def mobilenet_v1(pretrained=False, scale=1.0, **kwargs) -> MobileNetV1:
     """MobileNetV1 with width multiplier `scale`; kwargs go to MobileNetV1 (num_classes, with_pool).
-    pretrained=True raises RuntimeError: minipaddle downloads no weights."""
-    if pretrained:
-        refuse_pretrained(f"mobilenetv1_{scale}")
-    return MobileNetV1(scale=scale, **kwargs)
+    pretrained=True loads Paddle's published weights."""
+    return with_weights(f"mobilenetv1_{scale}", pretrained, lambda: MobileNetV1(scale=scale, **kwargs))

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from minipaddle import nn
 from minipaddle.tensor.manipulation import flatten
-from minipaddle.vision.models._utils import ConvNormActivation, make_divisible, refuse_pretrained
+from minipaddle.vision.models._utils import ConvNormActivation, make_divisible
+from minipaddle.vision.models.pretrained import with_weights
 
 __all__ = ["MobileNetV2", "mobilenet_v2"]
 
@@ -98,7 +99,5 @@ class MobileNetV2(nn.Layer):
 
 def mobilenet_v2(pretrained=False, scale=1.0, **kwargs) -> MobileNetV2:
     """MobileNetV2 with width multiplier `scale`; kwargs go to MobileNetV2 (num_classes, with_pool).
-    pretrained=True raises RuntimeError: minipaddle downloads no weights."""
-    if pretrained:
-        refuse_pretrained(f"mobilenetv2_{scale}")
-    return MobileNetV2(scale=scale, **kwargs)
+    pretrained=True loads Paddle's published weights."""
+    return with_weights(f"mobilenetv2_{scale}", pretrained, lambda: MobileNetV2(scale=scale, **kwargs))

@@ -7,7 +7,8 @@ from functools import partial
 
 from minipaddle import nn
 from minipaddle.tensor.manipulation import flatten
-from minipaddle.vision.models._utils import ConvNormActivation, make_divisible, refuse_pretrained
+from minipaddle.vision.models._utils import ConvNormActivation, make_divisible
+from minipaddle.vision.models.pretrained import with_weights
 
 __all__ = ["MobileNetV3Small", "MobileNetV3Large", "mobilenet_v3_small", "mobilenet_v3_large"]
 
@@ -199,14 +200,10 @@ class MobileNetV3Large(MobileNetV3):
 
 def mobilenet_v3_small(pretrained=False, scale=1.0, **kwargs) -> MobileNetV3Small:
     """MobileNetV3-Small with width multiplier `scale`; kwargs go to MobileNetV3Small (num_classes, with_pool).
-    pretrained=True raises RuntimeError: minipaddle downloads no weights."""
-    if pretrained:
-        refuse_pretrained(f"mobilenet_v3_small_x{scale}")
-    return MobileNetV3Small(scale=scale, **kwargs)
+    pretrained=True loads Paddle's published weights."""
+    return with_weights(f"mobilenet_v3_small_x{scale}", pretrained, lambda: MobileNetV3Small(scale=scale, **kwargs))
 
 
 def mobilenet_v3_large(pretrained=False, scale=1.0, **kwargs) -> MobileNetV3Large:
     """MobileNetV3-Large with width multiplier `scale`; kwargs go to MobileNetV3Large."""
-    if pretrained:
-        refuse_pretrained(f"mobilenet_v3_large_x{scale}")
-    return MobileNetV3Large(scale=scale, **kwargs)
+    return with_weights(f"mobilenet_v3_large_x{scale}", pretrained, lambda: MobileNetV3Large(scale=scale, **kwargs))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from minipaddle import nn
 from minipaddle.tensor.manipulation import flatten
-from minipaddle.vision.models._utils import refuse_pretrained
+from minipaddle.vision.models.pretrained import with_weights
 
 __all__ = [
     "BasicBlock",
@@ -172,14 +172,12 @@ class ResNet(nn.Layer):
 
 
 def _resnet(arch: str, block, depth: int, pretrained: bool, **kwargs) -> ResNet:
-    if pretrained:
-        refuse_pretrained(arch)
-    return ResNet(block, depth, **kwargs)
+    return with_weights(arch, pretrained, lambda: ResNet(block, depth, **kwargs))
 
 
 def resnet18(pretrained=False, **kwargs) -> ResNet:
     """ResNet-18 (BasicBlocks, [2, 2, 2, 2]). kwargs go to ResNet (num_classes, with_pool). pretrained=True
-    raises RuntimeError: minipaddle downloads no weights."""
+    loads Paddle's published weights."""
     return _resnet("resnet18", BasicBlock, 18, pretrained, **kwargs)
 
 
@@ -212,7 +210,7 @@ def _resnext(arch: str, depth: int, groups: int, pretrained: bool, **kwargs) -> 
 
 def resnext50_32x4d(pretrained=False, **kwargs) -> ResNet:
     """ResNeXt-50 with 32 groups of width 4. kwargs go to ResNet (num_classes, with_pool); groups and width are
-    set here. pretrained=True raises RuntimeError: minipaddle downloads no weights."""
+    set here. pretrained=True loads Paddle's published weights."""
     return _resnext("resnext50_32x4d", 50, 32, pretrained, **kwargs)
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from minipaddle import nn
 from minipaddle.tensor.manipulation import concat, flatten, reshape, split, transpose
-from minipaddle.vision.models._utils import ConvNormActivation, refuse_pretrained
+from minipaddle.vision.models._utils import ConvNormActivation
+from minipaddle.vision.models.pretrained import with_weights
 
 __all__ = [
     "ShuffleNetV2",
@@ -136,14 +137,12 @@ class ShuffleNetV2(nn.Layer):
 
 
 def _shufflenet_v2(arch: str, pretrained: bool, **kwargs) -> ShuffleNetV2:
-    if pretrained:
-        refuse_pretrained(arch)
-    return ShuffleNetV2(**kwargs)
+    return with_weights(arch, pretrained, lambda: ShuffleNetV2(**kwargs))
 
 
 def shufflenet_v2_x0_25(pretrained=False, **kwargs) -> ShuffleNetV2:
     """ShuffleNetV2 with width multiplier 0.25; kwargs go to ShuffleNetV2 (num_classes, with_pool).
-    pretrained=True raises RuntimeError: minipaddle downloads no weights."""
+    pretrained=True loads Paddle's published weights."""
     return _shufflenet_v2("shufflenet_v2_x0_25", pretrained, scale=0.25, **kwargs)
 
 

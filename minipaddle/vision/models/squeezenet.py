@@ -7,7 +7,7 @@ from __future__ import annotations
 from minipaddle import nn
 from minipaddle.nn import functional as F
 from minipaddle.tensor.manipulation import concat, squeeze
-from minipaddle.vision.models._utils import refuse_pretrained
+from minipaddle.vision.models.pretrained import with_weights
 
 __all__ = ["SqueezeNet", "squeezenet1_0", "squeezenet1_1"]
 
@@ -96,14 +96,12 @@ class SqueezeNet(nn.Layer):
 
 
 def _squeezenet(arch: str, version: str, pretrained: bool, **kwargs) -> SqueezeNet:
-    if pretrained:
-        refuse_pretrained(arch)
-    return SqueezeNet(version, **kwargs)
+    return with_weights(arch, pretrained, lambda: SqueezeNet(version, **kwargs))
 
 
 def squeezenet1_0(pretrained=False, **kwargs) -> SqueezeNet:
-    """SqueezeNet 1.0; kwargs go to SqueezeNet (num_classes, with_pool). pretrained=True raises RuntimeError:
-    minipaddle downloads no weights."""
+    """SqueezeNet 1.0; kwargs go to SqueezeNet (num_classes, with_pool).
+    pretrained=True loads Paddle's published weights."""
     return _squeezenet("squeezenet1_0", "1.0", pretrained, **kwargs)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from minipaddle import nn
 from minipaddle.tensor.manipulation import flatten
-from minipaddle.vision.models._utils import refuse_pretrained
+from minipaddle.vision.models.pretrained import with_weights
 
 __all__ = ["VGG", "make_layers", "vgg11", "vgg13", "vgg16", "vgg19"]
 
@@ -77,14 +77,16 @@ CFGS = {
 
 
 def _vgg(arch: str, cfg: str, batch_norm: bool, pretrained: bool, **kwargs) -> VGG:
-    if pretrained:
-        refuse_pretrained(arch + ("_bn" if batch_norm else ""))
-    return VGG(make_layers(CFGS[cfg], batch_norm=batch_norm), **kwargs)
+    return with_weights(
+        arch + ("_bn" if batch_norm else ""),
+        pretrained,
+        lambda: VGG(make_layers(CFGS[cfg], batch_norm=batch_norm), **kwargs),
+    )
 
 
 def vgg11(pretrained=False, batch_norm=False, **kwargs) -> VGG:
     """VGG-11 (configuration A); batch_norm adds BatchNorm2D after each convolution. kwargs go to VGG
-    (num_classes, with_pool). pretrained=True raises RuntimeError: minipaddle downloads no weights."""
+    (num_classes, with_pool). pretrained=True loads Paddle's published weights."""
     return _vgg("vgg11", "A", batch_norm, pretrained, **kwargs)
 
 

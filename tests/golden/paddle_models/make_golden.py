@@ -134,6 +134,32 @@ def cond_while(x):
     return s + 1.0
 
 
+def qat_net():
+    """A small conv + linear network quantized the way paddle 2.6 does it in-core (paddle.quantization.QAT with
+    abs-max fake quanters, a few training steps to set the scales, then convert): quantize_linear and
+    dequantize_linear ops in the saved model."""
+    from paddle.quantization import QAT, QuantConfig
+    from paddle.quantization.quanters import FakeQuanterWithAbsMaxObserver
+
+    class Net(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.conv = paddle.nn.Conv2D(1, 4, 3, padding=1)
+            self.fc = paddle.nn.Linear(4 * 4 * 4, 5)
+
+        def forward(self, x):
+            return self.fc(paddle.flatten(paddle.nn.functional.relu(self.conv(x)), 1))
+
+    quanter = FakeQuanterWithAbsMaxObserver(moving_rate=0.9)
+    qat = QAT(QuantConfig(activation=quanter, weight=quanter))
+    net = qat.quantize(Net(), inplace=False)
+    net.train()
+    for i in range(3):
+        net(paddle.to_tensor(make_input(10 + i, [4, 1, 4, 4], "float32") * 2.0))
+    net.eval()
+    return qat.convert(net, inplace=False)
+
+
 def vision(name, **kwargs):
     return lambda: getattr(paddle.vision.models, name)(**kwargs)
 
@@ -148,6 +174,7 @@ MODELS = {
     "ops_mix": (OpsMix, [([None, 5], "int64"), ([None, 2, 4, 4], "float32")], True),
     "lstm": (Lstm, [([None, 5, 4], "float32")], True),
     "cond_while": (None, [([None, 3], "float32")], True),
+    "quant_qat": (qat_net, [([None, 1, 4, 4], "float32")], True),
 }
 
 
@@ -158,10 +185,12 @@ def make_input(i: int, shape, dtype: str) -> np.ndarray:
     return pattern_values(100 + i, shape, "input").astype(dtype)
 
 
-def record_models() -> None:
+def record_models(names) -> None:
     out = os.path.join(HERE, "models")
     os.makedirs(out, exist_ok=True)
     for name, (build, specs, keep_params) in MODELS.items():
+        if names and name not in names:
+            continue
         paddle.seed(2026)
         paddle.disable_static()
         input_spec = [paddle.static.InputSpec(list(shape), dtype, f"x{i}") for i, (shape, dtype) in enumerate(specs)]
@@ -202,4 +231,4 @@ if __name__ == "__main__":
     if "checkpoints" in parts:
         record_checkpoints()
     if "models" in parts:
-        record_models()
+        record_models([p for p in parts if p in MODELS])  # (model names after "models": only those)
