@@ -2,6 +2,6 @@
 unchanged: its names, re-exported from where minipaddle defines them."""
 
 from minipaddle.nn.layer.common import PixelShuffle
-from minipaddle.nn.layer.extra import ChannelShuffle, PixelUnshuffle
+from minipaddle.nn.layer.common import ChannelShuffle, PixelUnshuffle
 
 __all__ = ["ChannelShuffle", "PixelShuffle", "PixelUnshuffle"]

@@ -60,7 +60,7 @@ class _Linear(Layer):
 
     def _group_scales(self, input):
         """Group-wise scales [groups, out] repeated to the weight's [in, out] rows."""
-        from minipaddle.tensor.manipulation_extra import repeat_interleave
+        from minipaddle.tensor.manipulation import repeat_interleave
 
         return repeat_interleave(self._scales, self._group_size, 0)
 
