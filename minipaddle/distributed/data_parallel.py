@@ -133,7 +133,6 @@ class DataParallel(Layer):
 
 
 def _recording() -> bool:
-    from minipaddle.core.state import STATE
 
     return STATE.grad_enabled and not STATE.static_mode
 
@@ -196,7 +195,6 @@ class Reducer:
         """The gradient hook: keep the parameter's full gradient (accumulated + new), reduce ready buckets."""
         if not self.active:
             return None
-        from minipaddle.tensor.math import add
 
         with no_grad():
             full = g if param.grad is None else add(param.grad, g)
@@ -231,8 +229,6 @@ class Reducer:
         return result
 
     def _allreduce(self, b: int) -> list:
-        from minipaddle.tensor.manipulation import concat, reshape, split
-        from minipaddle.tensor.math import scale
 
         bucket = self.buckets[b]
         start = time.perf_counter()
@@ -289,5 +285,8 @@ def _buckets(params: list, first_bytes: int, bytes_each: int) -> list[list]:
 
 
 from minipaddle.core.op import get_op  # noqa: E402
+from minipaddle.core.state import STATE
+from minipaddle.tensor.manipulation import concat, reshape, split
+from minipaddle.tensor.math import add, scale
 
 _ASSIGN = get_op("assign")

@@ -12,6 +12,7 @@ import datetime
 import os
 import warnings
 
+from minipaddle.distributed import engine
 from minipaddle.ops.collective import RINGS
 
 __all__ = [
@@ -150,7 +151,6 @@ def init_parallel_env():
             "launcher; start the ranks with paddle.distributed.spawn, `python -m paddle.distributed.launch "
             "--nproc_per_node N train.py`, or `mpiexec -n N python train.py`"
         )
-    from minipaddle.distributed import engine
 
     comm = engine.world()
     if comm.nranks != nranks:

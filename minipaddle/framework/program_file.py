@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import os
 
+from minipaddle.static.files import atomic_write
+from minipaddle.static.io import deserialize_program
+from minipaddle.static.program import Program
+from minipaddle.static.serialize import program_to_bytes
+
 
 def is_program(obj) -> bool:
-    from minipaddle.static.program import Program
 
     return isinstance(obj, Program)
 
 
 def save_program(program, path) -> None:
-    from minipaddle.static.files import atomic_write
-    from minipaddle.static.serialize import program_to_bytes
 
     data = program_to_bytes(program)
     if hasattr(path, "write"):
@@ -32,7 +34,6 @@ def save_program(program, path) -> None:
 
 def read_program_file(path):
     """The Program in the file at `path`, or None when the file is not a saved Program (a zip, a pickle, ...)."""
-    from minipaddle.static.io import deserialize_program
 
     with open(path, "rb") as f:
         data = f.read()

@@ -13,8 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from minipaddle.core.dtype import from_numpy
 from minipaddle.core.op import OPS
 from minipaddle.inference.enums import PlaceType, PrecisionType
+from minipaddle.static.executor import Executor, Scope, scope_guard
+from minipaddle.static.files import atomic_write
+from minipaddle.static.io import load_inference_model, serialize_persistables, serialize_program
+from minipaddle.static.program import OpDesc
 
 __all__ = ["convert_to_mixed_precision"]
 
@@ -47,11 +52,6 @@ def convert_to_mixed_precision(model_file: str, params_file: str, mixed_model_fi
         keep_io_types: keep float32 inputs and outputs (casts at the edges).
         black_list: op types (minipaddle's names) to keep in float32, besides paddle's black list.
     """
-    from minipaddle.core.dtype import from_numpy
-    from minipaddle.static.executor import Executor, Scope, scope_guard
-    from minipaddle.static.files import atomic_write
-    from minipaddle.static.io import load_inference_model, serialize_persistables, serialize_program
-    from minipaddle.static.program import OpDesc
 
     low = _low_dtype(mixed_precision)
     if backend not in (PlaceType.CPU, PlaceType.GPU):

@@ -8,6 +8,7 @@ import inspect
 
 import numpy as np
 
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.static.input import InputSpec
 
@@ -86,7 +87,6 @@ def _to_spec(value, spec, name: str, fn: str):
 def check_compatible(value, spec: InputSpec, name: str, fn: str) -> None:
     """A Tensor given for an InputSpec must have its rank, dtype and fixed sizes (ValueError naming the argument)."""
     shape = list(value.shape)
-    from minipaddle.core import dtype as dtypes
 
     dtype = value.dtype if isinstance(value, Tensor) else dtypes.from_numpy(value.dtype)
     fits = len(shape) == len(spec.shape) and all(s in (-1, d) for s, d in zip(spec.shape, shape))

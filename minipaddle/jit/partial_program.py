@@ -17,8 +17,18 @@ import threading
 
 import numpy as np
 
-from minipaddle.core.state import STATE, OpHook, op_hook, unique_name
+from minipaddle.core.inplace import apply_inplace
+from minipaddle.core.op import get_op
+from minipaddle.core.state import STATE, OpHook, no_grad, op_hook, unique_name
 from minipaddle.core.tensor import Parameter, Tensor
+from minipaddle.jit.error import reraise_runtime, stack_origin
+from minipaddle.ops.run_program import run_program
+from minipaddle.static.backward import gradients
+from minipaddle.static.block_ops import BLOCK_OPS
+from minipaddle.static.builder import enable_static
+from minipaddle.static.executor import Step, compile_block, run_plan
+from minipaddle.static.parameters import StaticParameter
+from minipaddle.static.passes import fuse_fc
 from minipaddle.static.program import ROLE_BACKWARD, ROLE_FORWARD, Variable, program_guard
 
 _LOCAL = threading.local()
@@ -39,7 +49,6 @@ class _ParameterHook(OpHook):
 
     def after(self, op, inputs, attrs, outputs):
         """Remember the user's line that built each op (by its first output), for errors when it runs."""
-        from minipaddle.jit.error import stack_origin
 
         frames = stack_origin()
         if frames:
@@ -92,8 +101,6 @@ class BuildContext:
         if name in block.vars:
             name = unique_name(name)
         if isinstance(t, Parameter):
-            from minipaddle.static.parameters import StaticParameter
-
             v = StaticParameter(block, name, t.shape, t.dtype, t.trainable)
             for attr in ("optimize_attr", "regularizer", "need_clip", "do_model_average"):
                 setattr(v, attr, getattr(t, attr, None))
@@ -129,8 +136,6 @@ def guard_layer(layer) -> None:
 
 def compile_ops(program, descs) -> list:
     """The Executor's plan (static/executor.py) for a selection of block 0's ops."""
-    from minipaddle.static.block_ops import BLOCK_OPS
-    from minipaddle.static.executor import Step, compile_block
 
     plan = []
     for desc in descs:
@@ -151,9 +156,6 @@ class ProgramRunner:
 
     def __init__(self, main, input_names: list, output_names: list, written: list, training: bool,
                  wanted: tuple) -> None:  # fmt: skip
-        from minipaddle.static.backward import gradients
-        from minipaddle.static.builder import enable_static
-        from minipaddle.static.passes import fuse_fc
 
         # matmul + add (+ activation) chains as one fc op (static/passes/fuse_fc.py): fewer steps and fewer
         # intermediate arrays, in the forward and (through fc's grad rule) in the backward ops appended below
@@ -185,7 +187,6 @@ class ProgramRunner:
         self.keeps_values = bool(self.backward_plan) or any(wanted)
 
     def run_forward(self, arrays) -> tuple:
-        from minipaddle.static.executor import run_plan
 
         env = dict(zip(self.input_names, arrays))
         run_plan(self.forward_plan, env)
@@ -195,7 +196,6 @@ class ProgramRunner:
         return outs, (env if self.keeps_values else None)
 
     def run_backward(self, env: dict, out_grads, wanted) -> tuple:
-        from minipaddle.static.executor import run_plan
 
         given = dict(zip(self.output_names, out_grads))
         for seed, target in self.seed_names:
@@ -239,7 +239,6 @@ class PartialProgramLayer:
         return tuple([False] * len(c.inputs) + [not t.stop_gradient for t, _ in c.parameters])
 
     def __call__(self, inputs: list) -> list:
-        from minipaddle.ops.run_program import run_program
 
         c = self.concrete
         tensors = list(inputs) + [t for t, _ in c.parameters]
@@ -249,8 +248,6 @@ class PartialProgramLayer:
         try:
             outs = run_program(tuple(tensors), runner)
         except Exception as e:
-            from minipaddle.jit.error import reraise_runtime
-
             reraise_runtime(e, c.origins)
         n = len(runner.output_names)
         if runner.written:
@@ -270,9 +267,6 @@ def _written_names(program, names: set) -> list:
 
 
 def _write_back(tensors, values) -> None:
-    from minipaddle.core.inplace import apply_inplace
-    from minipaddle.core.op import get_op
-    from minipaddle.core.state import no_grad
 
     with no_grad():
         for t, v in zip(tensors, values):

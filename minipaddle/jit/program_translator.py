@@ -30,9 +30,13 @@ from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
 from minipaddle.jit import logging_utils
 from minipaddle.jit.ast_transform import convert_to_static, transform_function
+from minipaddle.jit.dy2static.convert_operators import UndefinedVar
 from minipaddle.jit.error import reraise_in_user_terms
 from minipaddle.jit.function_spec import FunctionSpec, flat_inputs, spec_key
-from minipaddle.jit.partial_program import BuildContext, PartialProgramLayer
+from minipaddle.jit.partial_program import BuildContext, PartialProgramLayer, guard_layer
+from minipaddle.nn import Layer
+from minipaddle.static.builder import enable_static
+from minipaddle.static.framework import BuildStrategy
 from minipaddle.static.input import InputSpec
 from minipaddle.static.program import Program, Variable, program_guard
 
@@ -59,7 +63,6 @@ def building() -> bool:
 
 class _StaticModeOn:
     def __enter__(self):
-        from minipaddle.static.builder import enable_static
 
         self.was = STATE.static_mode
         enable_static()
@@ -94,8 +97,6 @@ class ConcreteProgram:
         converted = convert_to_static(dygraph_function)
         with program_guard(main, startup), _StaticModeOn(), BuildContext(main) as ctx:
             if class_instance is not None:
-                from minipaddle.nn import Layer
-
                 if isinstance(class_instance, Layer):
                     ctx.guard(class_instance)
             feeds, used = [], set()
@@ -149,7 +150,6 @@ def _call_arguments(bound, args: dict) -> tuple:
 
 def _flatten_outputs(result, fn_name: str) -> tuple:
     """(output Variables, the result's structure with ("out", i) at each Variable)."""
-    from minipaddle.jit.dy2static.convert_operators import UndefinedVar
 
     outputs: list = []
 
@@ -275,9 +275,6 @@ class StaticFunction:
     def _inline_callable(self):
         converted = convert_to_static(self._dygraph_function)
         if self._class_instance is not None:
-            from minipaddle.jit.partial_program import guard_layer
-            from minipaddle.nn import Layer
-
             if isinstance(self._class_instance, Layer):
                 guard_layer(self._class_instance)
             return types.MethodType(converted, self._class_instance)
@@ -387,7 +384,6 @@ class StaticFunction:
         instance = self._class_instance
         if instance is None:
             return self._dygraph_function
-        from minipaddle.nn import Layer
 
         layers = instance.sublayers(include_self=True) if isinstance(instance, Layer) else [instance]
         for layer in layers:
@@ -459,8 +455,6 @@ def to_static(function=None, input_spec=None, build_strategy=None, backend=None,
     if backend not in (None, "CINN"):
         raise ValueError(f"to_static: backend must be None or 'CINN', got {backend!r}")
     if build_strategy is not None:
-        from minipaddle.static.framework import BuildStrategy
-
         if not isinstance(build_strategy, BuildStrategy):
             raise TypeError(f"to_static: build_strategy must be a paddle.static.BuildStrategy, got "
                             f"{type(build_strategy).__name__}")  # fmt: skip
@@ -473,7 +467,6 @@ def to_static(function=None, input_spec=None, build_strategy=None, backend=None,
     options = {k: v for k, v in kwargs.items() if k == "property"}
 
     def decorate(fn):
-        from minipaddle.nn import Layer
 
         if isinstance(fn, Layer):
             current = fn.__dict__.get("forward") or type(fn).forward

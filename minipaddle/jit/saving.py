@@ -21,7 +21,11 @@ import types
 from minipaddle.core.tensor import Tensor
 from minipaddle.jit import logging_utils
 from minipaddle.jit.program_translator import _SWITCH, StaticFunction
+from minipaddle.nn import Layer
+from minipaddle.static.executor import Executor, Scope, scope_guard
+from minipaddle.static.files import atomic_write
 from minipaddle.static.input import InputSpec
+from minipaddle.static.io import save_inference_model
 
 INFO_SUFFIX = ".pdiparams.info"
 _CONFIGS = ("output_spec", "with_hook", "combine_params", "clip_extra", "skip_forward", "input_names_after_prune",
@@ -65,7 +69,6 @@ def save(layer, path, input_spec=None, **configs) -> None:
     Example:
         >>> paddle.jit.save(net, "./infer/net", input_spec=[paddle.static.InputSpec([None, 4], "float32")])
     """
-    from minipaddle.nn import Layer
 
     if not _SWITCH["enabled"]:
         raise RuntimeError("jit.save: to_static is disabled (paddle.jit.enable_to_static(False)); enable it to save")
@@ -109,9 +112,6 @@ def _save_layer(layer, prefix: str, spec, configs: dict) -> None:
 
 
 def _write(prefix: str, concrete, layer, configs: dict) -> None:
-    from minipaddle.static.executor import Executor, Scope, scope_guard
-    from minipaddle.static.files import atomic_write
-    from minipaddle.static.io import save_inference_model
 
     outputs = _outputs(concrete, configs.get("output_spec"))
     scope = Scope()

@@ -18,16 +18,20 @@ import os
 
 import numpy as np
 
+from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Parameter, Tensor
 from minipaddle.jit.partial_program import ProgramRunner
 from minipaddle.jit.saving import INFO_SUFFIX
 from minipaddle.nn import Layer
+from minipaddle.ops.run_program import run_program
+from minipaddle.static.executor import Executor, Scope, scope_guard
+from minipaddle.static.input import InputSpec
+from minipaddle.static.io import load_inference_model
+from minipaddle.tensor.creation import to_tensor
 
 
 def _read(prefix: str) -> tuple:
     """(program, feed names, fetch names, {var name: array}) through paddle.static.load_inference_model."""
-    from minipaddle.static.executor import Executor, Scope, scope_guard
-    from minipaddle.static.io import load_inference_model
 
     scope = Scope()
     with scope_guard(scope):
@@ -68,9 +72,6 @@ class TranslatedLayer(Layer):
         return self._run("forward", inputs)
 
     def _run(self, method: str, inputs):
-        from minipaddle.core.state import STATE
-        from minipaddle.ops.run_program import run_program
-        from minipaddle.tensor.creation import to_tensor
 
         program, feeds, fetches = self._programs[method]
         if len(inputs) != len(feeds):
@@ -102,14 +103,12 @@ class TranslatedLayer(Layer):
         return self._programs[method_name][0]
 
     def _input_spec(self, method_name: str = "forward") -> list:
-        from minipaddle.static.input import InputSpec
 
         program, feeds, _ = self._programs[method_name]
         block = program.global_block()
         return [InputSpec(block.var(n).shape, block.var(n).dtype, n) for n in feeds]
 
     def _output_spec(self, method_name: str = "forward") -> list:
-        from minipaddle.static.input import InputSpec
 
         program, _, fetches = self._programs[method_name]
         block = program.global_block()

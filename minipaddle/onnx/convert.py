@@ -18,6 +18,7 @@ import sys
 
 import numpy as np
 
+from minipaddle.inference.passes import IR_PASSES
 from minipaddle.onnx.graph import NotExportableError, OnnxGraph
 from minipaddle.onnx.op_table import EXPORTS, MAX_OPSET, MIN_OPSET, opset_needed
 
@@ -39,7 +40,6 @@ class _Ctx:
 
 def prepare_program(program, fetches, values: dict):
     """(program, values) after the passes that keep every value the same: is_test, identities, constants."""
-    from minipaddle.inference.passes import IR_PASSES
 
     scope = _Scope(values)
     ctx = _Ctx(scope, fetches)

@@ -12,7 +12,13 @@ import os
 
 import numpy as np
 
+from minipaddle.core.state import STATE
+from minipaddle.core.tensor import Tensor
 from minipaddle.onnx.convert import program_to_onnx
+from minipaddle.static.executor import Executor, Scope, scope_guard
+from minipaddle.static.input import InputSpec
+from minipaddle.static.io import load_inference_model
+from minipaddle.static.program import TRAINING_FLAG
 
 __all__ = ["export", "export_model", "trace_program"]
 
@@ -20,8 +26,6 @@ _CONFIGS = ("output_spec", "enable_onnx_checker", "auto_update_opset", "verbose"
 
 
 def _specs(layer, input_spec) -> list:
-    from minipaddle.core.tensor import Tensor
-    from minipaddle.static.input import InputSpec
 
     if input_spec is None:
         input_spec = getattr(getattr(layer, "forward", layer), "_input_spec", None)
@@ -55,7 +59,6 @@ def trace_program(layer, input_spec) -> tuple:
     form (Program.clone(for_test=True)); values: the persistable variables' arrays (none for a traced Layer, whose
     parameters the trace records as constants)."""
     import minipaddle as paddle
-    from minipaddle.core.state import STATE
 
     specs = _specs(layer, input_spec)
     was_static = STATE.static_mode
@@ -88,7 +91,6 @@ def _flatten(out) -> list:
 def _constants_to_weights(program) -> dict:
     """Turn the trace's constants (a Layer's parameters arrive as assign_value ops holding their values) into
     persistable variables with arrays, in place: later passes then copy a name, not millions of numbers."""
-    from minipaddle.static.program import TRAINING_FLAG
 
     block = program.global_block()
     values, ops = {}, []
@@ -155,8 +157,6 @@ def export(layer, path, input_spec=None, opset_version=9, **configs):
 def export_model(model_file: str, params_file: str, save_file: str, opset_version: int = 9, **configs) -> str:
     """A saved inference model (.pdmodel + .pdiparams, from save_inference_model or jit.save) as ONNX, like
     paddle2onnx's `export(model_file, params_file, save_file, opset_version)`. Returns the file written."""
-    from minipaddle.static.executor import Executor, Scope, scope_guard
-    from minipaddle.static.io import load_inference_model
 
     scope = Scope()
     with open(model_file, "rb") as f:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from minipaddle.core.op import OPS
 from minipaddle.onnx.graph import OnnxGraph
 
 __all__ = ["EXPORTS", "Export", "MAX_OPSET", "MIN_OPSET", "not_exportable", "opset_needed"]
@@ -52,7 +53,6 @@ def opset_needed(op, block) -> int:
 
 def not_exportable() -> list:
     """The registered ops the export table has no entry for."""
-    from minipaddle.core.op import OPS
 
     return sorted(set(OPS) - set(EXPORTS))
 

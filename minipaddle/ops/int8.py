@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import OPS, Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
@@ -48,7 +49,6 @@ class QuantizeInt8(OpDef):
         return quantize_values(x, s, bit_length, 0).astype(np.int8)
 
     def infer_meta(self, x: Meta, scale: Meta, **attrs):
-        from minipaddle.core import dtype as dtypes
 
         return Meta(x.shape, dtypes.to_dtype("int8"))
 
@@ -79,8 +79,6 @@ class Conv2DInt8(OpDef):
         return _to_int32(conv.kernel(x.astype(f), w.astype(f), strides, paddings, dilations, groups))
 
     def infer_meta(self, x: Meta, w: Meta, strides, paddings, dilations, groups):
-        from minipaddle.core import dtype as dtypes
-
         out = OPS["conv2d"].infer_meta(Meta(x.shape, dtypes.to_dtype("float32")), Meta(w.shape, x.dtype), strides,
                                        paddings, dilations, groups)  # fmt: skip
         return Meta(out.shape, dtypes.to_dtype("int32"))
@@ -102,7 +100,6 @@ class DequantizeInt32(OpDef):
         return acc.astype(np.float32) * (xs * ws)
 
     def infer_meta(self, acc: Meta, *rest, **attrs):
-        from minipaddle.core import dtype as dtypes
 
         return Meta(acc.shape, dtypes.to_dtype("float32"))
 

@@ -20,11 +20,15 @@ import inspect
 
 import numpy as np
 
+import minipaddle.static as S
 from minipaddle.core.op import OPS
 from minipaddle.core.state import unique_name
 from minipaddle.nn.layer.layers import Layer
+from minipaddle.nn.quant.quant_layers import MovingAverageAbsMaxScale
 from minipaddle.ops.fake_quant import quantize_values
 from minipaddle.static.builder import flat_inputs, slot_inputs
+from minipaddle.static.input import InputSpec
+from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.program import OpDesc, Program
 
 __all__ = ["trace_layer", "save_inference_layer", "save_quantized_model", "gather_scales", "to_quantize_linear"]
@@ -37,7 +41,6 @@ PADDLE_SLOTS = {"conv2d": ("Input", "Filter"), "conv2d_transpose": ("Input", "Fi
 
 
 def _input_specs(layer: Layer, input_spec, fn: str) -> list:
-    from minipaddle.static.input import InputSpec
 
     if input_spec is None:
         raise ValueError(f"{fn}: give input_spec, e.g. [paddle.static.InputSpec([None, 1, 28, 28], 'float32')]")
@@ -56,9 +59,6 @@ def trace_layer(layer: Layer, input_spec) -> tuple:
     """Build `layer`'s forward (in eval mode) into a new Program. Returns (program, feed Variables, fetch
     Variables, scope, output_scales): the scope holds the parameters' values; output_scales maps the output of
     each moving_average_abs_max_scale op to its layer's scale parameter (the op does not read it in eval)."""
-    import minipaddle.static as S
-    from minipaddle.nn.quant.quant_layers import MovingAverageAbsMaxScale
-    from minipaddle.static.parameters import StaticParameter
 
     if not isinstance(layer, Layer):
         raise TypeError(f"save: layer must be a paddle.nn.Layer, got {type(layer).__name__}")
@@ -120,7 +120,6 @@ def _attrs_hooks(layer: Layer, block) -> list:
 
 
 def _save(program, feeds, fetches, scope, path: str) -> None:
-    import minipaddle.static as S
 
     with S.scope_guard(scope):
         S.save_inference_model(path, feeds, fetches, S.Executor(), program=program)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import minipaddle.nn.functional as F
 from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.static.program import Variable
@@ -52,7 +53,6 @@ def _paddle():
 
 
 def _F():  # noqa: N802
-    import minipaddle.nn.functional as F
 
     return F
 

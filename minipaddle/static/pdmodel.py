@@ -24,6 +24,8 @@ import struct
 import numpy as np
 
 from minipaddle.core import dtype as dtypes
+from minipaddle.core.state import STATE, set_static_mode
+from minipaddle.static.builder import enable_static
 from minipaddle.static.paddle_op_defaults import ATTR_DEFAULTS, SLOTS
 from minipaddle.static.paddle_op_versions import OP_VERSIONS
 from minipaddle.static.paddle_ops import DTYPE_NUMBERS, READERS, WRITERS, Shape, dtype_of
@@ -209,9 +211,6 @@ class _Reader:
             if op.type == "feed":
                 self._feed(op, vars0)
         with program_guard(self.program):
-            from minipaddle.core.state import STATE, set_static_mode
-            from minipaddle.static.builder import enable_static
-
             was_static = STATE.static_mode
             enable_static()
             try:

@@ -14,12 +14,12 @@ import warnings
 import numpy as np
 
 from minipaddle.core.tensor import Tensor
+from minipaddle.static.executor import Scope, global_scope
 
 MODES = ("all", "param", "opt")
 
 
 def _scope(scope, fn: str):
-    from minipaddle.static.executor import Scope, global_scope
 
     if scope is None:
         return global_scope()

@@ -12,6 +12,7 @@ block where the fusion passes can see them:
 
 from __future__ import annotations
 
+from minipaddle.core.op import OPS
 from minipaddle.ops.constant import AssignValue
 from minipaddle.static.builder import slot_inputs
 from minipaddle.static.program import TRAINING_FLAG, OpDesc, Program
@@ -66,6 +67,5 @@ def _inference_branch(program: Program, cond: OpDesc) -> list:
 
 
 def slot_inputs_assign(name: str) -> dict:
-    from minipaddle.core.op import OPS
 
     return slot_inputs(OPS["assign"], [name])

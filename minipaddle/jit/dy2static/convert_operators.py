@@ -17,9 +17,12 @@ import contextlib
 
 import numpy as np
 
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, unique_name
 from minipaddle.core.tensor import Tensor
-from minipaddle.static.control_flow import _merged_shape, external_reads
+from minipaddle.ops.jit_ops import assert_true
+from minipaddle.static.control_flow import _merged_shape, cond, external_reads, while_loop
+from minipaddle.static.debug import Print
 from minipaddle.static.program import Variable, default_main_program
 
 
@@ -96,8 +99,6 @@ def to_static_variable(x, like=None):
     if (x is None or _undefined(x)) and is_variable(like):  # a placeholder: only its dtype matters
         return _placeholder(like)
     if isinstance(x, (bool, int, float, np.number)):
-        from minipaddle.core import dtype as dtypes
-
         dtype = like.dtype if is_variable(like) else dtypes.to_dtype(_number_dtype(x))
         return paddle.assign(Tensor(np.asarray(x, dtype=dtype.np)))  # a constant op of the Program
     raise TypeError(f"to_static: cannot make a Tensor of {type(x).__name__} {x!r}")
@@ -259,8 +260,6 @@ def _describe(x) -> str:
 def convert_ifexp(pred, true_fn, false_fn):
     """`a if pred else b`."""
     if is_variable(pred):
-        from minipaddle.static.control_flow import cond
-
         return cond(_as_bool(pred), true_fn, false_fn)
     return true_fn() if pred else false_fn()
 
@@ -288,7 +287,6 @@ def _carried(v) -> bool:
 
 
 def _run_paddle_while(cond_fn, body_fn, get_args, set_args, names) -> None:
-    from minipaddle.static.control_flow import while_loop
 
     init = list(get_args())
     if any(v is None for v in init):
@@ -508,8 +506,6 @@ def convert_index(it, i):
 def convert_assert(cond, message=None):
     """`assert cond, message`: an `assert` op on a Variable (checked each time the Program runs)."""
     if is_variable(cond):
-        from minipaddle.ops.jit_ops import assert_true
-
         text = "" if message is None else str(message)
         assert_true(_as_bool(cond), text)
         return None
@@ -519,7 +515,6 @@ def convert_assert(cond, message=None):
 
 def convert_print(*args, **kwargs):
     """`print(...)`: each Variable through a print op (paddle.static.Print), other values printed now."""
-    from minipaddle.static.debug import Print
 
     if not any(is_variable(a) for a in args):
         print(*args, **kwargs)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 
+from minipaddle.jit.error import UnsupportedSyntax
 from minipaddle.jit.transformers.base import HELPER, Transformer, assign, const, jst_call, located
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -53,8 +54,6 @@ class CreateVariableTransformer(Transformer):
                                 order.append(v)
         for v in order:
             if v in globals_:
-                from minipaddle.jit.error import UnsupportedSyntax
-
                 raise UnsupportedSyntax(f"the global variable '{v}' is written inside control flow", wanted[v])
         inits = [located(assign(v, jst_call("UndefinedVar", const(v))), node.body[0])
                  for v in order if v not in params and v not in declared]  # fmt: skip

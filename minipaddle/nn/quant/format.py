@@ -22,6 +22,8 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.nn.initializer import Constant
 from minipaddle.nn.layer.layers import Layer
 from minipaddle.nn.param_attr import ParamAttr
+from minipaddle.tensor.manipulation import repeat_interleave
+from minipaddle.tensor.math import clip, round
 
 __all__ = ["LinearQuanter", "LinearDequanter", "LinearQuanterDequanter", "ConvertibleQuantedLayer"]
 
@@ -60,7 +62,6 @@ class _Linear(Layer):
 
     def _group_scales(self, input):
         """Group-wise scales [groups, out] repeated to the weight's [in, out] rows."""
-        from minipaddle.tensor.manipulation import repeat_interleave
 
         return repeat_interleave(self._scales, self._group_size, 0)
 
@@ -71,8 +72,6 @@ class LinearQuanter(_Linear):
     def forward(self, input):
         x = _cast(input, self._scales.dtype)
         if len(self._scales.shape) > 1:  # group-wise weight scales (GroupWiseWeightObserver)
-            from minipaddle.tensor.math import clip, round
-
             bnt = (1 << (self._bit_length - 1)) - 1
             return _cast(clip(round(x / self._group_scales(x) * bnt), -bnt - 1, bnt), input.dtype)
         y = ops.quantize_linear(x, self._scales, self._zero_point, self._quant_axis, self._bit_length)

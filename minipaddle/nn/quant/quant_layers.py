@@ -22,6 +22,7 @@ from minipaddle.nn import functional as F
 from minipaddle.nn.initializer import Constant
 from minipaddle.nn.layer.layers import Layer
 from minipaddle.nn.param_attr import ParamAttr
+from minipaddle.tensor.linalg import matmul
 
 __all__ = [
     "FakeQuantAbsMax", "FakeQuantMovingAverageAbsMax", "FakeQuantChannelWiseAbsMax", "QuantizedConv2D",
@@ -301,7 +302,6 @@ class QuantizedMatmul(Layer):
         self._act_preprocess_y = act_pre_layer() if act_pre_layer is not None else None
 
     def forward(self, x, y, transpose_x=False, transpose_y=False, name=None):
-        from minipaddle.tensor.linalg import matmul
 
         if self._act_preprocess_x is not None:
             x = self._act_preprocess_x(x)

@@ -15,6 +15,7 @@ import copy
 
 from minipaddle import nn
 from minipaddle.nn.layer.layers import Layer
+from minipaddle.quantization.imperative.qat import find_parent_layer_and_sub_name
 
 __all__ = ["Identity", "fuse_conv_bn", "fuse_layers"]
 
@@ -30,7 +31,6 @@ class Identity(Layer):
 
 
 def _parent(model: Layer, name: str) -> tuple:
-    from minipaddle.quantization.imperative.qat import find_parent_layer_and_sub_name
 
     return find_parent_layer_and_sub_name(model, name)
 

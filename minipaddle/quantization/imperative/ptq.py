@@ -24,6 +24,8 @@ from minipaddle.quantization.imperative.ptq_config import PTQConfig, default_ptq
 from minipaddle.quantization.imperative.ptq_quantizer import AbsmaxQuantizer
 from minipaddle.quantization.imperative.ptq_registry import PTQRegistry
 from minipaddle.quantization.imperative.qat import LAYER_NAME_MAP, QUANTIZED, find_parent_layer_and_sub_name
+from minipaddle.quantization.saved_model import FAKE_QDQ, _fold_scale_assigns, _paddle_slot, _save, trace_layer
+from minipaddle.quantization.saved_model import _naive as naive
 
 __all__ = ["ImperativePTQ"]
 
@@ -70,7 +72,6 @@ class ImperativePTQ:
 
     def save_quantized_model(self, model: Layer, path: str, input_spec=None, **config) -> None:
         """Compute the thresholds, put them into the model, and save it for inference (legacy format)."""
-        from minipaddle.quantization.saved_model import FAKE_QDQ, _save, trace_layer
 
         self._convert(model)
         program, feeds, fetches, scope, _ = trace_layer(model, input_spec)
@@ -154,13 +155,11 @@ def flat(op) -> list:
 
 
 def _slot(op_type: str, slot: str, position: int) -> str:
-    from minipaddle.quantization.saved_model import _paddle_slot
 
     return _paddle_slot(op_type, slot, position)
 
 
 def _naive(value):
-    from minipaddle.quantization.saved_model import _naive as naive
 
     return naive(value)
 
@@ -168,7 +167,6 @@ def _naive(value):
 def _clean_up(block) -> None:
     """Thresholds belong on the ops they describe: none on the fake ops; a conv / matmul's output threshold moves
     to the bias add after it (as Paddle's _clean_up)."""
-    from minipaddle.quantization.saved_model import FAKE_QDQ
 
     readers = {}
     for op in block.ops:
@@ -194,6 +192,5 @@ def _clean_up(block) -> None:
 
 
 def _fold_weight_scales(program):
-    from minipaddle.quantization.saved_model import _fold_scale_assigns
 
     return _fold_scale_assigns(program)

@@ -14,6 +14,8 @@ import math
 
 import numpy as np
 
+from minipaddle import nn
+
 __all__ = ["BaseQuantizer", "AbsmaxQuantizer", "PerChannelAbsmaxQuantizer", "BaseHistQuantizer", "HistQuantizer",
            "KLQuantizer", "SUPPORT_ACT_QUANTIZERS", "SUPPORT_WT_QUANTIZERS", "cal_kl_threshold"]  # fmt: skip
 
@@ -93,7 +95,6 @@ class PerChannelAbsmaxQuantizer(BaseQuantizer):
     """One threshold per output channel: axis 1 of Linear / Conv2DTranspose weights, axis 0 otherwise."""
 
     def sample_data(self, layer, tensors):
-        from minipaddle import nn
 
         axis = 1 if isinstance(layer, (nn.Linear, nn.Conv2DTranspose)) else 0
         values = []

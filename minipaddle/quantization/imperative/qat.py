@@ -17,6 +17,7 @@ from minipaddle.nn.layer.layers import Layer
 from minipaddle.nn.quant import quant_layers
 from minipaddle.nn.quant.functional_layers import FloatFunctionalLayer
 from minipaddle.quantization.imperative import fuse_utils
+from minipaddle.quantization.saved_model import save_quantized_model
 
 __all__ = ["ImperativeQuantAware", "ImperativeQuantizeInputs", "ImperativeQuantizeOutputs"]
 
@@ -135,8 +136,6 @@ class ImperativeQuantizeOutputs:
         return leaf or isinstance(layer, FAKE_QUANT_WRAP_LAYERS) or isinstance(layer, FloatFunctionalLayer)
 
     def save_quantized_model(self, model, path, input_spec=None, **config) -> None:
-        from minipaddle.quantization.saved_model import save_quantized_model
-
         save_quantized_model(model, path, input_spec, onnx_format=self._onnx_format,
                              activation_bits=self._activation_bits, **config)  # fmt: skip
 

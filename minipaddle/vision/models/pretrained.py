@@ -5,6 +5,8 @@ Paddle's trained resnet18 and loading its file cannot run code."""
 
 from __future__ import annotations
 
+from minipaddle.framework.io import load
+
 __all__ = ["MODEL_URLS", "load_pretrained", "with_weights"]
 
 # arch: (url, md5)
@@ -155,7 +157,6 @@ def with_weights(arch: str, pretrained: bool, make):
 def load_pretrained(model, arch: str):
     """Download (once) and load Paddle's published weights for `arch` into `model`; returns the model."""
     _check(arch)
-    from minipaddle.framework.io import load
     from minipaddle.utils import download
 
     url, md5 = MODEL_URLS[arch]
