@@ -112,16 +112,18 @@ from minipaddle import jit  # noqa: E402  (paddle.jit stands on everything above
 __version__ = "0.1.0"
 
 # Deployment reads Programs: imported last, once everything it builds on is bound.
-import minipaddle.distributed
 from minipaddle import inference, onnx  # noqa: E402
-from minipaddle.distributed import DataParallel
 
 
 def __getattr__(name: str):
     """paddle.distributed (and paddle.DataParallel) load on first use: they need MPI, which a process that never
     trains in parallel should not have to load (and importing them says what to install when it is missing)."""
     if name == "distributed":
+        import minipaddle.distributed
+
         return minipaddle.distributed
     if name == "DataParallel":
+        from minipaddle.distributed import DataParallel
+
         return DataParallel
     raise AttributeError(f"module 'minipaddle' has no attribute {name!r}")

@@ -23,11 +23,14 @@ import numpy as np
 
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.node import GradNode
-from minipaddle.core.state import no_grad
+from minipaddle.core.op import get_op
+from minipaddle.core.state import STATE, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.distributed import collective, parallel_env, timeline
 from minipaddle.nn import Layer
 from minipaddle.ops.collective import AllReduceSum
+from minipaddle.tensor.manipulation import concat, reshape, split
+from minipaddle.tensor.math import add, scale
 
 __all__ = ["DataParallel", "sync_params_buffers"]
 
@@ -284,9 +287,5 @@ def _buckets(params: list, first_bytes: int, bytes_each: int) -> list[list]:
     return buckets
 
 
-from minipaddle.core.op import get_op  # noqa: E402
-from minipaddle.core.state import STATE
-from minipaddle.tensor.manipulation import concat, reshape, split
-from minipaddle.tensor.math import add, scale
 
 _ASSIGN = get_op("assign")
