@@ -25,6 +25,7 @@ class Complex(BinaryOp):
 
     name = "complex"
     saves_inputs = False
+    amp = "fp32"
 
     def kernel(self, re, im):
         return re + 1j * im  # float32 parts stay single precision: complex64

@@ -79,7 +79,6 @@ def _from_channel_rows(rows, n, spatial):
 class _Conv(OpDef):
     """y = conv(x, w): x [N, C, *in], w [O, C/groups, *kernel] -> y [N, O, *out]."""
 
-    amp = "white"
     nd = 2
 
     def kernel(self, x, w, strides, paddings, dilations, groups):
@@ -110,7 +109,6 @@ class _ConvGradInput(OpDef):
 
     dout [N, O, *out], w [O, C/groups, *kernel] -> dx [N, C, *input_size]."""
 
-    amp = "white"
     nd = 2
 
     def kernel(self, dout, w, input_size, strides, paddings, dilations, groups):
@@ -142,7 +140,6 @@ class _ConvGradFilter(OpDef):
 
     x [N, C, *in], dout [N, O, *out] -> dw [O, C/groups, *kernel_size]."""
 
-    amp = "white"
     nd = 2
 
     def kernel(self, x, dout, kernel_size, strides, paddings, dilations, groups):
@@ -165,6 +162,7 @@ class _ConvGradFilter(OpDef):
 class Conv2D(_Conv):
     name = "conv2d"
 
+    amp = "white"  # paddle 2.6 white-lists conv2d only (not conv3d, not the transposed convolutions)
 
 @register
 class Conv3D(_Conv):

@@ -17,6 +17,7 @@ class Cumsum(UnaryOp):
     """out[i] = x[0] + ... + x[i] along `axis` (or x[i] + ... + x[n-1] with reverse=True). dtype is kept."""
 
     name = "cumsum"
+    amp = "black"
     saves_inputs = False
 
     def kernel(self, x, axis, reverse=False):

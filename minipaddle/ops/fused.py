@@ -33,7 +33,6 @@ class FC(OpDef):
     """y = activation(x @ w + b): x [..., in], w [in, out], b broadcastable to [..., out] or None."""
 
     name = "fc"
-    amp = "white"
     saves_outputs = True  # the activation's gradient reads y
 
     def kernel(self, x, w, b, activation=None):

@@ -165,6 +165,7 @@ class AdaptiveMaxPool(OpDef):
 
     name = "adaptive_max_pool"
     saves_inputs = False
+    amp = "white"
     saves_outputs = True
 
     def kernel(self, x, output_size):

@@ -37,6 +37,7 @@ class Cumprod(UnaryOp):
     """
 
     name = "cumprod"
+    amp = "black"
     saves_outputs = True
 
     def kernel(self, x, axis):
@@ -102,7 +103,6 @@ class LogCumsumExp(UnaryOp):
     """
 
     name = "logcumsumexp"
-    amp = "black"
     saves_outputs = True
 
     def kernel(self, x, axis, reverse=False):
