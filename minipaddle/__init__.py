@@ -107,3 +107,4 @@ from minipaddle.tensor.to_string import set_printoptions
 _methods.bind()
 
 __version__ = "0.1.0"
+from minipaddle import amp  # noqa: E402,F401  (after bind: amp's GradScaler uses Tensor methods)

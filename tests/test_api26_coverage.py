@@ -16,7 +16,6 @@ from tests.golden_files import GOLDEN_ROOT, read_json
 MISSING = {
     # The features no issue has asked for yet (docs/feature_map.md: "not yet").
     "paddle.jit": "all",
-    "paddle.amp": "all",
     "paddle.distributed": "all",
     "paddle.quantization": "all",
     "paddle.inference": "all",

@@ -6,12 +6,11 @@ op instead of three, so a Program runs fewer steps and keeps fewer intermediate 
 
 from __future__ import annotations
 
-import numpy as np
-
 from minipaddle import ops
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import OPS, Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.low_precision import gemm
 
 __all__ = ["fc"]  # the raw op functions; ops/__init__.py gathers them
 
@@ -36,7 +35,7 @@ class FC(OpDef):
     saves_outputs = True  # the activation's gradient reads y
 
     def kernel(self, x, w, b, activation=None):
-        out = np.matmul(x, w)
+        out = gemm(x, w)
         if b is not None:
             out = out + b
         return out if activation is None else OPS[activation].kernel(out)

@@ -395,7 +395,7 @@ class Clip(UnaryOp):
     def kernel(self, x, min=None, max=None):  # noqa: A002 (Paddle's names)
         lo = None if min is None else np.asarray(min).astype(x.dtype)
         hi = None if max is None else np.asarray(max).astype(x.dtype)
-        return np.clip(x, lo, hi)
+        return np.clip(x, lo, hi).astype(x.dtype, copy=False)  # (numpy clips bfloat16 in float32)
 
     def grad(self, node, g):
         x, lo, hi = node.inputs[0], node.attrs["min"], node.attrs["max"]
