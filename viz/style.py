@@ -72,3 +72,17 @@ def heat_color(fraction: float) -> str:
 
 def _rgb(color: str) -> tuple:
     return tuple(int(color[k : k + 2], 16) for k in (1, 3, 5))
+
+
+# ---- profiles (viz/profile.py): the phases of a step, in the order they run -------------------------------------
+
+PHASE_COLORS = {"Forward": "#3d85c6", "Backward": "#cc4125", "Optimization": "#9673a6", "Others": "#b7b7b7"}
+# ---- distributed: the timeline's phases (viz/timeline.py) and the collectives' buffers (viz/collective.py) ---------
+
+TIMELINE = {
+    "forward": "#3d85c6",  # as a parameter / leaf: the forward computation
+    "backward": "#cc4125",  # as ROLE['backward']
+    "optimizer": "#9673a6",  # as ROLE['optimize']
+    "allreduce": "#e69138",  # communication
+}
+EMPTY_CELL = "#f3f3f3"  # a buffer slot that holds nothing (yet)

@@ -16,7 +16,7 @@ from minipaddle.amp.auto_cast import amp_guard, amp_state, auto_cast
 from minipaddle.amp.cast_log import CastLog, CastRecord, cast_log
 from minipaddle.amp.decorate import amp_decorate, decorate
 from minipaddle.amp.grad_scaler import AmpScaler, GradScaler, OptimizerState
-from minipaddle.amp.lists import black_list, white_list
+from minipaddle.ops.amp_lists import black_list, white_list
 
 __all__ = ["auto_cast", "GradScaler", "decorate", "is_float16_supported", "is_bfloat16_supported"]
 

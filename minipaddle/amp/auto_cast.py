@@ -12,9 +12,9 @@ import contextlib
 import threading
 
 from minipaddle.amp.cast_hook import AutoCastHook
-from minipaddle.amp.lists import LEVELS, update_list
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, add_op_hook
+from minipaddle.ops.amp_lists import LEVELS, update_list
 
 __all__ = ["auto_cast", "amp_guard", "AmpSettings", "amp_state"]
 

@@ -13,9 +13,9 @@ import sys
 from minipaddle import ops
 from minipaddle.amp.cast_log import LOGS, CastRecord
 from minipaddle.amp.cast_rule import CASTABLE, dest_dtype, list_of
-from minipaddle.amp.op_names import paddle_op_name
 from minipaddle.core import autograd
 from minipaddle.core.state import STATE, OpHook
+from minipaddle.ops.amp_names import paddle_op_name
 
 __all__ = ["AutoCastHook"]
 
@@ -40,7 +40,7 @@ class AutoCastHook(OpHook):
     phases = ("dynamic", "build")
 
     def __init__(self) -> None:
-        self._pending = None  # the record of the op between before() and after()
+        self._pending = []  # (op, record) between before() and after(); a stack, as an op's kernel may run ops
 
     def before(self, op, inputs: tuple, attrs: dict) -> tuple:
         settings = STATE.amp
@@ -67,14 +67,15 @@ class AutoCastHook(OpHook):
             if casts:
                 inputs = tuple(new)
         if LOGS.active:
-            self._pending = CastRecord(op.name, paddle_name, which, None if dst is None else dst.name,
+            record = CastRecord(op.name, paddle_name, which, None if dst is None else dst.name,
                                        tuple(None if d is None else d.name for d in in_dtypes), casts,
                                        scope=STATE.scope, level=settings.level)  # fmt: skip
+            self._pending.append((op, record))
         return inputs
 
     def after(self, op, inputs: tuple, attrs: dict, outputs: tuple) -> tuple:
-        record, self._pending = self._pending, None
-        if record is not None:
+        if self._pending and self._pending[-1][0] is op:
+            record = self._pending.pop()[1]
             record.output_dtypes = tuple(o.dtype.name for o in outputs)
             for log in LOGS.active:
                 log.append(record)

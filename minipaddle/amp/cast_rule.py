@@ -10,8 +10,8 @@ Only float32, float16 and bfloat16 inputs are ever cast; float64, integer and bo
 
 from __future__ import annotations
 
-from minipaddle.amp.op_names import UNSUPPORTED_LOW_PRECISION
 from minipaddle.core import dtype as dtypes
+from minipaddle.ops.amp_names import UNSUPPORTED_LOW_PRECISION
 
 __all__ = ["CASTABLE", "dest_dtype", "list_of"]
 

@@ -20,10 +20,10 @@ from enum import Enum
 
 import numpy as np
 
-from minipaddle.amp.op_names import paddle_op_name
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, OpHook, add_op_hook, seed, set_flag
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.amp_names import paddle_op_name
 
 __all__ = [
     "DebugMode",

@@ -22,6 +22,11 @@ from minipaddle.core.node import GradNode
 from minipaddle.core.op import OPS
 from minipaddle.core.tensor import Tensor
 
+# The two ops backward itself needs: summing gradients and casting one to its leaf's dtype. They are defined in
+# ops/, a floor above the core, so the core reaches them through the registry by name (core/op.py) rather than by
+# importing upward; ops/ registers both before any backward can run.
+_ADD, _CAST = "add", "cast"
+
 
 def topological_order(roots) -> list[GradNode]:
     """Nodes reachable from `roots` (GradNodes), consumers before producers. Iterative depth-first search."""
@@ -147,7 +152,7 @@ def _add_leaf_grad(leaf_grads: dict, leaf: Tensor, g: Tensor) -> None:
 
 
 def _sum(a: Tensor, b: Tensor) -> Tensor:
-    return apply(OPS["add"], (a, b))
+    return apply(OPS[_ADD], (a, b))
 
 
 def _fill_missing(node: GradNode, out_grads: list) -> list:
@@ -211,15 +216,15 @@ def _raise_modified(node: GradNode, what: str, saved: int, now: int) -> None:
 def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
     """Add `g` into `leaf.grad` (Paddle accumulates gradients until clear_grad)."""
     if g._data.dtype != leaf._data.dtype:
-        g = apply(OPS["cast"], (g,), {"dtype": leaf._data.dtype})
+        g = apply(OPS[_CAST], (g,), {"dtype": leaf._data.dtype})
     if leaf._grad is None:
         # Own a copy: a grad rule may pass one gradient Tensor to several inputs (add), and later in-place
         # accumulation into one leaf's grad must not show up in another's.
         leaf._grad = g if create_graph else Tensor(g._data.copy(), stop_gradient=False)  # as Paddle prints it
     elif create_graph:
-        leaf._grad = apply(OPS["add"], (leaf._grad, g))
+        leaf._grad = apply(OPS[_ADD], (leaf._grad, g))
     else:
-        apply_inplace(OPS["add"], leaf._grad, (leaf._grad, g))
+        apply_inplace(OPS[_ADD], leaf._grad, (leaf._grad, g))
 
 
 def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minipaddle.core.state import STATE
+from minipaddle.core.state import PROCESS, STATE
 
 # The error types a kernel (numpy, mostly) may raise for bad input; each is re-raised as the same built-in type.
 _KERNEL_ERRORS = (ValueError, TypeError, IndexError, ZeroDivisionError, FloatingPointError, MemoryError)
@@ -35,7 +35,7 @@ def run_kernel(op, arrays: list, attrs: dict, name: str | None = None):
         out = tuple(o if type(o) is np.ndarray else np.asarray(o) for o in out)
     elif type(out) is not np.ndarray:
         out = np.asarray(out)
-    if STATE.check_nan_inf:
+    if PROCESS.check_nan_inf:  # process-wide, as the flags are: a plain attribute, read on every op
         check_finite(name or op.name, out)
     return out
 
@@ -47,7 +47,7 @@ def run_kernel_into(op, target_data: np.ndarray, arrays: list, attrs: dict) -> N
     except _KERNEL_ERRORS as e:
         shape = list(target_data.shape)
         raise kernel_error(f"{op.name}_", e, f" (the result must keep the tensor's shape {shape})") from e
-    if STATE.check_nan_inf:
+    if PROCESS.check_nan_inf:  # process-wide, as the flags are: a plain attribute, read on every op
         check_finite(f"{op.name}_", target_data)
 
 

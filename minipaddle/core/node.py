@@ -86,12 +86,16 @@ class GradNode:
         return Tensor(self.out_data[i], stop_gradient=False, node=self, out_index=i, version=self.out_versions[i][0])
 
     def release(self) -> None:
-        """Drop saved values after backward, so memory is freed and a second backward fails clearly."""
+        """Drop what the node holds after backward, so memory is freed and a second backward fails clearly.
+
+        Only the graph's shape stays (what viz draws after backward): every input that is not a leaf wanting a
+        gradient (a parameter, which its Layer keeps alive anyway) becomes a `_Released` stand-in with its shape
+        and dtype. Keeping the inputs themselves would keep each step's batch and activations alive for as long as
+        anyone holds the loss (`losses.append(loss)`)."""
         self.released = True
         self.out_data = None
-        if self.op.saves_inputs:
-            # Leaves (parameters, inputs) are kept alive by the user anyway; intermediates are let go.
-            self.inputs = tuple([t if t is None or t._node is None else _Released(t) for t in self.inputs])
+        self.inputs = tuple([t if t is None or (t._node is None and not t.stop_gradient) else _Released(t)
+                             for t in self.inputs])  # fmt: skip
 
     # ---- public introspection (documented in docs/autograd_graph.md; viz reads only these) ----
 

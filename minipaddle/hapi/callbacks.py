@@ -361,8 +361,8 @@ class ModelCheckpoint(Callback):
     def on_epoch_begin(self, epoch=None, logs=None):
         self.epoch = epoch
 
-    def _is_save(self) -> bool:
-        return bool(self.model and self.save_dir)
+    def _is_save(self) -> bool:  # only rank 0 of data-parallel ranks writes checkpoints (as Paddle)
+        return bool(self.model and self.save_dir) and os.environ.get("PADDLE_TRAINER_ID", "0") in ("0", "")
 
     def on_epoch_end(self, epoch, logs=None):
         if self._is_save() and self.epoch % self.save_freq == 0:

@@ -29,8 +29,10 @@ from minipaddle.framework.io import load as load_file
 from minipaddle.framework.io import save as save_file
 from minipaddle.hapi.callbacks import EarlyStopping, config_callbacks
 from minipaddle.hapi.history import History
+from minipaddle.hapi.inference_model import save_inference_model
 from minipaddle.hapi.model_summary import summary
 from minipaddle.io import DataLoader, Dataset, DistributedBatchSampler
+from minipaddle.metric import Metric
 from minipaddle.nn import Layer
 from minipaddle.static.input import InputSpec
 from minipaddle.tensor.creation import to_tensor
@@ -123,8 +125,6 @@ class Model:
             loss: a Layer or function `loss(*outputs, *labels)` returning a Tensor (or a list to be summed).
             metrics: a paddle.metric.Metric or a list of them.
         """
-        from minipaddle.metric import Metric  # the metric package stands above hapi's import of it
-
         if loss is not None and not isinstance(loss, Layer) and not callable(loss):
             raise TypeError("'loss' must be sub classes of `paddle.nn.Layer` or any callable function.")
         metrics = _to_list(metrics) or []
@@ -134,6 +134,8 @@ class Model:
         self._optimizer = optimizer
         self._loss = loss
         self._metrics = metrics
+        if getattr(self, "_ddp", None) is None:
+            self._ddp = _data_parallel(self.network)
 
     def parameters(self, *args, **kwargs) -> list:
         """The network's parameters."""
@@ -159,7 +161,7 @@ class Model:
         inputs = [_as_tensor(x) for x in _to_list(inputs)]
         labels = [_as_tensor(y) for y in _to_list(labels) or []]
         self._note_inputs(inputs)
-        outputs = self.network(*inputs)
+        outputs = (getattr(self, "_ddp", None) or self.network)(*inputs)  # the DataParallel, when launched on ranks
         losses = _to_list(self._loss(*(_to_list(outputs) + labels)))
         final_loss = add_n(losses)
         final_loss.backward()
@@ -386,6 +388,8 @@ class Model:
                 "The input path MUST be format of dirname/file_prefix [dirname\\file_prefix in Windows system], "
                 f"but received file_prefix is empty string: {path!r}"
             )
+        if _rank() != 0:  # data-parallel ranks hold the same weights: only rank 0 writes them (as Paddle)
+            return
         if not training:
             self._save_inference_model(path)
             return
@@ -394,8 +398,6 @@ class Model:
             save_file(self._optimizer.state_dict(), path + ".pdopt")
 
     def _save_inference_model(self, path: str) -> None:
-        from minipaddle.hapi.inference_model import save_inference_model
-
         if self._input_info is None:
             raise RuntimeError(
                 "Saving inference model needs 'inputs' or running before saving. Please specify 'inputs' in Model "
@@ -501,3 +503,18 @@ def _batch_sizes(batch_size) -> tuple:
     raise ValueError(
         f"Model.fit: batch_size must be a positive int or [train_batch_size, eval_batch_size], got {batch_size!r}"
     )
+
+
+def _rank() -> int:
+    return int(os.environ.get("PADDLE_TRAINER_ID", "0") or 0)
+
+
+def _data_parallel(network):
+    """Under `launch`/`spawn` (2+ ranks) fit trains data-parallel, as Paddle's Model: a DataParallel of the
+    network (its own parameters, so saving and evaluating use the network itself)."""
+    if int(os.environ.get("PADDLE_TRAINERS_NUM", "1") or 1) < 2:
+        return None
+    import minipaddle.distributed as dist
+
+    dist.init_parallel_env()
+    return dist.DataParallel(network)

@@ -8,7 +8,7 @@ import pytest
 
 import minipaddle as paddle
 import minipaddle.nn.functional as F
-from minipaddle.amp.lists import EXTRA_BLACK_LIST, FP16_BLACK_LIST, FP16_WHITE_LIST, WHITE_LIST
+from minipaddle.ops.amp_lists import EXTRA_BLACK_LIST, FP16_BLACK_LIST, FP16_WHITE_LIST, WHITE_LIST
 
 
 def _linear():

@@ -15,13 +15,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import unique_name
 from minipaddle.static.backward import append_backward
 from minipaddle.static.parameters import declare_persistable
 from minipaddle.static.passes.amp_cast import rewrite_program
+from minipaddle.static.passes.amp_lists import AutoMixedPrecisionLists
 from minipaddle.static.program import ROLE_OPTIMIZE, Variable
+from minipaddle.tensor import creation, logic, manipulation
+from minipaddle.tensor import math as tmath
 
 __all__ = ["decorate", "OptimizerWithMixedPrecision"]
 
@@ -60,36 +64,32 @@ class OptimizerWithMixedPrecision:
 
     def backward(self, loss, startup_program=None, parameter_list=None, no_grad_set=None, callbacks=None) -> list:
         """Rewrite the Program, scale the loss and append backward; returns (param, scaled grad) pairs."""
-        import minipaddle as paddle
-
         if not isinstance(loss, Variable):
             raise TypeError(f"OptimizerWithMixedPrecision.backward: loss must be a static Variable, got "
                             f"{type(loss).__name__}")  # fmt: skip
         rewrite_program(loss.block.program, self._amp_lists, self._dtype, self._level, self._use_fp16_guard)
         self._loss_scaling = declare_persistable(unique_name("loss_scaling"),
                                                  np.array([self._init_loss_scaling], np.float32))  # fmt: skip
-        loss32 = loss if loss.dtype == paddle.float32 else paddle.cast(loss, "float32")
-        self._scaled_loss = paddle.multiply(loss32, self._loss_scaling)
+        loss32 = loss if loss.dtype == dtypes.float32 else manipulation.cast(loss, "float32")
+        self._scaled_loss = tmath.multiply(loss32, self._loss_scaling)
         return append_backward(self._scaled_loss, parameter_list=parameter_list, no_grad_set=no_grad_set)
 
     def apply_gradients(self, params_grads: list) -> list:
         """Unscale and check the gradients, update the loss scale, and append the optimizer's updates."""
-        import minipaddle as paddle
-
         program = self._loss_scaling.block.program
         first = len(program.global_block().ops)
         with program.role(ROLE_OPTIMIZE):
-            inverse = paddle.divide(paddle.ones([1], "float32"), self._loss_scaling)
+            inverse = tmath.divide(creation.ones([1], "float32"), self._loss_scaling)
             unscaled, finite = [], None
             for p, g in params_grads:
-                g = paddle.multiply(g, paddle.cast(inverse, g.dtype))
-                ok = paddle.all(paddle.isfinite(g))
-                finite = ok if finite is None else paddle.logical_and(finite, ok)
+                g = tmath.multiply(g, manipulation.cast(inverse, g.dtype))
+                ok = tmath.all(logic.isfinite(g))
+                finite = ok if finite is None else logic.logical_and(finite, ok)
                 unscaled.append((p, g))
-            found_inf = paddle.logical_not(finite) if finite is not None else paddle.zeros([], "bool")
+            found_inf = logic.logical_not(finite) if finite is not None else creation.zeros([], "bool")
             self._found_inf = found_inf
             # stop_update: a bad step's gradients become zeros
-            unscaled = [(p, paddle.where(found_inf, paddle.zeros_like(g), g)) for p, g in unscaled]
+            unscaled = [(p, manipulation.where(found_inf, creation.zeros_like(g), g)) for p, g in unscaled]
             if self._use_dynamic_loss_scaling:
                 self._update_loss_scaling(found_inf)
             self._optimizer.apply_gradients(unscaled)
@@ -97,24 +97,22 @@ class OptimizerWithMixedPrecision:
 
     def _update_loss_scaling(self, found_inf) -> None:
         """paddle's update_loss_scaling op, spelled out: counters of good and bad steps and the new scale."""
-        import minipaddle as paddle
-
         good = declare_persistable(unique_name("num_good_steps"), np.zeros([1], np.int32))
         bad = declare_persistable(unique_name("num_bad_steps"), np.zeros([1], np.int32))
-        zero, one = paddle.zeros([1], "int32"), paddle.ones([1], "int32")
-        bad_now = paddle.where(found_inf, paddle.add(bad, one), zero)
-        good_now = paddle.where(found_inf, zero, paddle.add(good, one))
-        decr_n = paddle.full([1], self._decr_every_n_nan_or_inf, "int32")
-        incr_n = paddle.full([1], self._incr_every_n_steps, "int32")
-        shrink = paddle.logical_and(found_inf, paddle.equal(bad_now, decr_n))
-        grow = paddle.logical_and(paddle.logical_not(found_inf), paddle.equal(good_now, incr_n))
+        zero, one = creation.zeros([1], "int32"), creation.ones([1], "int32")
+        bad_now = manipulation.where(found_inf, tmath.add(bad, one), zero)
+        good_now = manipulation.where(found_inf, zero, tmath.add(good, one))
+        decr_n = creation.full([1], self._decr_every_n_nan_or_inf, "int32")
+        incr_n = creation.full([1], self._incr_every_n_steps, "int32")
+        shrink = logic.logical_and(found_inf, logic.equal(bad_now, decr_n))
+        grow = logic.logical_and(logic.logical_not(found_inf), logic.equal(good_now, incr_n))
         scale = self._loss_scaling
-        smaller = paddle.maximum(paddle.scale(scale, self._decr_ratio), paddle.ones([1], "float32"))  # >= 1
-        larger = paddle.scale(scale, self._incr_ratio)
-        larger = paddle.where(paddle.isfinite(larger), larger, scale)  # grow only to a finite scale
-        new_scale = paddle.where(shrink, smaller, paddle.where(grow, larger, scale))
-        apply_inplace(_ASSIGN, bad, (paddle.where(shrink, zero, bad_now),))
-        apply_inplace(_ASSIGN, good, (paddle.where(grow, zero, good_now),))
+        smaller = tmath.maximum(tmath.scale(scale, self._decr_ratio), creation.ones([1], "float32"))  # >= 1
+        larger = tmath.scale(scale, self._incr_ratio)
+        larger = manipulation.where(logic.isfinite(larger), larger, scale)  # grow only to a finite scale
+        new_scale = manipulation.where(shrink, smaller, manipulation.where(grow, larger, scale))
+        apply_inplace(_ASSIGN, bad, (manipulation.where(shrink, zero, bad_now),))
+        apply_inplace(_ASSIGN, good, (manipulation.where(grow, zero, good_now),))
         apply_inplace(_ASSIGN, scale, (new_scale,))
 
     def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None) -> tuple:
@@ -152,10 +150,7 @@ def decorate(optimizer, amp_lists=None, level="O1", dtype="float16", master_weig
         >>> opt = paddle.static.amp.decorate(paddle.optimizer.SGD(0.1), init_loss_scaling=1024.0)
         >>> opt.minimize(loss)
     """
-    from minipaddle.optimizer.optimizer import Optimizer
-    from minipaddle.static.amp.fp16_lists import AutoMixedPrecisionLists
-
-    if not isinstance(optimizer, Optimizer):
+    if not (hasattr(optimizer, "apply_gradients") and hasattr(optimizer, "_param_groups")):
         raise TypeError(f"decorate: optimizer must be a paddle.optimizer.Optimizer, got {type(optimizer).__name__}")
     if use_pure_fp16:
         level = "O2"

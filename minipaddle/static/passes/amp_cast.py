@@ -17,10 +17,13 @@ data and other persistable variables keep their dtypes (O1 casts them on the fly
 
 from __future__ import annotations
 
-from minipaddle.amp.op_names import paddle_op_name
+import numpy as np
+
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.op import OPS, Meta
+from minipaddle.ops.amp_names import paddle_op_name
 from minipaddle.static.builder import flat_inputs, slot_inputs
+from minipaddle.static.passes.amp_lists import AutoMixedPrecisionLists
 from minipaddle.static.program import ROLE_FORWARD, OpDesc, Program
 
 __all__ = ["amp_cast", "rewrite_program", "decide_dtypes"]
@@ -32,11 +35,7 @@ GUARD = "__use_fp16__"  # the name scope of fp16_guard
 
 
 def _lists(amp_lists, dtype: str):
-    if amp_lists is None:
-        from minipaddle.static.amp.fp16_lists import AutoMixedPrecisionLists
-
-        amp_lists = AutoMixedPrecisionLists(dtype=dtype)
-    return amp_lists
+    return AutoMixedPrecisionLists(dtype=dtype) if amp_lists is None else amp_lists
 
 
 def decide_dtypes(program: Program, amp_lists=None, dtype: str = "float16", level: str = "O1",
@@ -135,8 +134,6 @@ def _infer_outputs(block, op: OpDesc) -> None:
 
 
 def _set_dtype(var, dtype) -> None:
-    import numpy as np
-
     var._data = np.broadcast_to(np.zeros((), dtype.np), var._data.shape)
 
 

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import contextlib
 
+import ml_dtypes
+import numpy as np
+
 from minipaddle.static.amp.bf16.amp_lists import AutoMixedPrecisionListsBF16
+from minipaddle.static.amp.decorator import decorate
 from minipaddle.static.passes.amp_cast import GUARD, rewrite_program
 from minipaddle.static.program import default_main_program, name_scope
 
@@ -46,17 +50,12 @@ def cast_parameters_to_bf16(place, program, scope=None, to_bf16_var_names=None):
 
 def convert_float_to_uint16(in_list):
     """float32 values as the upper 16 bits of their bfloat16 rounding (paddle's uint16 view of bfloat16)."""
-    import ml_dtypes
-    import numpy as np
-
     return np.asarray(in_list, np.float32).astype(ml_dtypes.bfloat16).view(np.uint16)
 
 
 def decorate_bf16(optimizer, amp_lists=None, use_pure_bf16=False, use_bf16_guard=None):
     """Wrap `optimizer` for static bfloat16 training: O1 casts (or pure bfloat16 with use_pure_bf16), no loss
     scaling."""
-    from minipaddle.static.amp.decorator import decorate
-
     guard = bool(use_pure_bf16) if use_bf16_guard is None else use_bf16_guard
     opt = decorate(optimizer, amp_lists=None, level="O2" if use_pure_bf16 else "O1", dtype="bfloat16",
                    use_dynamic_loss_scaling=False, init_loss_scaling=1.0, use_fp16_guard=guard)  # fmt: skip

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import copy
 
-from minipaddle.amp.lists import BF16_WHITE_LIST, FP16_BLACK_LIST, FP16_WHITE_LIST
-from minipaddle.amp.op_names import paddle_op_name
 from minipaddle.core.op import OPS
-from minipaddle.static.amp.fp16_lists import gray_list, unsupported_ops
+from minipaddle.ops.amp_lists import BF16_WHITE_LIST, FP16_BLACK_LIST, FP16_WHITE_LIST
+from minipaddle.ops.amp_names import paddle_op_name
+from minipaddle.static.passes.amp_lists import gray_list, unsupported_ops
 
 __all__ = ["AutoMixedPrecisionListsBF16"]
 

@@ -1,0 +1,126 @@
+"""Workload `dp_lenet`: LeNet data-parallel on 2 ranks (batch 64 each) against one process (batch 64).
+
+Each rank is a process started by `paddle.distributed.spawn` (through mpiexec) with one BLAS thread. Figures:
+
+- one rank:     seconds per SGD step of LeNet on 64 images, in a job of one rank (the other core idle);
+- two ranks:    seconds per step of `paddle.DataParallel(LeNet)` on 64 images per rank (128 per step in all);
+- local only:   the same two ranks inside `no_sync()`: the step without its gradient all-reduce;
+- communication = (two ranks - local only) / local only: what averaging the gradients adds to a step;
+- throughput    = samples per second of the two ranks / samples per second of one rank.
+
+Targets (issue 17): communication adds at most 10% to a step; on 2 cores the two ranks' throughput is at least
+1.6x one rank's. A busy machine (other processes on the cores) lowers the throughput ratio: run it on an idle one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BATCH = 64
+
+
+def _lenet(paddle):
+    nn = paddle.nn
+    return nn.Sequential(
+        nn.Conv2D(1, 6, 5), nn.ReLU(), nn.MaxPool2D(2),
+        nn.Conv2D(6, 16, 5), nn.ReLU(), nn.MaxPool2D(2),
+        nn.Flatten(),
+        nn.Linear(256, 120), nn.ReLU(),
+        nn.Linear(120, 84), nn.ReLU(),
+        nn.Linear(84, 10),
+    )  # fmt: skip
+
+
+def measure(out_path: str, steps: int, repeats: int) -> None:
+    """What every rank runs: time `repeats` batches of `steps` steps, synced and (with 2+ ranks) in no_sync."""
+    import numpy as np
+
+    import minipaddle as paddle
+    import minipaddle.distributed as dist
+
+    dist.init_parallel_env() if dist.get_world_size() > 1 else None
+    rank, n = dist.get_rank(), dist.get_world_size()
+    paddle.seed(0)
+    net = _lenet(paddle)
+    model = paddle.DataParallel(net) if n > 1 else net
+    opt = paddle.optimizer.SGD(learning_rate=0.01, parameters=net.parameters())
+    rng = np.random.default_rng(rank)
+    x = paddle.to_tensor(rng.standard_normal((BATCH, 1, 28, 28)).astype("float32"))
+    y = paddle.to_tensor(rng.integers(0, 10, size=(BATCH,)).astype("int64"))
+
+    def step():
+        loss = paddle.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+
+    def timed(context) -> float:
+        per_batch = []
+        for _ in range(repeats):
+            if n > 1:
+                dist.barrier()
+            start = time.perf_counter()
+            with context():
+                for _ in range(steps):
+                    step()
+            per_batch.append((time.perf_counter() - start) / steps)
+        return statistics.median(per_batch)
+
+    import contextlib
+
+    for _ in range(3):
+        step()  # warm up
+    result = {"synced": timed(contextlib.nullcontext)}
+    if n > 1:
+        result["local"] = timed(model.no_sync)
+        everyone = []
+        dist.all_gather_object(everyone, result)
+        result = {k: max(r[k] for r in everyone) for k in result}  # a step lasts as long as its slowest rank
+    if rank == 0:
+        Path(out_path).write_text(json.dumps(result))
+
+
+def _run_ranks(nprocs: int, steps: int, repeats: int) -> dict:
+    import minipaddle.distributed as dist
+
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(HERE), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))])
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = "1"  # one BLAS thread per rank, in both runs
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "result.json")
+        dist.spawn(_measure_entry(), args=(out, steps, repeats), nprocs=nprocs)
+        return json.loads(Path(out).read_text())
+
+
+def _measure_entry():
+    """`measure` as the ranks import it (this file is a module `dp_lenet` on their path, not their __main__)."""
+    import importlib
+
+    return importlib.import_module("dp_lenet").measure
+
+
+def run(steps: int = 10, repeats: int = 5) -> dict:
+    """Time one rank and two ranks; print the table and the two targets. Returns the figures."""
+    sys.path.insert(0, str(HERE))
+    one = _run_ranks(1, steps, repeats)["synced"]
+    two = _run_ranks(2, steps, repeats)
+    comm = (two["synced"] - two["local"]) / two["local"]
+    throughput = (2 * BATCH / two["synced"]) / (BATCH / one)
+    print(f"dp_lenet: LeNet SGD step, batch {BATCH} per rank, 1 BLAS thread per rank, {os.cpu_count()} cores")
+    print(f"  one rank              {one * 1e3:8.2f} ms/step   {BATCH / one:8.0f} samples/s")
+    print(f"  two ranks (synced)    {two['synced'] * 1e3:8.2f} ms/step   {2 * BATCH / two['synced']:8.0f} samples/s")
+    print(f"  two ranks (no_sync)   {two['local'] * 1e3:8.2f} ms/step")
+    print(f"  target: communication <= 10% of a step: {comm * 100:+.1f}%  {'OK' if comm <= 0.10 else 'MISSED'}")
+    print(f"  target: throughput of 2 ranks >= 1.6x one: {throughput:.2f}x  {'OK' if throughput >= 1.6 else 'MISSED'}")
+    return {"one": one, **{f"two_{k}": v for k, v in two.items()}, "communication": comm, "throughput": throughput}
+
+
+if __name__ == "__main__":
+    run()

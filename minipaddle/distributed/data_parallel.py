@@ -1,0 +1,293 @@
+"""paddle.DataParallel: the same model on every rank, each on its own share of the batch, gradients averaged.
+
+At construction rank 0's parameters and buffers are broadcast, so every rank starts from the same weights. The
+trainable parameters are dealt into buckets in reverse order (gradients arrive last layer first): the first
+bucket holds `last_comm_buffer_size` MB, the others `comm_buffer_size` MB, as Paddle's EagerReducer. A gradient
+hook on every parameter tells the reducer when its gradient has arrived; once every gradient of a bucket is
+there, the bucket is flattened into one buffer, all-reduced (one `c_allreduce_sum` through the door), divided
+by the number of ranks and written back. Buckets are reduced in bucket order on every rank, so ranks whose
+gradients arrive in different orders still make the same collectives.
+
+Where minipaddle differs from Paddle: minipaddle's autograd hands the leaves their gradients at the end of the
+backward walk (core/autograd.py), so a bucket's all-reduce starts after the gradient computation, while the
+remaining leaves are being accumulated, rather than overlapping the backward of earlier layers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import warnings
+
+import numpy as np
+
+from minipaddle.core.inplace import apply_inplace
+from minipaddle.core.node import GradNode
+from minipaddle.core.state import no_grad
+from minipaddle.core.tensor import Tensor
+from minipaddle.distributed import collective, parallel_env, timeline
+from minipaddle.nn import Layer
+from minipaddle.ops.collective import AllReduceSum
+
+__all__ = ["DataParallel", "sync_params_buffers"]
+
+_MB = 1024 * 1024
+
+
+def sync_params_buffers(model: Layer, comm_group=None, src_rank: int = 0, is_model_parallel=False, fuse_params=True):
+    """Broadcast every parameter and buffer of `model` from `src_rank` to all ranks of the group."""
+    with no_grad():
+        for t in [*model.parameters(), *model.buffers()]:
+            if t is not None:
+                collective.broadcast(t, src=src_rank, group=comm_group)
+
+
+class DataParallel(Layer):
+    """Run `layers` data-parallel: every rank holds a copy, gradients are averaged over the ranks in backward.
+
+    Args:
+        layers (Layer): the model.
+        strategy (ParallelStrategy, optional): accepted for Paddle's signature (the environment says the ranks).
+        comm_buffer_size (int): the size in MB of a gradient bucket. Default 25.
+        last_comm_buffer_size (int): the size in MB of the first bucket reduced (the last layers). Default 1.
+        find_unused_parameters (bool): walk the graph after each forward to find parameters that will get no
+            gradient this step (their bucket is then reduced without waiting for them). Default False: every
+            trainable parameter must get a gradient every step.
+        group (Group, optional): the ranks taking part. Default: all.
+
+    Example:
+        >>> dist.init_parallel_env()
+        >>> model = paddle.DataParallel(nn.Linear(4, 2))
+        >>> loss = model(x).mean(); loss.backward()   # gradients are now the mean over ranks
+    """
+
+    def __init__(self, layers, strategy=None, comm_buffer_size=25, last_comm_buffer_size=1,
+                 find_unused_parameters=False, group=None) -> None:  # fmt: skip
+        super().__init__()
+        if not isinstance(layers, Layer):
+            raise TypeError(f"DataParallel: layers must be a paddle.nn.Layer, got {type(layers).__name__}")
+        for name, value in (("comm_buffer_size", comm_buffer_size), ("last_comm_buffer_size", last_comm_buffer_size)):
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"DataParallel: {name} must be a positive number of MB, got {value!r}")
+        if not isinstance(find_unused_parameters, bool):
+            raise TypeError(f"DataParallel: find_unused_parameters must be a bool, got {find_unused_parameters!r}")
+        self._layers = layers
+        self._strategy = strategy
+        self.find_unused_parameters = find_unused_parameters
+        self.group = group
+        self.grad_need_sync = True
+        self.comm_buffer_size = int(comm_buffer_size * _MB)
+        self.last_comm_buffer_size = int(last_comm_buffer_size * _MB)
+        self._reducer = None
+        if parallel_env.get_world_size(group) > 1:
+            if parallel_env.comm_of(group) is None and (group is None or group.is_member()):
+                raise RuntimeError("DataParallel: call paddle.distributed.init_parallel_env() first")
+            src = 0 if group is None else group.ranks[0]
+            sync_params_buffers(layers, comm_group=group, src_rank=src)
+            names = {id(p): n for n, p in layers.named_parameters()}
+            params = [p for p in layers.parameters() if p.trainable and not p.stop_gradient]
+            self._reducer = Reducer(params, names, group, self.last_comm_buffer_size, self.comm_buffer_size,
+                                    find_unused_parameters)  # fmt: skip
+        else:
+            warnings.warn(
+                "The program will return to single-card operation. Please check 1, whether you use spawn or "
+                "fleetrun to start the program. 2, Whether it is a multi-card program. 3, Is the current "
+                "environment multi-card.",
+                stacklevel=2,
+            )
+
+    def forward(self, *inputs, **kwargs):
+        with timeline.phase("forward"):
+            outputs = self._layers(*inputs, **kwargs)
+        if self._reducer is not None and self.grad_need_sync and _recording():
+            self._reducer.prepare(outputs)
+        return outputs
+
+    @contextlib.contextmanager
+    def no_sync(self):
+        """Inside, backward accumulates gradients locally without communicating; the next synced backward
+        averages the accumulated sums (gradient accumulation with one all-reduce)."""
+        previous = self.grad_need_sync
+        self.grad_need_sync = False
+        try:
+            yield
+        finally:
+            self.grad_need_sync = previous
+
+    def scale_loss(self, loss):
+        """Legacy (Paddle 2.x eager): returns the loss unchanged; gradients are averaged by the reducer."""
+        return loss
+
+    def apply_collective_grads(self):
+        """Legacy (Paddle 2.x eager): nothing to do, the reducer averages during backward."""
+
+    def state_dict(self, destination=None, include_sublayers=True, structured_name_prefix="", use_hook=True):
+        """The wrapped layer's state_dict (no `_layers.` prefix), so checkpoints load into the plain model."""
+        return self._layers.state_dict(destination, include_sublayers, structured_name_prefix, use_hook)
+
+    def set_state_dict(self, state_dict, use_structured_name=True):
+        return self._layers.set_state_dict(state_dict, use_structured_name)
+
+    set_dict = set_state_dict
+    load_dict = set_state_dict
+
+
+def _recording() -> bool:
+    from minipaddle.core.state import STATE
+
+    return STATE.grad_enabled and not STATE.static_mode
+
+
+class Reducer:
+    """Averages the gradients of `params` over the ranks of `group`, bucket by bucket, from gradient hooks."""
+
+    def __init__(self, params: list, names: dict, group, first_bytes: int, bytes_each: int, find_unused: bool):
+        self.group = group
+        self.ring = 0 if group is None else group.id
+        self.nranks = parallel_env.get_world_size(group)
+        self.find_unused = find_unused
+        self.names = names
+        self.buckets = _buckets(list(reversed(params)), first_bytes, bytes_each)
+        self.bucket_of = {id(p): b for b, bucket in enumerate(self.buckets) for p in bucket}
+        self.active = False
+        self.hooks = [p.register_hook(self._hook_for(p)) for p in params]
+
+    def _hook_for(self, param):
+        return lambda g: self.on_grad(param, g)
+
+    def prepare(self, outputs) -> None:
+        """Called after each forward that will be followed by a synced backward."""
+        if self.active:
+            if any(self.arrived):  # the last backward left some bucket unreduced
+                raise RuntimeError(self._unused_message())
+            extra = self._used(outputs) if self.find_unused else None  # a second forward before backward
+            self.used = None if extra is None else (self.used | extra)
+        else:
+            self.used = self._used(outputs) if self.find_unused else None
+        self.active = True
+        self.arrived = [set() for _ in self.buckets]  # ids of params whose gradient came, per bucket
+        self.values = {}
+        self.next_bucket = 0
+
+    def _used(self, outputs) -> set:
+        """ids of the leaves the outputs depend on (a walk of the autograd graph)."""
+        roots = [t._node for t in _tensors(outputs) if t._node is not None]
+        leaves = {id(t) for t in _tensors(outputs) if t._node is None}
+        seen, stack = set(), list(roots)
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            for edge in node.edges:
+                if edge is None:
+                    continue
+                if type(edge[0]) is GradNode:
+                    stack.append(edge[0])
+                else:
+                    leaves.add(id(edge[0]))
+        return leaves
+
+    def _expected(self, b: int) -> list:
+        bucket = self.buckets[b]
+        return bucket if self.used is None else [p for p in bucket if id(p) in self.used]
+
+    def on_grad(self, param: Tensor, g: Tensor):
+        """The gradient hook: keep the parameter's full gradient (accumulated + new), reduce ready buckets."""
+        if not self.active:
+            return None
+        from minipaddle.tensor.math import add
+
+        with no_grad():
+            full = g if param.grad is None else add(param.grad, g)
+        param.clear_grad(set_to_zero=False)  # the hook's result becomes the gradient (no double counting)
+        b = self.bucket_of[id(param)]
+        self.arrived[b].add(id(param))
+        self.values[id(param)] = full
+        mine = self._reduce_ready(param)
+        return mine if mine is not None else full
+
+    def _reduce_ready(self, current: Tensor):
+        """Reduce every bucket, in order, whose gradients have all arrived; the current parameter's averaged
+        gradient is returned (its hook's result), the others are written into their `.grad`."""
+        result = None
+        while self.next_bucket < len(self.buckets):
+            b = self.next_bucket
+            if any(id(p) not in self.arrived[b] for p in self._expected(b)):
+                break
+            averaged = self._allreduce(b)
+            for p, avg in zip(self.buckets[b], averaged):
+                if p is current:
+                    result = avg
+                elif p.grad is not None and id(p) in self.arrived[b]:
+                    with no_grad():
+                        apply_inplace(_ASSIGN, p.grad, (avg,))
+                else:  # no gradient on this rank (unused): it gets the others' average
+                    p.grad = avg
+            self.next_bucket += 1
+        if self.next_bucket == len(self.buckets):
+            self.active = False
+            self.values = {}
+        return result
+
+    def _allreduce(self, b: int) -> list:
+        from minipaddle.tensor.manipulation import concat, reshape, split
+        from minipaddle.tensor.math import scale
+
+        bucket = self.buckets[b]
+        start = time.perf_counter()
+        with no_grad():
+            parts = []
+            for p in bucket:
+                v = self.values.get(id(p))
+                if v is None:  # an unused parameter contributes zeros (or what it accumulated in no_sync)
+                    v = p.grad if p.grad is not None else Tensor(np.zeros(p._data.shape, p._data.dtype))
+                parts.append(reshape(v, [-1]))
+            flat = concat(parts) if len(parts) > 1 else parts[0].clone()
+            apply_inplace(AllReduceSum, flat, (flat,), {"ring_id": self.ring, "use_calc_stream": True})
+            flat = scale(flat, 1.0 / self.nranks)
+            pieces = split(flat, [int(np.prod(p.shape)) for p in bucket]) if len(bucket) > 1 else [flat]
+            averaged = [reshape(piece, p.shape) for piece, p in zip(pieces, bucket)]
+        timeline.span(f"all-reduce bucket {b}", start, time.perf_counter(), kind="allreduce")
+        return averaged
+
+    def _unused_message(self) -> str:
+        b = next(i for i, a in enumerate(self.arrived) if len(a) < len(self._expected(i)))
+        missing = [p for p in self._expected(b) if id(p) not in self.arrived[b]]
+        names = ", ".join(f"'{self.names.get(id(p), p.name)}' ({p.name})" for p in missing)
+        return (
+            f"DataParallel: parameter(s) {names} got no gradient in the last backward, so their gradient bucket was "
+            "never all-reduced and the ranks' gradients are out of step. If some parameters are not used in every "
+            "step, pass find_unused_parameters=True to paddle.DataParallel (it costs a walk of the graph each step)."
+        )
+
+
+def _tensors(outputs) -> list:
+    if isinstance(outputs, Tensor):
+        return [outputs]
+    if isinstance(outputs, (list, tuple)):
+        return [t for o in outputs for t in _tensors(o)]
+    if isinstance(outputs, dict):
+        return [t for o in outputs.values() for t in _tensors(o)]
+    return []
+
+
+def _buckets(params: list, first_bytes: int, bytes_each: int) -> list[list]:
+    """Consecutive parameters of one dtype, up to the byte limit (the first bucket smaller), as Paddle's
+    `eager_assign_group_by_size`."""
+    buckets, current, size, limit = [], [], 0, first_bytes
+    for p in params:
+        nbytes = p._data.nbytes
+        if current and (size + nbytes > limit or p._data.dtype != current[0]._data.dtype):
+            buckets.append(current)
+            current, size, limit = [], 0, bytes_each
+        current.append(p)
+        size += nbytes
+    if current:
+        buckets.append(current)
+    return buckets
+
+
+from minipaddle.core.op import get_op  # noqa: E402
+
+_ASSIGN = get_op("assign")

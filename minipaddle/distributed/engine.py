@@ -1,0 +1,227 @@
+"""The engine: MPI through mpi4py. The only file of minipaddle that talks to MPI.
+
+`Communicator` wraps one MPI communicator (the world, or a group's) with the calls the collective ops make
+(see ops/collective.py). numpy arrays go to MPI through the buffer protocol, without copies.
+
+Before each collective, the ranks agree on what they are about to do: each rank contributes a small signature
+(which collective, its sequence number, dtype, shape, root) with a non-blocking all-gather, polled with a
+deadline. So ranks that call collectives in different orders or with different shapes get a clear error naming
+what every rank called, instead of a hang or silently wrong numbers; a rank that never arrives (it is in a
+different call, or finished early) makes the others fail after the timeout instead of hanging forever.
+What this cannot see: point-to-point calls (send/recv) that never match, which MPI itself cannot detect either.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+import time
+import traceback
+import zlib
+
+import numpy as np
+from mpi4py import MPI
+
+_MPI_OPS = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN, "prod": MPI.PROD, "avg": MPI.SUM}
+_TIMEOUT_ENV = "MINIPADDLE_COLLECTIVE_TIMEOUT"  # seconds a collective waits for the other ranks (default 1800,
+# paddle's `new_group(timeout=timedelta(seconds=1800))`)
+
+
+def collective_timeout() -> float:
+    return float(os.environ.get(_TIMEOUT_ENV, "1800"))
+
+
+def world_rank() -> int:
+    return MPI.COMM_WORLD.Get_rank()
+
+
+def world_size() -> int:
+    return MPI.COMM_WORLD.Get_size()
+
+
+def abort(code: int = 1) -> None:
+    """End every rank of the job (MPI's launcher kills the others), after flushing this rank's output."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    MPI.COMM_WORLD.Abort(code)
+
+
+def install_abort_on_error() -> None:
+    """An uncaught exception on one rank ends the whole job, instead of leaving the other ranks waiting forever
+    in their next collective (MPI's own default when a process raises is to hang in MPI_Finalize)."""
+    previous = sys.excepthook
+    if getattr(previous, "_minipaddle_abort", False):
+        return
+
+    def abort_on_error(kind, value, tb):
+        rank = world_rank()
+        print(f"[rank {rank}] {kind.__name__}: {value}", file=sys.stderr)
+        traceback.print_exception(kind, value, tb, file=sys.stderr)
+        print(f"[rank {rank}] raised {kind.__name__}; aborting every rank of the job", file=sys.stderr)
+        abort(1)
+
+    abort_on_error._minipaddle_abort = True
+    sys.excepthook = abort_on_error
+
+
+class Communicator:
+    """One MPI communicator and the collectives the ops call on it."""
+
+    def __init__(self, comm, ranks: list[int]) -> None:
+        self.comm = comm
+        self.ranks = list(ranks)  # global rank of each member, in group order
+        self.rank = comm.Get_rank()
+        self.nranks = comm.Get_size()
+        self.calls = 0  # collectives started on this communicator (their sequence number)
+
+    # ---- agreeing on the call ------------------------------------------------------------------------------
+    def agree(self, what: str, x: np.ndarray | None = None, root: int = -1) -> None:
+        """Check that every rank is making the same call, before making it (see the module docstring)."""
+        self.calls += 1
+        shape = () if x is None else x.shape
+        dtype = "" if x is None else x.dtype.str
+        mine = np.array(
+            [self.calls, zlib.crc32(what.encode()), zlib.crc32(dtype.encode()), zlib.crc32(repr(shape).encode()), root],
+            dtype=np.int64,
+        )
+        table = np.empty((self.nranks, mine.size), dtype=np.int64)
+        self._wait(self.comm.Iallgather(mine, table), what)
+        if (table == mine).all():
+            return
+        described = f"{what}(dtype={x.dtype if x is not None else None}, shape={list(shape)}, root={root})"
+        everyone = self.comm.allgather((self.calls, described))  # every rank saw the same table, so all get here
+        lines = [f"  rank {self.ranks[r]}: collective #{n}: {d}" for r, (n, d) in enumerate(everyone)]
+        raise RuntimeError(
+            "collective mismatch: the ranks called different collectives (or with different shapes, dtypes or "
+            "roots); every rank must call the same collectives in the same order:\n" + "\n".join(lines)
+        )
+
+    def _wait(self, request, what: str) -> None:
+        """Poll a non-blocking request until it completes or the deadline passes (sleeping a little between polls
+        so that ranks oversubscribing the cores leave them to the ranks that compute)."""
+        deadline = time.monotonic() + collective_timeout()
+        pause = 0.0
+        while not request.Test():
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"{what}: rank {self.ranks[self.rank]} waited {collective_timeout():g} s (collective "
+                    f"#{self.calls}) but not every rank of the group {self.ranks} joined. A rank may be calling "
+                    f"a different collective, or none (it finished or is stuck); every rank must call the same "
+                    f"collectives in the same order. ({_TIMEOUT_ENV} sets the timeout.)"
+                )
+            time.sleep(pause)
+            pause = min(pause * 2 + 1e-5, 1e-3)
+
+    # ---- the collectives -----------------------------------------------------------------------------------
+    def allreduce(self, buf: np.ndarray, op: str) -> None:
+        self.agree(f"all_reduce[{op}]", buf)
+        self._wait(self.comm.Iallreduce(MPI.IN_PLACE, _contiguous(buf), _MPI_OPS[op]), "all_reduce")
+        if op == "avg":
+            _divide(buf, self.nranks)
+
+    def reduce(self, buf: np.ndarray, root: int, op: str) -> None:
+        self.agree(f"reduce[{op}]", buf, root)
+        if self.rank == root:
+            self._wait(self.comm.Ireduce(MPI.IN_PLACE, _contiguous(buf), _MPI_OPS[op], root=root), "reduce")
+            if op == "avg":
+                _divide(buf, self.nranks)
+        else:  # the other ranks keep their own values, as Paddle's reduce
+            self._wait(self.comm.Ireduce(buf.copy(), None, _MPI_OPS[op], root=root), "reduce")
+
+    def broadcast(self, buf: np.ndarray, root: int) -> None:
+        self.agree("broadcast", buf, root)
+        self._wait(self.comm.Ibcast(_contiguous(buf), root=root), "broadcast")
+
+    def allgather(self, x: np.ndarray) -> np.ndarray:
+        self.agree("all_gather", x)
+        out = np.empty((self.nranks * x.shape[0], *x.shape[1:]) if x.ndim else (self.nranks,), x.dtype)
+        self._wait(self.comm.Iallgather(np.ascontiguousarray(x), out), "all_gather")
+        return out
+
+    def reduce_scatter(self, x: np.ndarray, op: str) -> np.ndarray:
+        self.agree(f"reduce_scatter[{op}]", x)
+        _check_divisible(x, self.nranks, "reduce_scatter")
+        out = np.empty((x.shape[0] // self.nranks, *x.shape[1:]), x.dtype)
+        self._wait(self.comm.Ireduce_scatter_block(np.ascontiguousarray(x), out, _MPI_OPS[op]), "reduce_scatter")
+        if op == "avg":
+            _divide(out, self.nranks)
+        return out
+
+    def scatter(self, x: np.ndarray, root: int) -> np.ndarray:
+        self.agree("scatter", x, root)
+        _check_divisible(x, self.nranks, "scatter")
+        out = np.empty((x.shape[0] // self.nranks, *x.shape[1:]), x.dtype)
+        send = np.ascontiguousarray(x) if self.rank == root else None
+        self._wait(self.comm.Iscatter(send, out, root=root), "scatter")
+        return out
+
+    def alltoall(self, x: np.ndarray) -> np.ndarray:
+        self.agree("alltoall", x)
+        _check_divisible(x, self.nranks, "alltoall")
+        out = np.empty_like(x)
+        self._wait(self.comm.Ialltoall(np.ascontiguousarray(x), out), "alltoall")
+        return out
+
+    def barrier(self) -> None:
+        self.agree("barrier")
+        self._wait(self.comm.Ibarrier(), "barrier")
+
+    def allgather_object(self, obj) -> list:
+        self.agree("all_gather_object")
+        data = np.frombuffer(pickle.dumps(obj), dtype=np.uint8)
+        sizes = np.empty(self.nranks, np.int64)
+        self._wait(self.comm.Iallgather(np.array([data.size], np.int64), sizes), "all_gather_object")
+        out = np.empty(int(sizes.sum()), np.uint8)
+        self._wait(self.comm.Iallgatherv(data, (out, sizes)), "all_gather_object")
+        offsets = np.concatenate([[0], np.cumsum(sizes)])
+        return [pickle.loads(out[offsets[i] : offsets[i + 1]].tobytes()) for i in range(self.nranks)]
+
+    # ---- point to point ------------------------------------------------------------------------------------
+    def send(self, x: np.ndarray, peer: int) -> None:
+        self.comm.Send(np.ascontiguousarray(x), dest=peer, tag=0)
+
+    def isend(self, x: np.ndarray, peer: int):
+        return self.comm.Isend(np.ascontiguousarray(x), dest=peer, tag=0)
+
+    def recv(self, buf: np.ndarray, peer: int) -> None:
+        status = MPI.Status()
+        self.comm.Recv(_contiguous(buf), source=peer, tag=0, status=status)
+        got = status.Get_count(MPI.BYTE)
+        if got != buf.nbytes:
+            raise RuntimeError(f"recv: expected {buf.nbytes} bytes from rank {peer}, got {got}")
+
+    # ---- groups --------------------------------------------------------------------------------------------
+    def subgroup(self, ranks: list[int]) -> Communicator | None:
+        """A communicator of the given global ranks (called by every rank of the world); None on non-members."""
+        group = self.comm.Get_group().Incl(ranks)
+        comm = self.comm.Create(group)  # collective over the world: every rank calls it, non-members get NULL
+        group.Free()
+        return None if comm == MPI.COMM_NULL else Communicator(comm, ranks)
+
+    def free(self) -> None:
+        if self.comm not in (MPI.COMM_WORLD, MPI.COMM_NULL):
+            self.comm.Free()
+
+
+def world() -> Communicator:
+    comm = MPI.COMM_WORLD.Dup()  # our own context: user code calling mpi4py directly never mixes with ours
+    return Communicator(comm, list(range(comm.Get_size())))
+
+
+def _contiguous(buf: np.ndarray) -> np.ndarray:
+    if not buf.flags.c_contiguous:
+        raise ValueError("collective: the tensor's storage must be contiguous to be communicated in place")
+    return buf
+
+
+def _divide(buf: np.ndarray, n: int) -> None:
+    if np.issubdtype(buf.dtype, np.integer):
+        np.floor_divide(buf, n, out=buf)
+    else:
+        np.divide(buf, n, out=buf)
+
+
+def _check_divisible(x: np.ndarray, n: int, what: str) -> None:
+    if x.ndim == 0 or x.shape[0] % n:
+        raise ValueError(f"{what}: the first dimension ({x.shape[:1]}) must be divisible by the {n} ranks")

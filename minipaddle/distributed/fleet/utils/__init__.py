@@ -1,0 +1,5 @@
+"""fleet.utils: recompute (activation checkpointing)."""
+
+from minipaddle.distributed.fleet.utils.recompute import recompute
+
+__all__ = ["recompute"]

@@ -1,0 +1,5 @@
+import sys
+
+from minipaddle.distributed.launch import main
+
+sys.exit(main())

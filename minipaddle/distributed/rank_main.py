@@ -1,0 +1,113 @@
+"""What every rank started by `spawn` or `launch` runs first: `python -m minipaddle.distributed.rank_main ...`.
+
+It gives the rank Paddle's environment variables, sends its output to `log_dir/workerlog.N` (launch), runs the
+work (spawn's pickled function, or launch's script as `__main__`), and writes how it ended into a status file
+that the launcher reads: `running`, `ok`, `error` (with the traceback), or `terminated` (killed by MPI's
+launcher because another rank failed). A rank that raises aborts the whole MPI job, so no rank is left waiting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import runpy
+import signal
+import sys
+import traceback
+import types
+
+
+def _status(path: str, text: str) -> None:
+    tmp = f"{path}.tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def _log_to(log_dir: str, rank: int) -> None:
+    """Send this rank's stdout and stderr (Python's and the C library's) to log_dir/workerlog.<rank>."""
+    os.makedirs(log_dir, exist_ok=True)
+    fd = os.open(os.path.join(log_dir, f"workerlog.{rank}"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    os.close(fd)
+    sys.stdout = open(1, "w", buffering=1, closefd=False)
+    sys.stderr = open(2, "w", buffering=1, closefd=False)
+
+
+def _load_parent_main(main_file: str | None) -> None:
+    """A function defined in the parent's `__main__` script is pickled by reference to `__main__`: load that
+    script here under the name `__mp_main__` (its `if __name__ == '__main__':` block does not run), as
+    multiprocessing's spawn does."""
+    if not main_file:
+        return
+    namespace = runpy.run_path(main_file, run_name="__mp_main__")
+    module = types.ModuleType("__mp_main__")
+    module.__dict__.update(namespace)
+    sys.modules["__main__"] = sys.modules["__mp_main__"] = module
+
+
+def _abort(code: int) -> None:
+    mpi = sys.modules.get("mpi4py.MPI")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if mpi is not None and mpi.Is_initialized() and not mpi.Is_finalized():
+        mpi.COMM_WORLD.Abort(code)
+    os._exit(code)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="minipaddle.distributed.rank_main")
+    parser.add_argument("--status_dir", required=True)
+    parser.add_argument("--log_dir", default=None)
+    parser.add_argument("--spawn", default=None, help="a pickle of (main file, func, args)")
+    parser.add_argument("script", nargs="?", default=None)
+    parser.add_argument("script_args", nargs=argparse.REMAINDER)
+    args = parser.parse_args(argv)
+
+    from minipaddle.distributed.parallel_env import fill_paddle_env, launched_by_mpi
+
+    mpi = launched_by_mpi()
+    if mpi is None:
+        raise SystemExit("rank_main: start me through mpiexec (spawn and launch do)")
+    rank = mpi[0]
+    os.environ.pop("PADDLE_TRAINER_ID", None)  # this rank's own, from MPI's rank
+    fill_paddle_env()
+    status = os.path.join(args.status_dir, f"rank.{rank}")
+    _status(status, f"running {os.getpid()}")
+
+    def terminated(signum, frame):  # MPI's launcher ends the other ranks with SIGTERM when one fails
+        _status(status, "terminated")
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, terminated)
+    if args.log_dir:
+        _log_to(args.log_dir, rank)
+    try:
+        if args.spawn:
+            with open(args.spawn, "rb") as f:
+                main_file, payload = pickle.load(f)
+            _load_parent_main(main_file)
+            func, func_args = pickle.loads(payload)
+            func(*func_args)
+        else:
+            sys.argv = [args.script, *args.script_args]
+            sys.path.insert(0, os.path.dirname(os.path.abspath(args.script)))
+            runpy.run_path(args.script, run_name="__main__")
+    except SystemExit as e:
+        if e.code not in (None, 0):
+            _status(status, f"error\nSystemExit: {e.code}\n")
+            print(f"[rank {rank}] exited with status {e.code}; aborting every rank of the job", file=sys.stderr)
+            _abort(e.code if isinstance(e.code, int) else 1)
+    except BaseException as e:  # noqa: BLE001  (any failure of the rank ends the job, KeyboardInterrupt too)
+        text = traceback.format_exc()
+        _status(status, f"error\n{type(e).__name__}: {e}\n{text}")
+        print(text, file=sys.stderr)
+        print(f"[rank {rank}] raised {type(e).__name__}: {e}; aborting every rank of the job", file=sys.stderr)
+        _abort(1)
+    _status(status, "ok")
+
+
+if __name__ == "__main__":
+    main()

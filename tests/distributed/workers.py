@@ -1,0 +1,291 @@
+"""What the ranks run in the distributed tests (top-level functions, so spawn can pickle them).
+
+Each worker checks its results itself with asserts: an assert failing on any rank makes spawn raise in the test
+process, naming the rank and carrying its traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import numpy as np
+
+import minipaddle as paddle
+import minipaddle.distributed as dist
+from minipaddle import nn
+
+
+def collectives() -> None:
+    dist.init_parallel_env()
+    r, n = dist.get_rank(), dist.get_world_size()
+    assert n == 2 and dist.is_initialized() and os.environ["PADDLE_TRAINER_ID"] == str(r)
+    env = dist.ParallelEnv()
+    assert (env.rank, env.world_size) == (r, 2) and env.current_endpoint == env.trainer_endpoints[r]
+
+    t = paddle.to_tensor([r + 1.0, 10.0 * (r + 1)])
+    dist.all_reduce(t)
+    assert t.tolist() == [3.0, 30.0]
+    for op, want in ((dist.ReduceOp.MAX, 2.0), (dist.ReduceOp.MIN, 1.0), (dist.ReduceOp.PROD, 2.0),
+                     (dist.ReduceOp.AVG, 1.5)):  # fmt: skip
+        t = paddle.to_tensor([r + 1.0])
+        dist.all_reduce(t, op=op)
+        assert t.item() == want, (op, t.item())
+    t = paddle.to_tensor([5.0 * r])
+    task = dist.broadcast(t, src=1, sync_op=False)
+    assert task.wait() and t.item() == 5.0
+    out = []
+    dist.all_gather(out, paddle.to_tensor([r, r]))
+    assert [o.tolist() for o in out] == [[0, 0], [1, 1]]
+    t = paddle.to_tensor([r + 1.0])
+    dist.reduce(t, dst=0)
+    assert t.item() == (3.0 if r == 0 else 2.0)  # the non-destination keeps its own value, as Paddle
+    t = paddle.zeros([2])
+    dist.scatter(t, [paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([3.0, 4.0])] if r == 0 else None, src=0)
+    assert t.tolist() == ([1.0, 2.0] if r == 0 else [3.0, 4.0])
+    objs = []
+    dist.all_gather_object(objs, {"rank": r})
+    assert objs == [{"rank": 0}, {"rank": 1}]
+    out = []
+    dist.alltoall([paddle.to_tensor([10.0 * r + j]) for j in range(n)], out)
+    assert [o.item() for o in out] == [float(r), 10.0 + r]
+    t = paddle.zeros([1])
+    dist.reduce_scatter(t, [paddle.to_tensor([1.0 + r]), paddle.to_tensor([10.0 + r])])
+    assert t.item() == (3.0 if r == 0 else 21.0)
+    if r == 0:
+        dist.send(paddle.to_tensor([42.0]), dst=1)
+    else:
+        t = paddle.zeros([1])
+        dist.recv(t, src=0)
+        assert t.item() == 42.0
+    t = paddle.zeros([3])
+    recv_task = dist.irecv(t, src=1 - r)  # both post the receive first: isend must not block
+    send_task = dist.isend(paddle.to_tensor([r, r, r], dtype="float32"), dst=1 - r)
+    send_task.wait()
+    recv_task.wait()
+    assert t.tolist() == [1 - r] * 3
+    got = []
+    dist.gather(paddle.to_tensor([r + 5]), got if r == 1 else None, dst=1)
+    assert [g.item() for g in got] == ([5, 6] if r == 1 else [])
+    objs = [r, "x"] if r == 1 else [None]
+    dist.broadcast_object_list(objs, src=1)
+    assert objs == [1, "x"]
+    objs = []
+    dist.scatter_object_list(objs, [{"to": 0}, {"to": 1}] if r == 0 else None, src=0)
+    assert objs == [{"to": r}]
+    t = paddle.zeros([2])
+    dist.alltoall_single(paddle.to_tensor([10.0 * r, 10.0 * r + 1]), t)
+    assert t.tolist() == [float(r), 10.0 + r]
+    g = dist.new_group([0, 1])
+    t = paddle.to_tensor([1.0])
+    dist.all_reduce(t, group=g)
+    assert t.item() == 2.0 and dist.get_group(g.id) is g
+    solo = dist.new_group([1])
+    t = paddle.to_tensor([7.0 + r])
+    dist.all_reduce(t, group=solo)  # rank 0 is no member: nothing happens there
+    assert t.item() == 7.0 + r and solo.is_member() == (r == 1)
+
+    # the gradient of all_reduce(sum) is the all-reduced gradient
+    x = paddle.to_tensor([1.0 + r], stop_gradient=False)
+    y = x * 1.0
+    dist.all_reduce(y)
+    (y * (r + 1.0)).sum().backward()
+    assert x.grad.item() == 3.0
+
+    # static mode: the collectives are ops of the Program
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            v = paddle.static.data("v", [2], "float32")
+            dist.all_reduce(v)
+            dist.broadcast(v, src=0)
+        types = [op.type for op in main.global_block().ops]
+        assert "c_allreduce_sum" in types and "c_broadcast" in types, types
+        exe = paddle.static.Executor()
+        (res,) = exe.run(main, feed={"v": np.array([r + 1.0, 2.0], "float32")}, fetch_list=[v])
+        assert res.tolist() == [3.0, 4.0], res
+    finally:
+        paddle.disable_static()
+    dist.barrier()
+
+
+def rank_fails(how: str) -> None:
+    """Rank 1 fails (raises, or is killed); rank 0 waits in a collective and must not hang."""
+    dist.init_parallel_env()
+    dist.barrier()
+    if dist.get_rank() == 1:
+        if how == "raise":
+            raise ValueError("rank 1 fails on purpose")
+        os.kill(os.getpid(), signal.SIGKILL)
+    t = paddle.ones([4])
+    dist.all_reduce(t)  # never completes: rank 1 is gone
+
+
+def mismatch(how: str) -> None:
+    dist.init_parallel_env()
+    r = dist.get_rank()
+    if how == "shape":
+        dist.all_reduce(paddle.ones([2 + r]))
+    elif how == "order":
+        t = paddle.ones([2])
+        dist.all_reduce(t) if r == 0 else dist.broadcast(t, src=0)
+    elif how == "absent":  # rank 1 does no collective at all: rank 0 times out
+        if r == 0:
+            dist.all_reduce(paddle.ones([2]))
+
+
+# ---- DataParallel --------------------------------------------------------------------------------------------
+
+
+class MLP(nn.Layer):
+    def __init__(self, unused: bool = False) -> None:
+        super().__init__()
+        self.fc1 = nn.Linear(6, 16)
+        self.fc2 = nn.Linear(16, 3)
+        if unused:
+            self.spare = nn.Linear(16, 3)
+
+    def forward(self, x, use_spare=False):
+        h = paddle.tanh(self.fc1(x))
+        return self.spare(h) if use_spare else self.fc2(h)
+
+
+def _data(steps: int, batch: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    xs = rng.normal(size=(steps, batch, 6))
+    ys = rng.normal(size=(steps, batch, 3))
+    return xs, ys
+
+
+def _train(model, opt, xs, ys, rank=None, nranks=1) -> None:
+    for x, y in zip(xs, ys):
+        if rank is not None:  # this rank's share of the global batch
+            b = len(x) // nranks
+            x, y = x[rank * b : (rank + 1) * b], y[rank * b : (rank + 1) * b]
+        loss = ((model(paddle.to_tensor(x)) - paddle.to_tensor(y)) ** 2).mean()
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+
+
+def _optimizer(name: str, params):
+    if name == "sgd":
+        return paddle.optimizer.SGD(learning_rate=0.1, parameters=params)
+    return paddle.optimizer.Adam(learning_rate=0.01, parameters=params)
+
+
+def _max_diff(a: nn.Layer, b: nn.Layer) -> float:
+    return max(float(np.abs(p.numpy() - q.numpy()).max()) for p, q in zip(a.parameters(), b.parameters()))
+
+
+def data_parallel_equals_one_process(steps: int = 20, per_rank: int = 4) -> None:
+    """N ranks with batch B each == one process with batch N*B, for SGD and Adam, in float64."""
+    paddle.set_default_dtype("float64")
+    dist.init_parallel_env()
+    r, n = dist.get_rank(), dist.get_world_size()
+    xs, ys = _data(steps, per_rank * n)
+    for name in ("sgd", "adam"):
+        paddle.seed(100 + r)  # different initial weights on each rank: DataParallel broadcasts rank 0's
+        model = MLP()
+        paddle.seed(100)
+        single = MLP()  # rank 0's initial weights, trained alone on the whole batch
+        dp = paddle.DataParallel(model, comm_buffer_size=1, last_comm_buffer_size=1)
+        assert _max_diff(model, single) == 0.0
+        _train(dp, _optimizer(name, dp.parameters()), xs, ys, rank=r, nranks=n)
+        _train(single, _optimizer(name, single.parameters()), xs, ys)
+        diff = _max_diff(model, single)
+        assert diff < 1e-6, (name, diff)
+        assert _max_diff(model, single) > 0 or steps == 0
+        assert list(dp.state_dict()) == list(single.state_dict())  # no `_layers.` prefix
+    dist.barrier()
+
+
+def data_parallel_features() -> None:
+    """no_sync, unused parameters, gradient merge, recompute inside DataParallel, the timeline."""
+    from minipaddle.distributed import fleet, timeline
+    from minipaddle.distributed.fleet.utils import recompute
+
+    paddle.set_default_dtype("float64")
+    dist.init_parallel_env()
+    r, n = dist.get_rank(), dist.get_world_size()
+
+    # Verified on paddle 2.6: rank r's input [[r+1, 0]] through Linear(2, 1): every rank's weight.grad is the mean
+    lin = nn.Linear(2, 1)
+    dp = paddle.DataParallel(lin)
+    dp(paddle.to_tensor([[r + 1.0, 0.0]])).sum().backward()
+    assert lin.weight.grad.numpy().ravel().tolist() == [1.5, 0.0]
+    lin.clear_gradients()
+    with dp.no_sync():  # local accumulation only
+        dp(paddle.to_tensor([[r + 1.0, 0.0]])).sum().backward()
+    assert lin.weight.grad.numpy().ravel()[0] == r + 1.0
+    dp(paddle.to_tensor([[r + 1.0, 0.0]])).sum().backward()  # synced: the mean of the accumulated sums
+    assert lin.weight.grad.numpy().ravel()[0] == (1 + 1 + 2 + 2) / 2
+
+    # unused parameters: a clear error naming them without the flag; with it, training stays in step
+    paddle.seed(3)
+    dp = paddle.DataParallel(MLP(unused=True))
+    dp(paddle.ones([2, 6])).sum().backward()
+    try:
+        dp(paddle.ones([2, 6]))
+        raise AssertionError("no error for an unused parameter")
+    except RuntimeError as e:
+        assert "spare.weight" in str(e) and "find_unused_parameters=True" in str(e), e
+    paddle.seed(3)
+    model = MLP(unused=True)
+    dp = paddle.DataParallel(model, find_unused_parameters=True)
+    for step in range(3):  # rank 1 uses the spare head, rank 0 the main one
+        dp(paddle.ones([2, 6]) * (step + 1), use_spare=(r == 1)).sum().backward()
+        grads = [p.grad.numpy() for p in model.parameters()]
+        everyone = []
+        dist.all_gather_object(everyone, grads)
+        assert all(np.array_equal(a, b) for a, b in zip(everyone[0], everyone[1])), "ranks' gradients differ"
+        model.clear_gradients()
+
+    # gradient merge over k steps of batch B == one step of batch k*B
+    k, b = 3, 2
+    xs, ys = _data(k * 2, b * n, seed=5)
+    paddle.seed(7)
+    merged = MLP()
+    strategy = fleet.DistributedStrategy()
+    strategy.gradient_merge = True
+    strategy.gradient_merge_configs = {"k_steps": k, "avg": True}
+    fleet.init(is_collective=True, strategy=strategy)
+    fleet_model = fleet.distributed_model(merged)
+    opt = fleet.distributed_optimizer(paddle.optimizer.SGD(learning_rate=0.1, parameters=merged.parameters()))
+    _train(fleet_model, opt, xs, ys, rank=r, nranks=n)
+    paddle.seed(7)
+    big = MLP()
+    big_opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=big.parameters())
+    _train(big, big_opt, xs.reshape(2, k * b * n, 6), ys.reshape(2, k * b * n, 3))  # batches k*B*N, same samples
+    # (the k micro-batches of a merged step are consecutive rows, and the ranks split each micro-batch)
+    assert fleet.worker_num() == n and fleet.worker_index() == r
+    assert _max_diff(merged, big) < 1e-6, _max_diff(merged, big)
+
+    # recompute inside DataParallel: the same gradients as without
+    paddle.seed(11)
+    plain = MLP()
+    paddle.seed(11)
+    again = MLP()
+    x = paddle.to_tensor(np.random.default_rng(r).normal(size=(4, 6)))
+    dp_plain, dp_again = paddle.DataParallel(plain), paddle.DataParallel(again)
+    dp_plain(x).sum().backward()
+    recompute(dp_again, x).sum().backward()
+    assert max(float(np.abs(p.grad.numpy() - q.grad.numpy()).max())
+               for p, q in zip(plain.parameters(), again.parameters())) < 1e-12  # fmt: skip
+
+    # the timeline: forward, backward, each bucket's all-reduce, the optimizer step, gathered on rank 0
+    paddle.seed(1)
+    model = MLP()
+    dp = paddle.DataParallel(model, comm_buffer_size=1, last_comm_buffer_size=1)
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())
+    with timeline.record() as rec:
+        _train(dp, opt, *_data(2, 4))
+    trace = rec.gather()
+    if r == 0:
+        assert trace["world_size"] == 2 and set(trace["ranks"]) == {0, 1}
+        kinds = {s["kind"] for spans in trace["ranks"].values() for s in spans}
+        assert {"forward", "backward", "allreduce", "optimizer"} <= kinds, kinds
+    else:
+        assert trace is None
+    dist.barrier()
