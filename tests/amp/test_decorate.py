@@ -120,3 +120,25 @@ def test_structure_and_argument_errors():
         paddle.amp.decorate(a, level="O2", dtype="float64")
     with pytest.raises(TypeError, match="models must be either a single model or a list of models."):
         paddle.amp.decorate("net", level="O2")
+
+
+def test_model_prepare_amp_configs_trains_with_amp():
+    paddle.seed(0)
+    net = paddle.nn.Sequential(paddle.nn.Linear(4, 8), paddle.nn.ReLU(), paddle.nn.Linear(8, 2))
+    model = paddle.Model(net)
+    opt = paddle.optimizer.Adam(learning_rate=0.01, parameters=net.parameters())
+    model.prepare(opt, paddle.nn.CrossEntropyLoss(), amp_configs={"level": "O1", "init_loss_scaling": 128.0})
+    x = np.random.default_rng(0).random((16, 4)).astype("float32")
+    y = (x.sum(1, keepdims=True) > 2).astype("int64")
+    losses = [float(model.train_batch([x], [y])[0]) for _ in range(20)]
+    assert losses[-1] < losses[0]
+    scaler = model._amp.scaler
+    assert len(scaler.history) == 20 and scaler.history[0].scale == 128.0
+    model2 = paddle.Model(paddle.nn.Linear(4, 2))
+    opt2 = paddle.optimizer.SGD(parameters=model2.network.parameters())
+    model2.prepare(opt2, paddle.nn.CrossEntropyLoss(), amp_configs="O2")
+    assert model2.network.weight.dtype == paddle.float16 and opt2._multi_precision
+    with pytest.raises(ValueError, match="could not be recognized"):
+        paddle.Model(paddle.nn.Linear(2, 2)).prepare(opt2, amp_configs={"level": "O1", "lr": 1})
+    with pytest.raises(ValueError, match="should be 'O0', 'O1' or 'O2'"):
+        paddle.Model(paddle.nn.Linear(2, 2)).prepare(opt2, amp_configs="O3")
