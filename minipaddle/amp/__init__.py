@@ -13,10 +13,11 @@ docs/feature_map.md. `is_float16_supported()` and `is_bfloat16_supported()` ther
 
 from minipaddle.amp import debugging, grad_scaler  # noqa: F401
 from minipaddle.amp.auto_cast import amp_guard, amp_state, auto_cast
-from minipaddle.amp.cast_log import CastLog, CastRecord, cast_log
+from minipaddle.amp.cast_log import CastLog, CastRecord, cast_log, is_amp_cast, list_of_op
 from minipaddle.amp.decorate import amp_decorate, decorate
 from minipaddle.amp.grad_scaler import AmpScaler, GradScaler, OptimizerState
 from minipaddle.ops.amp_lists import black_list, white_list
+from minipaddle.ops.amp_names import paddle_op_name
 
 __all__ = ["auto_cast", "GradScaler", "decorate", "is_float16_supported", "is_bfloat16_supported"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 from minipaddle import ops
-from minipaddle.amp.cast_log import LOGS, CastRecord
+from minipaddle.amp.cast_log import AMP_CAST_NODES, LOGS, CastRecord
 from minipaddle.amp.cast_rule import CASTABLE, dest_dtype, list_of
 from minipaddle.core import autograd
 from minipaddle.core.state import STATE, OpHook
@@ -63,6 +63,8 @@ class AutoCastHook(OpHook):
             for i, (t, d) in enumerate(zip(inputs, in_dtypes)):
                 if d is not None and d is not dst and d in CASTABLE:
                     new[i] = ops.cast(t, dst)
+                    if not STATE.static_mode and new[i]._node is not None:
+                        AMP_CAST_NODES.add(new[i]._node)
                     casts.append((i, d.name, dst.name))
             if casts:
                 inputs = tuple(new)

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import weakref
 from dataclasses import dataclass, field
 
-__all__ = ["CastRecord", "CastLog", "cast_log"]
+from minipaddle.ops.amp_lists import black_list, white_list
+
+__all__ = ["CastRecord", "CastLog", "cast_log", "is_amp_cast", "list_of_op"]
 
 
 @dataclass
@@ -57,6 +60,28 @@ class CastLog(list):
                          casts, ",".join(r.output_dtypes)))  # fmt: skip
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
         return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows)
+
+
+AMP_CAST_NODES: weakref.WeakSet = weakref.WeakSet()  # the GradNodes of the casts auto_cast inserted
+
+
+def is_amp_cast(node) -> bool:
+    """Whether an autograd GradNode is a cast that auto_cast inserted (rather than one the user wrote)."""
+    return node in AMP_CAST_NODES
+
+
+def list_of_op(paddle_op: str, level: str = "O1", dtype: str = "float16") -> str:
+    """'white', 'black' or 'gray': which of paddle 2.6's default lists holds the Paddle op at this level and dtype.
+
+    Example:
+        >>> paddle.amp.list_of_op('matmul_v2')
+        'white'
+    """
+    if level == "O0":
+        return "gray"
+    if paddle_op in white_list()[dtype][level]:
+        return "white"
+    return "black" if paddle_op in black_list()[dtype][level] else "gray"
 
 
 class _Logs(threading.local):
