@@ -28,6 +28,7 @@ EXERCISES = [n for n in NAMES if n.startswith("exercises/")]
 SHRINK = {
     "00_quick_start": "train_samples = 256\ntest_samples = 64\nepochs = 1",
     "04_training_loops": "epochs = 15\ncompare_steps = 40",
+    "07_mixed_precision": "steps = 3",
 }
 TIMEOUT = 120  # seconds per cell
 # One id per test run, shared by the pytest-xdist workers (they get the same PYTEST_XDIST_TESTRUNUID).
