@@ -112,7 +112,12 @@ from minipaddle import jit  # noqa: E402  (paddle.jit stands on everything above
 __version__ = "0.1.0"
 
 # Deployment reads Programs: imported last, once everything it builds on is bound.
-from minipaddle import inference, onnx  # noqa: E402
+from minipaddle import (  # noqa: E402
+    amp,  # noqa: E402,F401  (after bind: amp's GradScaler uses Tensor methods)
+    inference,
+    onnx,
+)
+
 
 
 def __getattr__(name: str):

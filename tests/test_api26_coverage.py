@@ -15,7 +15,6 @@ from tests.golden_files import GOLDEN_ROOT, read_json
 # What minipaddle does not have yet, by module, and why.
 MISSING = {
     # The features no issue has asked for yet (docs/feature_map.md: "not yet").
-    "paddle.amp": "all",
     # paddle.distributed: data parallelism on MPI is here; not its auto-parallel API (ProcessMesh, shard_*, reshard,
     # to_static, Strategy, DistAttr, placements), tensor-parallel split, parameter-server datasets and sparse-table
     # entries, Gloo's own helpers, nor distributed checkpoints (save/load_state_dict, io).

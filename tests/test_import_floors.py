@@ -53,6 +53,7 @@ FLOORS = [
             "minipaddle.sparse",
             "minipaddle.geometric",
             "minipaddle.incubate",
+            "minipaddle.amp",
         ],
     ),
     ("apps", ["minipaddle.hapi", "minipaddle.callbacks", "minipaddle.hub", "minipaddle.utils", "minipaddle.reader"]),

@@ -23,6 +23,8 @@ and minipaddle never imports it. It draws with graphviz, matplotlib and ipywidge
     viz.plot_weight_quant(layer)          a layer's weights on the quantization grid; plot_quant_error: SQNR per layer
     viz.plot_scale_history(record_scales(model))   moving-average scale, state and accum over QAT steps
     viz.tour_sections(net, history)       the Layer tree, summary and curves as HTML for `make tour`'s page
+    viz.draw_amp(loss_or_program)         ops coloured by the dtype AMP ran them in, its casts marked (viz/amp.py)
+    viz.amp_stats() / plot_loss_scale(scaler) / plot_grad_range(model)   AMP's op counts, loss scale, grad range
 
 The drawings return a View (viz/render.py): it shows itself in Jupyter, `.save("x.svg")` writes a file (.svg
 .png .pdf .html .dot), `.source` is the DOT text. The widgets (layer_tree, inspect) return a WidgetView
@@ -30,6 +32,7 @@ The drawings return a View (viz/render.py): it shows itself in Jupyter, `.save("
 draws a saved model.
 """
 
+from viz.amp import amp_stats, draw_amp, plot_grad_range, plot_loss_scale
 from viz.collective import draw_collective
 from viz.curves import LiveCurves, plot_history
 from viz.graph import draw_graph
@@ -66,6 +69,7 @@ __all__ += [
     "quant_records",
     "record_scales",
 ]
+__all__ += ["draw_amp", "amp_stats", "plot_loss_scale", "plot_grad_range"]
 
 
 def __getattr__(name: str):

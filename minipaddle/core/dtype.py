@@ -11,8 +11,9 @@ Promotion follows paddle 2.6 (docs/notes/paddle26_facts.md):
 
 bfloat16 comes from the ml_dtypes package (numpy has none): a real numpy dtype, so arrays, casts and most numpy
 math work on it. Two differences from Paddle's CPU bfloat16: casting rounds to nearest (ties to even, as GPUs and
-PyTorch do) where Paddle's CPU cast truncates, and `.numpy()` gives a bfloat16 array, not the raw bits as uint16.
-Numpy computes some things on bfloat16 in float32 (matmul, and so conv and linear), so those ops return float32.
+PyTorch do) where Paddle's CPU cast truncates, and `.numpy()` gives a bfloat16 array, not the raw bits as uint16
+(paddle.save writes those bits, as Paddle does). Matrix products on float16 and bfloat16 run in float32 and round
+(ops/low_precision.py), so matmul, conv and linear keep the low dtype.
 """
 
 from __future__ import annotations

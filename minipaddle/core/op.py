@@ -35,7 +35,10 @@ class OpDef:
     """One operator: kernel, grad rule, shape/dtype rule and AMP category, in one place.
 
     Class attributes say what the op needs, so the door does no work an op does not ask for:
-    - `amp`: 'white' (safe and fast in float16), 'black' (needs float32), 'promote' (follow the inputs).
+    - `amp`: the op's AMP category under paddle 2.6's default lists (minipaddle/ops/amp_names.py, the one table from
+      minipaddle's ops to Paddle's op names, gives it; tests/amp checks every op): 'white' (runs in float16 or
+      bfloat16), 'black' (float32 under O1), 'fp32' (float32 under O1 and O2: no low-precision kernel), 'promote'
+      (follows the inputs: float32 if any is), 'keep' (never cast: cast itself, optimizer updates).
     - `saves_inputs` / `saves_outputs`: whether the grad rule reads input / output values. Saved tensors are
       checked against in-place changes before backward uses them.
     - `view`: the output shares storage with input 0 (reshape, transpose), so they share a version counter.

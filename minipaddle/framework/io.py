@@ -31,6 +31,7 @@ import zipfile
 import zlib
 from collections import OrderedDict
 
+import ml_dtypes
 import numpy as np
 
 from minipaddle.core.state import in_dynamic_mode
@@ -75,6 +76,9 @@ class _Encoder:
         if isinstance(obj, complex):
             return {"type": "complex", "real": self.encode(obj.real, where), "imag": self.encode(obj.imag, where)}
         if isinstance(obj, Tensor):
+            if obj.dtype.name == "bfloat16":  # .npy has no bfloat16: its bits as uint16, marked
+                return {"type": "tensor", "array": self.array(obj.numpy().view(np.uint16), where), "name": obj.name,
+                        "dtype": "bfloat16"}  # fmt: skip
             return {"type": "tensor", "array": self.array(obj.numpy(), where), "name": obj.name}
         if isinstance(obj, np.ndarray):
             return {"type": "ndarray", "array": self.array(obj, where)}
@@ -424,6 +428,8 @@ class _Decoder:
         kind = node["type"]
         if kind == "tensor":
             a = self.array(node["array"])
+            if node.get("dtype") == "bfloat16" and a.dtype == np.uint16:
+                a = a.view(ml_dtypes.bfloat16)
             if self.return_numpy:
                 return a
             t = Tensor(a)

@@ -26,6 +26,7 @@ import math
 import pickle
 from collections import OrderedDict
 
+import ml_dtypes
 import numpy as np
 
 from minipaddle.core.tensor import Tensor
@@ -64,12 +65,19 @@ def is_state_dict(obj) -> bool:
     return True
 
 
+def saved_array(t: Tensor) -> np.ndarray:
+    """The array Paddle saves for a Tensor: a copy of its values; bfloat16 as its raw bits in uint16, which is how
+    Paddle holds bfloat16 on the host (and what its bfloat16 Tensor.numpy() gives)."""
+    a = np.array(t.numpy())
+    return a.view(np.uint16) if t.dtype.name == "bfloat16" else a
+
+
 def _plain(obj, where: str, refuse):
     """A copy of `obj` made of builtins and numpy only, each Tensor as (name, array); `refuse` raises for the rest."""
     if obj is None or isinstance(obj, (bool, int, float, complex, str, bytes)):
         return obj
     if isinstance(obj, Tensor):
-        return (obj.name, np.array(obj.numpy()))
+        return (obj.name, saved_array(obj))
     if isinstance(obj, (np.ndarray, np.generic)):
         if obj.dtype.hasobject:
             raise TypeError(f"paddle.save: {where} is a numpy array of Python objects, which paddle.load refuses")
@@ -113,7 +121,7 @@ def paddle_object(obj, protocol: int, refuse):
         saved, names = {}, {}
         for key, value in obj.items():
             if isinstance(value, Tensor):
-                saved[key] = np.array(value.numpy())
+                saved[key] = saved_array(value)
                 names[key] = value.name
             else:
                 saved[key] = _plain(value, f"obj[{key!r}]", refuse)
@@ -143,7 +151,10 @@ def _join_big_arrays(obj: dict) -> dict:
 def _tensor(a: np.ndarray, name, return_numpy: bool):
     if return_numpy:
         return a
-    t = Tensor(np.array(a))
+    a = np.array(a)
+    if a.dtype == np.uint16:  # Paddle's bfloat16 bits (minipaddle has no uint16 tensors; Paddle loads them as bf16)
+        a = a.view(ml_dtypes.bfloat16)
+    t = Tensor(a)
     if name:
         t.name = name
     return t

@@ -17,6 +17,7 @@ static inference model (hapi/inference_model.py).
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 import warnings
@@ -27,6 +28,7 @@ from minipaddle.core.state import STATE, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.framework.io import load as load_file
 from minipaddle.framework.io import save as save_file
+from minipaddle.hapi.amp_configs import AmpTraining
 from minipaddle.hapi.callbacks import EarlyStopping, config_callbacks
 from minipaddle.hapi.history import History
 from minipaddle.hapi.inference_model import save_inference_model
@@ -117,13 +119,15 @@ class Model:
 
     # ---- set-up ----
 
-    def prepare(self, optimizer=None, loss=None, metrics=None):
+    def prepare(self, optimizer=None, loss=None, metrics=None, amp_configs=None):
         """Set what training needs.
 
         Args:
             optimizer: a paddle.optimizer.Optimizer over the network's parameters (needed by fit/train_batch).
             loss: a Layer or function `loss(*outputs, *labels)` returning a Tensor (or a list to be summed).
             metrics: a paddle.metric.Metric or a list of them.
+            amp_configs: mixed precision: 'O1', 'O2' or a dict with 'level' and GradScaler's arguments
+                (hapi/amp_configs.py); None trains in float32.
         """
         if loss is not None and not isinstance(loss, Layer) and not callable(loss):
             raise TypeError("'loss' must be sub classes of `paddle.nn.Layer` or any callable function.")
@@ -131,6 +135,8 @@ class Model:
         for metric in metrics:
             if not isinstance(metric, Metric):
                 raise TypeError(f"{type(metric).__name__} is not sub class of Metric")
+        self._amp = AmpTraining(amp_configs)
+        self.network, optimizer = self._amp.decorate(self.network, optimizer)
         self._optimizer = optimizer
         self._loss = loss
         self._metrics = metrics
@@ -161,12 +167,18 @@ class Model:
         inputs = [_as_tensor(x) for x in _to_list(inputs)]
         labels = [_as_tensor(y) for y in _to_list(labels) or []]
         self._note_inputs(inputs)
-        outputs = (getattr(self, "_ddp", None) or self.network)(*inputs)  # the DataParallel, when launched on ranks
+        amp = getattr(self, "_amp", None)
+        with amp.auto_cast() if amp is not None else contextlib.nullcontext():  # (paddle casts the forward only)
+            outputs = (getattr(self, "_ddp", None) or self.network)(*inputs)  # the DataParallel, when on ranks
         losses = _to_list(self._loss(*(_to_list(outputs) + labels)))
         final_loss = add_n(losses)
-        final_loss.backward()
+        if amp is not None and amp.enabled:
+            amp.backward_and_step(final_loss, self._optimizer, update)
+        else:
+            final_loss.backward()
+            if update:
+                self._optimizer.minimize(final_loss)
         if update:
-            self._optimizer.minimize(final_loss)
             self.network.clear_gradients()
         metrics = self._update_metrics(outputs, labels)
         losses = [_to_numpy(loss) for loss in losses]

@@ -15,6 +15,7 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import BinaryOp, UnaryOp
+from minipaddle.ops.low_precision import is_float
 
 __all__ = ["complex", "real", "imag", "angle"]  # the raw op functions; ops/__init__.py gathers them
 
@@ -24,6 +25,7 @@ class Complex(BinaryOp):
     """re + i im, elementwise with broadcasting (float32 parts give complex64, float64 parts complex128)."""
 
     name = "complex"
+    amp = "fp32"
     saves_inputs = False
 
     def kernel(self, re, im):
@@ -93,7 +95,7 @@ class Angle(UnaryOp):
 
     def kernel(self, x):
         out = np.angle(x)
-        return out.astype(np.real(x).dtype) if x.dtype.kind in "fc" else out.astype(np.float32)
+        return out.astype(np.real(x).dtype) if x.dtype.kind in "fc" or is_float(x.dtype) else out.astype(np.float32)
 
     def grad(self, node, g):
         x = node.inputs[0]

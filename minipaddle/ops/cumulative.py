@@ -26,6 +26,7 @@ class Cumsum(UnaryOp):
     """out[i] = x[0] + ... + x[i] along `axis` (or x[i] + ... + x[n-1] with reverse=True). dtype is kept."""
 
     name = "cumsum"
+    amp = "black"
     saves_inputs = False
 
     def kernel(self, x, axis, reverse=False):
@@ -52,6 +53,7 @@ class Cumprod(UnaryOp):
     """
 
     name = "cumprod"
+    amp = "black"
     saves_outputs = True
 
     def kernel(self, x, axis):
@@ -117,7 +119,6 @@ class LogCumsumExp(UnaryOp):
     """
 
     name = "logcumsumexp"
-    amp = "black"
     saves_outputs = True
 
     def kernel(self, x, axis, reverse=False):

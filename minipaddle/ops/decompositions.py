@@ -89,6 +89,7 @@ class Svd(OpDef):
     """x = U diag(S) V^H, singular values largest first (numpy's LAPACK gesdd)."""
 
     name = "svd"
+    amp = "fp32"
     saves_inputs = False
     saves_outputs = True
 
@@ -138,6 +139,7 @@ class Qr(OpDef):
     (k = min(m, n); 'r' keeps Q for the gradient), 'complete' gives Q [.., m, m], R [.., m, n]."""
 
     name = "qr"
+    amp = "fp32"
     saves_inputs = False
     saves_outputs = True
 
@@ -186,6 +188,7 @@ class Eigh(OpDef):
     (UPLO 'L') or, for any other UPLO, its upper one (as Paddle's kernel does)."""
 
     name = "eigh"
+    amp = "fp32"
     saves_inputs = False
     saves_outputs = True
 
@@ -218,6 +221,7 @@ class Eig(OpDef):
     """Eigenvalues and eigenvectors (unit columns) of a general square matrix, always complex."""
 
     name = "eig"
+    amp = "fp32"
     saves_inputs = False
     saves_outputs = True
 
@@ -250,6 +254,7 @@ class Eigvals(OpDef):
     """The eigenvalues of a general square matrix, complex (no gradient, as in Paddle)."""
 
     name = "eigvals"
+    amp = "fp32"
     differentiable = False
 
     def kernel(self, x):
@@ -268,6 +273,7 @@ class Solve(OpDef):
     """The solution of x @ out = y for square x [..., n, n] and y [..., n, k] (batch axes broadcast)."""
 
     name = "solve"
+    amp = "fp32"
     saves_outputs = True
 
     def kernel(self, x, y):
@@ -320,6 +326,7 @@ class TriangularSolve(OpDef):
     which is then not read)."""
 
     name = "triangular_solve"
+    amp = "fp32"
     saves_outputs = True
 
     def kernel(self, x, y, upper=True, transpose=False, unitriangular=False):
@@ -352,6 +359,7 @@ class CholeskySolve(OpDef):
     """The solution of A @ out = x where A = y y^H (lower y) or y^H y (upper y) is given by its Cholesky factor."""
 
     name = "cholesky_solve"
+    amp = "fp32"
     saves_outputs = True
 
     def kernel(self, x, y, upper=False):
@@ -389,6 +397,7 @@ class Slogdet(OpDef):
     """The sign and log|det| of each matrix, stacked: shape [2, *batch]."""
 
     name = "slogdet"
+    amp = "fp32"
 
     def kernel(self, x):
         sign, logabs = np.linalg.slogdet(x)
@@ -415,6 +424,7 @@ class MatrixRank(OpDef):
     eps * max(m, n) * the largest singular value. int32, no gradient."""
 
     name = "matrix_rank"
+    amp = "fp32"
     differentiable = False
 
     def kernel(self, x, tol_tensor, tol=None, hermitian=False):
@@ -442,6 +452,7 @@ class Lstsq(OpDef):
     which of rank and singular values are returned (the others come back empty), as in Paddle. No gradient."""
 
     name = "lstsq"
+    amp = "fp32"
     differentiable = False
 
     def kernel(self, x, y, rcond=0.0, driver="gelsy"):
@@ -517,6 +528,7 @@ class Lu(OpDef):
     """The packed LU factorization with partial pivoting: outputs LU, pivots (int32, 1-based), infos (int32)."""
 
     name = "lu"
+    amp = "fp32"
     saves_inputs = False
     saves_outputs = True
 
@@ -569,6 +581,7 @@ class LuUnpack(OpDef):
     as in Paddle."""
 
     name = "lu_unpack"
+    amp = "fp32"
     saves_inputs = False
 
     def kernel(self, x, pivots, unpack_ludata=True, unpack_pivots=True):

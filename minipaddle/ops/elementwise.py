@@ -119,6 +119,7 @@ class Pow(UnaryOp):
     """x ** factor for a Python number `factor` (Paddle's pow with a scalar exponent)."""
 
     name = "pow"
+    amp = "black"
 
     def kernel(self, x, factor):
         with np.errstate(divide="ignore", invalid="ignore"):

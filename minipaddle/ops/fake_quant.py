@@ -116,6 +116,7 @@ class FakeQuantizeDequantizeAbsMax(_StraightThrough):
     """(x quantized and dequantized with s = max |x|, s)."""
 
     name = "fake_quantize_dequantize_abs_max"
+    amp = "white"  # on paddle 2.6's float16 white list (ONLY_FP16_WHITE_LIST)
 
     def kernel(self, x, bit_length=8, round_type=1):
         s = _abs_max(x)
@@ -199,6 +200,7 @@ class FakeQuantizeMovingAverageAbsMax(_MovingAverage):
 @register
 class FakeQuantizeDequantizeMovingAverageAbsMax(_MovingAverage):
     name = "fake_quantize_dequantize_moving_average_abs_max"
+    amp = "white"  # on paddle 2.6's float16 white list (ONLY_FP16_WHITE_LIST)
     dequantize = True
 
 

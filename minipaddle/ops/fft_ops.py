@@ -58,7 +58,7 @@ class FftC2C(OpDef):
     """The complex transform over `axes`."""
 
     name = "fft_c2c"
-    amp = "black"
+    amp = "fp32"
     saves_inputs = False
 
     def kernel(self, x, axes, normalization, forward):
@@ -78,7 +78,7 @@ class FftR2C(OpDef):
     """The transform of a real tensor over `axes`; with `onesided`, the last axis keeps n//2 + 1 entries."""
 
     name = "fft_r2c"
-    amp = "black"
+    amp = "fp32"
     saves_inputs = False
 
     def kernel(self, x, axes, normalization, forward, onesided):
@@ -114,7 +114,7 @@ class FftC2R(OpDef):
     """The real signal (last axis of length `last_dim_size`, 0 = 2(m-1)) whose onesided spectrum is x."""
 
     name = "fft_c2r"
-    amp = "black"
+    amp = "fp32"
     saves_inputs = False
 
     def kernel(self, x, axes, normalization, forward, last_dim_size):

@@ -19,6 +19,7 @@ from minipaddle import ops
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import OPS, Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.low_precision import gemm
 
 __all__ = ["fc", "conv2d_fusion", "fusion_repeated_fc_relu"]  # the raw op functions; ops/__init__.py gathers them
 
@@ -52,11 +53,10 @@ class FC(OpDef):
     """y = activation(x @ w + b): x [..., in], w [in, out], b broadcastable to [..., out] or None."""
 
     name = "fc"
-    amp = "white"
     saves_outputs = True  # the activation's gradient reads y
 
     def kernel(self, x, w, b, activation=None):
-        return _bias_act(np.matmul(x, w), b, activation)
+        return _bias_act(gemm(x, w), b, activation)
 
     def grad(self, node, g):
         x, w, b = node.inputs
@@ -93,7 +93,6 @@ class Conv2DFusion(OpDef):
     """y = activation(conv2d(x, w) + b): b broadcastable to the conv's output ([1, O, 1, 1] or [O, 1, 1])."""
 
     name = "conv2d_fusion"
-    amp = "white"
     saves_outputs = True  # the activation's gradient reads y
 
     def kernel(self, x, w, b, strides, paddings, dilations, groups, activation=None):
@@ -130,12 +129,11 @@ class RepeatedFCRelu(OpDef):
     """y = relu(... relu(relu(x @ w0 + b0) @ w1 + b1) ...): inputs x, w0, b0, w1, b1, ... (two or more layers)."""
 
     name = "fusion_repeated_fc_relu"
-    amp = "white"
 
     def kernel(self, x, *weights_and_biases):
         out = x
         for w, b in zip(weights_and_biases[::2], weights_and_biases[1::2]):
-            out = _bias_act(np.matmul(out, w), b, "relu")
+            out = _bias_act(gemm(out, w), b, "relu")
         return out
 
     def grad(self, node, g):

@@ -24,6 +24,7 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.low_precision import finfo, is_float
 
 __all__ = ["graph_reduce", "sample_neighbors", "weighted_sample_neighbors", "reindex_graph"]
 
@@ -74,7 +75,7 @@ class GraphReduce(OpDef):
             out = np.zeros(shape, messages.dtype)
             np.add.at(out, index, messages)
             return _mean(out, np.bincount(index, minlength=rows)) if reduce == "mean" else out
-        info = np.finfo if messages.dtype.kind == "f" else np.iinfo
+        info = finfo if is_float(messages.dtype) else np.iinfo
         start = info(messages.dtype).min if reduce == "max" else info(messages.dtype).max
         out = np.full(shape, start, messages.dtype)
         (np.maximum if reduce == "max" else np.minimum).at(out, index, messages)

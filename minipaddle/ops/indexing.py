@@ -214,6 +214,7 @@ class Scatter(OpDef):
     """x with the rows at `index` replaced by `updates` (overwrite) or by the sum of the updates for that row."""
 
     name = "scatter"
+    amp = "fp32"
     saves_inputs = False
 
     def kernel(self, x, index, updates, overwrite):

@@ -91,6 +91,7 @@ class Interpolate(OpDef):
     user's scale_factor per axis, or None (Paddle derives the sampling ratio from it when given)."""
 
     name = "interpolate"
+    amp = "fp32"
     saves_inputs = False
 
     def kernel(self, x, out_size, mode, align_corners=False, align_mode=0, scales=None):

@@ -9,6 +9,7 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
+from minipaddle.ops.low_precision import gemm
 
 __all__ = ["matmul"]  # the raw op functions; ops/__init__.py gathers them
 
@@ -29,7 +30,7 @@ class Matmul(OpDef):
     amp = "white"
 
     def kernel(self, x, y, transpose_x=False, transpose_y=False):
-        return np.matmul(_t(x) if transpose_x else x, _t(y) if transpose_y else y)
+        return gemm(_t(x) if transpose_x else x, _t(y) if transpose_y else y)  # float16: fp32 accumulation
 
     def grad(self, node, g):
         x, y = node.inputs

@@ -201,7 +201,8 @@ class Cast(OpDef):
     amp = "keep"
 
     def kernel(self, x, dtype):
-        return x.astype(dtype, copy=False) if x.dtype != dtype else x.copy()
+        with np.errstate(over="ignore", invalid="ignore"):  # a float32 beyond float16's range becomes Inf (IEEE)
+            return x.astype(dtype, copy=False) if x.dtype != dtype else x.copy()
 
     def grad(self, node, g):
         return (cast(g, node.inputs[0].dtype),)

@@ -30,6 +30,7 @@ def _h(x: Tensor) -> Tensor:
 @register
 class Inverse(OpDef):
     name = "inverse"
+    amp = "fp32"
     saves_inputs = False
     saves_outputs = True
 
@@ -53,6 +54,7 @@ class Cholesky(OpDef):
     """The lower-triangular L with L L^H = x (x symmetric positive definite), or L^H when upper=True."""
 
     name = "cholesky"
+    amp = "fp32"
     saves_inputs = False
     saves_outputs = True
 
@@ -83,6 +85,7 @@ class Det(OpDef):
     """The determinant of each matrix."""
 
     name = "det"
+    amp = "fp32"
     saves_outputs = True
 
     def kernel(self, x):
@@ -106,6 +109,7 @@ class Svdvals(OpDef):
     """
 
     name = "svdvals"
+    amp = "fp32"
     saves_inputs = False
     saves_outputs = True
 

@@ -72,6 +72,7 @@ class Softplus(UnaryOp):
     """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold (where they agree anyway)."""
 
     name = "softplus"
+    amp = "black"
 
     def kernel(self, x, beta, threshold):
         bx = x * np.asarray(beta, dtype=x.dtype)

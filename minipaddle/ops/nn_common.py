@@ -45,6 +45,7 @@ class Embedding(OpDef):
     """out[..., :] = weight[ids[...], :]; rows asked for by `padding_idx` come out as zeros."""
 
     name = "embedding"
+    amp = "fp32"
 
     def kernel(self, ids, weight, padding_idx=None):
         if ids.size and (ids.min() < 0 or ids.max() >= weight.shape[0]):

@@ -111,7 +111,6 @@ class SoftmaxWithCrossEntropyGrad(OpDef):
     """
 
     name = "softmax_with_cross_entropy_grad"
-    amp = "black"
 
     def kernel(self, prob, label, g_loss, soft_label, use_softmax, ignore_index, axis):
         if soft_label:
@@ -185,7 +184,6 @@ class BinaryCrossEntropy(OpDef):
     """-(label * log(x) + (1 - label) * log(1 - x)), each log clamped at -100 (so x = 0 or 1 gives 100, not inf)."""
 
     name = "binary_cross_entropy"
-    amp = "black"
 
     def kernel(self, x, label):
         with np.errstate(divide="ignore"):

@@ -28,7 +28,6 @@ __all__ = ["standardize"]  # the raw op functions; ops/__init__.py gathers them
 @register
 class Standardize(OpDef):
     name = "standardize"
-    amp = "black"
     saves_inputs = False  # the gradient needs only xhat and var, which are outputs
     saves_outputs = True
 

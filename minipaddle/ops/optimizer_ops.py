@@ -42,6 +42,7 @@ class UpdateOp(OpDef):
 
     differentiable = False
     saves_inputs = False
+    amp = "keep"  # AMP never casts an optimizer's update: each parameter and accumulator keeps its dtype
 
     def infer_meta(self, state: Meta, *others: Meta, **attrs) -> Meta:
         return state
@@ -251,6 +252,7 @@ class AdadeltaDirection(OpDef):
     """
 
     name = "adadelta_direction"
+    amp = "keep"
     differentiable = False
     saves_inputs = False
 

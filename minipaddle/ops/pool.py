@@ -28,6 +28,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.low_precision import finfo, is_float
 from minipaddle.ops.windows import add_windows, apply_per_axis, crop_spatial, out_size, pad_spatial
 
 __all__ = [
@@ -135,7 +136,7 @@ class MaxPool(OpDef):
     def kernel(self, x, kernel_size, strides, paddings, ceil_mode=False):
         sizes = x.shape[2:]
         pads = _pool_paddings(sizes, kernel_size, strides, paddings, ceil_mode)
-        lowest = np.finfo(x.dtype).min if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+        lowest = finfo(x.dtype).min if is_float(x.dtype) else np.iinfo(x.dtype).min
         out_sp = [out_size(d, k, s, 1, p, ceil_mode) for d, k, s, p in zip(sizes, kernel_size, strides, paddings)]
         best, pick = _scan_positions(pad_spatial(x, pads, lowest), kernel_size, strides, out_sp, lowest)
         # The mask: where each window starts in the input (o * stride - pad_before along each axis, as a flat
@@ -164,6 +165,7 @@ class AdaptiveMaxPool(OpDef):
     """(out, mask) = adaptive_max_pool(x): the maximum of each adaptive bin and where it was."""
 
     name = "adaptive_max_pool"
+    amp = "white"
     saves_inputs = False
     saves_outputs = True
 

@@ -42,7 +42,6 @@ class Logsumexp(ReduceOp):
     """log(sum(exp(x))) over `axis`, computed as m + log(sum(exp(x - m))) with m the max, so exp cannot overflow."""
 
     name = "logsumexp"
-    amp = "black"
     saves_outputs = True
 
     def kernel(self, x, axis=None, keepdim=False):

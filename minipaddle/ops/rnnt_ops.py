@@ -37,7 +37,7 @@ class Warprnnt(OpDef):
     """(loss [B], gradient [B, T, U + 1, V]) of the RNN-T loss; input [B, T, U + 1, V] log-probabilities."""
 
     name = "warprnnt"
-    amp = "black"
+    amp = "fp32"
     saves_inputs = False
     saves_outputs = True
     none_for_unused_outputs = True

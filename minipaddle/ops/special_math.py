@@ -445,6 +445,7 @@ class Erfinv(_Special):
     """The inverse of erf on (-1, 1). Its derivative is sqrt(pi)/2 exp(erfinv(x)^2)."""
 
     name = "erfinv"
+    amp = "black"
     method = staticmethod(_erfinv)
     saves_inputs = False
     saves_outputs = True

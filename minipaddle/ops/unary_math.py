@@ -79,6 +79,7 @@ class Cos(UnaryOp):
 @register
 class Tan(UnaryOp):
     name = "tan"
+    amp = "black"
     saves_inputs = False
     saves_outputs = True
 
@@ -93,6 +94,7 @@ class Tan(UnaryOp):
 @register
 class Asin(UnaryOp):
     name = "asin"
+    amp = "black"
 
     def kernel(self, x):
         with np.errstate(invalid="ignore"):
@@ -106,6 +108,7 @@ class Asin(UnaryOp):
 @register
 class Acos(UnaryOp):
     name = "acos"
+    amp = "black"
 
     def kernel(self, x):
         with np.errstate(invalid="ignore"):
@@ -134,6 +137,7 @@ class Atan(UnaryOp):
 @register
 class Sinh(UnaryOp):
     name = "sinh"
+    amp = "black"
 
     def kernel(self, x):
         with np.errstate(over="ignore"):
@@ -146,6 +150,7 @@ class Sinh(UnaryOp):
 @register
 class Cosh(UnaryOp):
     name = "cosh"
+    amp = "black"
 
     def kernel(self, x):
         with np.errstate(over="ignore"):
@@ -181,6 +186,7 @@ class Acosh(UnaryOp):
 @register
 class Atanh(UnaryOp):
     name = "atanh"
+    amp = "black"
 
     def kernel(self, x):
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -284,6 +290,7 @@ class Erf(UnaryOp):
 @register
 class Log2(UnaryOp):
     name = "log2"
+    amp = "black"
 
     def kernel(self, x):
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -296,6 +303,7 @@ class Log2(UnaryOp):
 @register
 class Log10(UnaryOp):
     name = "log10"
+    amp = "black"
 
     def kernel(self, x):
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -320,6 +328,7 @@ class Log1p(UnaryOp):
 @register
 class Expm1(UnaryOp):
     name = "expm1"
+    amp = "black"
     saves_inputs = False
     saves_outputs = True
 
@@ -336,6 +345,7 @@ class Rsqrt(UnaryOp):
     """1 / sqrt(x)."""
 
     name = "rsqrt"
+    amp = "black"
     saves_inputs = False
     saves_outputs = True
 
@@ -351,6 +361,7 @@ class Rsqrt(UnaryOp):
 @register
 class Reciprocal(UnaryOp):
     name = "reciprocal"
+    amp = "black"
     saves_inputs = False
     saves_outputs = True
 
@@ -366,6 +377,7 @@ class Reciprocal(UnaryOp):
 @register
 class Square(UnaryOp):
     name = "square"
+    amp = "black"
 
     def kernel(self, x):
         return np.square(x)
@@ -383,7 +395,7 @@ class Clip(UnaryOp):
     def kernel(self, x, min=None, max=None):  # noqa: A002 (Paddle's names)
         lo = None if min is None else np.asarray(min).astype(x.dtype)
         hi = None if max is None else np.asarray(max).astype(x.dtype)
-        return np.clip(x, lo, hi)
+        return np.clip(x, lo, hi).astype(x.dtype, copy=False)  # (numpy clips bfloat16 in float32)
 
     def grad(self, node, g):
         x, lo, hi = node.inputs[0], node.attrs["min"], node.attrs["max"]

@@ -29,6 +29,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.low_precision import LOW_PRECISION
 
 __all__ = [
     "roi_align",
@@ -99,11 +100,13 @@ class RoiAlign(OpDef):
     name = "roi_align"
 
     def kernel(self, x, boxes, boxes_num, pooled_height, pooled_width, spatial_scale, sampling_ratio, aligned):
+        dtype = x.dtype
+        x = x.astype(np.float32) if x.dtype in LOW_PRECISION else x  # float16/bfloat16: in float32 (einsum), rounded
         batch = _batch_of_each_box(boxes_num, boxes.shape[0], "roi_align")
         ay, ax, count = _align_matrices(boxes, boxes.shape[0], pooled_height, pooled_width, spatial_scale,
                                         sampling_ratio, aligned, x.shape[2], x.shape[3], x.dtype)  # fmt: skip
         rows = np.einsum("rph,rchw->rcpw", ay, x[batch])
-        return (np.einsum("rcpw,rqw->rcpq", rows, ax) / count[:, None, None, None]).astype(x.dtype)
+        return (np.einsum("rcpw,rqw->rcpq", rows, ax) / count[:, None, None, None]).astype(dtype)
 
     def grad(self, node, g):
         x, boxes, boxes_num = node.inputs

@@ -19,6 +19,8 @@ import itertools
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from minipaddle.ops.low_precision import gemm
+
 
 def pad_spatial(x: np.ndarray, paddings, value=0) -> np.ndarray:
     """x [..., *spatial] with ((before, after), ...) added on each of the last len(paddings) axes, filled with
@@ -79,5 +81,5 @@ def apply_per_axis(x: np.ndarray, matrices, transpose: bool = False) -> np.ndarr
     """Contract each spatial axis of x [N, C, *spatial] with its own matrix A [out, in] (or A^T when `transpose`):
     a linear map that acts on one axis at a time, as adaptive average pooling and interpolation do."""
     for axis, m in enumerate(matrices):
-        x = np.moveaxis(np.moveaxis(x, 2 + axis, -1) @ (m if transpose else m.T), -1, 2 + axis)
+        x = np.moveaxis(gemm(np.moveaxis(x, 2 + axis, -1), (m if transpose else m.T)), -1, 2 + axis)
     return x

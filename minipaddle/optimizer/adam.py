@@ -29,8 +29,8 @@ def check_betas(cls: str, beta1, beta2, epsilon) -> tuple[float, float, float]:
 
 
 def moments_dtype(param):
-    """Adam-family moments of a float16 parameter are kept in float32, as in Paddle."""
-    return dtypes.float32 if param.dtype == dtypes.float16 else param.dtype
+    """Adam-family moments of a float16 or bfloat16 parameter are kept in float32, as in Paddle."""
+    return dtypes.float32 if param.dtype in (dtypes.float16, dtypes.bfloat16) else param.dtype
 
 
 def update_moments(opt: Optimizer, param, grad, beta1: float, beta2: float) -> tuple:

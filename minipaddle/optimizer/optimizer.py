@@ -168,7 +168,7 @@ class Optimizer:
         lr_tensors = {}  # (factor, dtype) -> the 0-d learning-rate Tensor: one per step, not one per parameter
         for param, grad in params_grads:
             target = param
-            if self._multi_precision and param.dtype == dtypes.float16:  # update a float32 copy, then cast back
+            if self._multi_precision and param.dtype in _LOW:  # update a float32 copy, then cast back
                 target = self._master_weight(param)
                 grad = ops.cast(grad, dtypes.float32)
             regularizer = self._regularizer_of(param, options)
@@ -300,7 +300,7 @@ class Optimizer:
         return acc
 
     def _master_weight(self, param: Tensor) -> Tensor:
-        """The float32 copy of a float16 parameter that multi_precision updates (created on first use)."""
+        """The float32 copy of a float16/bfloat16 parameter that multi_precision updates (created on first use)."""
         master = self._master_weights.get(param.name)
         if master is None:
             master = ops.cast(param, dtypes.float32)
@@ -358,12 +358,15 @@ class Optimizer:
         apply_inplace(_SCALE, t, (t,), {"scale": factor, "bias": 0.0})
 
     def _warn_low_precision(self, param: Tensor) -> None:
-        if param.dtype == dtypes.float16 and not self._multi_precision:
+        if param.dtype in _LOW and not self._multi_precision:
             warnings.warn(
-                f"{type(self).__name__}: accumulating in float16 can lose accuracy or slow convergence; "
+                f"{type(self).__name__}: accumulating in {param.dtype.name} can lose accuracy or slow convergence; "
                 "consider multi_precision=True",
                 stacklevel=3,
             )
+
+
+_LOW = (dtypes.float16, dtypes.bfloat16)  # the dtypes multi_precision keeps float32 master weights for
 
 
 def _saved_key(acc_name: str, state: dict, param_name: str, name: str) -> str:

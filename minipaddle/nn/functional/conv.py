@@ -8,6 +8,7 @@ the bias.
 from __future__ import annotations
 
 from minipaddle import ops
+from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.window_args import (
     channel_last,
@@ -27,7 +28,7 @@ def _check_weight(x: Tensor, weight, nd: int, fn: str) -> Tensor:
         raise TypeError(f"{fn}: weight must be a Tensor, got {type(weight).__name__}")
     if weight.ndim != nd + 2:
         raise ValueError(f"{fn}: weight must be a {nd + 2}-D tensor, got shape {weight.shape}")
-    if weight.dtype != x.dtype:
+    if weight.dtype != x.dtype and STATE.amp is None:  # (under auto_cast the AMP hook casts both to one dtype)
         raise TypeError(f"{fn}: x ({x.dtype.name}) and weight ({weight.dtype.name}) must have the same dtype")
     return weight
 

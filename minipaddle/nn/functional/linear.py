@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from minipaddle import ops
+from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor.checks import check_tensor
 
@@ -22,7 +23,7 @@ def linear(x, weight, bias=None, name=None) -> Tensor:
     if x.ndim == 0 or x.shape[-1] != weight.shape[0]:
         raise ValueError(f"linear: x has shape {x.shape}, whose last dimension must equal weight's first "
                          f"({weight.shape[0]}; weight has shape {weight.shape})")  # fmt: skip
-    if x.dtype != weight.dtype:
+    if x.dtype != weight.dtype and STATE.amp is None:  # (under auto_cast the AMP hook casts both to one dtype)
         raise TypeError(f"linear: x is {x.dtype.name} but weight is {weight.dtype.name}")
     out = ops.matmul(x, weight)
     if bias is None:

@@ -6,6 +6,7 @@ with `diff(before, after)`.
     fuse_fc(program, keep=())                matmul + add (+ relu/sigmoid/tanh) -> one fc op
     fold_conv_bn(program, scope=None, keep=())  conv + inference batch_norm -> conv with folded weights and bias
     reuse_buffers(program, keep=())          temporaries with disjoint lifetimes share one name (buffer)
+    amp_cast(program, amp_lists=None, dtype='float16', level='O1')   AMP: cast ops around white and black ops
     convert_to_int8(program, scope=None, keep=())  quantized conv2d / matmul -> int8 weights, exact int32 products
 
     infer = paddle.static.passes.apply_passes(program, ["constant_folding", "fuse_fc", "dead_code_elimination"],
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import inspect
 
+from minipaddle.static.passes.amp_cast import amp_cast
 from minipaddle.static.passes.constant_folding import constant_folding
 from minipaddle.static.passes.dead_code import dead_code_elimination
 from minipaddle.static.passes.diff import ProgramDiff, diff
@@ -26,8 +28,8 @@ from minipaddle.static.passes.reuse_buffers import buffer_count, reuse_buffers
 from minipaddle.static.program import Program
 
 __all__ = [
-    "PASSES", "ProgramDiff", "apply_passes", "buffer_count", "constant_folding", "dead_code_elimination", "diff",
-    "fold_conv_bn", "fuse_fc", "reuse_buffers", "convert_to_int8",
+    "PASSES", "ProgramDiff", "amp_cast", "apply_passes", "buffer_count", "constant_folding", "dead_code_elimination",
+    "diff", "fold_conv_bn", "fuse_fc", "reuse_buffers", "convert_to_int8",
 ]  # fmt: skip
 
 PASSES = {
@@ -36,6 +38,7 @@ PASSES = {
     "fuse_fc": fuse_fc,
     "fold_conv_bn": fold_conv_bn,
     "reuse_buffers": reuse_buffers,
+    "amp_cast": amp_cast,
     "convert_to_int8": convert_to_int8,
 }
 

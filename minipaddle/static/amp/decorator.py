@@ -1,0 +1,177 @@
+"""paddle.static.amp.decorate: an optimizer wrapper that trains a static Program in mixed precision.
+
+`minimize(loss)`:
+1. rewrites the Program with AMP's casts (the amp_cast pass: white ops low, black float32, gray as their inputs);
+2. multiplies the loss by the loss scale (a persistable variable `loss_scaling_0`) and appends backward;
+3. divides each gradient by the scale and checks them all for Inf/NaN (paddle's check_finite_and_unscale);
+4. with dynamic loss scaling, updates the scale in the Program as paddle's `update_loss_scaling` op does: after
+   `decr_every_n_nan_or_inf` bad steps it shrinks (never below 1), after `incr_every_n_steps` good ones it grows
+   (if still finite); a bad step's gradients are zeroed (paddle's stop_update), so SGD leaves the parameters be;
+5. appends the optimizer's update ops.
+Built from ordinary ops (isfinite, all, where, ...), so every step of it shows in the Program and its drawings.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle.core import dtype as dtypes
+from minipaddle.core.inplace import apply_inplace
+from minipaddle.core.op import get_op
+from minipaddle.core.state import unique_name
+from minipaddle.static.backward import append_backward
+from minipaddle.static.parameters import declare_persistable
+from minipaddle.static.passes.amp_cast import rewrite_program
+from minipaddle.static.passes.amp_lists import AutoMixedPrecisionLists
+from minipaddle.static.program import ROLE_OPTIMIZE, Variable
+from minipaddle.tensor import creation, logic, manipulation
+from minipaddle.tensor import math as tmath
+
+__all__ = ["decorate", "OptimizerWithMixedPrecision"]
+
+_ASSIGN = get_op("assign")
+
+
+class OptimizerWithMixedPrecision:
+    """What `paddle.static.amp.decorate` returns: `minimize(loss)` as the module docstring says."""
+
+    def __init__(self, optimizer, amp_lists, level, dtype, init_loss_scaling, use_dynamic_loss_scaling,
+                 incr_every_n_steps, decr_every_n_nan_or_inf, incr_ratio, decr_ratio, use_fp16_guard,
+                 use_promote) -> None:  # fmt: skip
+        self._optimizer = optimizer
+        self._amp_lists = amp_lists
+        self._level = level
+        self._dtype = dtype
+        self._init_loss_scaling = float(init_loss_scaling)
+        self._use_dynamic_loss_scaling = use_dynamic_loss_scaling
+        self._incr_every_n_steps = int(incr_every_n_steps)
+        self._decr_every_n_nan_or_inf = int(decr_every_n_nan_or_inf)
+        self._incr_ratio = float(incr_ratio)
+        self._decr_ratio = float(decr_ratio)
+        self._use_fp16_guard = use_fp16_guard
+        self._use_promote = use_promote
+        self._loss_scaling = None
+        self._scaled_loss = None
+        self._found_inf = None
+
+    def get_loss_scaling(self) -> Variable:
+        """The loss scale's variable (fetch it to watch the scale)."""
+        return self._loss_scaling
+
+    def get_scaled_loss(self) -> Variable:
+        """The scaled loss's variable."""
+        return self._scaled_loss
+
+    def backward(self, loss, startup_program=None, parameter_list=None, no_grad_set=None, callbacks=None) -> list:
+        """Rewrite the Program, scale the loss and append backward; returns (param, scaled grad) pairs."""
+        if not isinstance(loss, Variable):
+            raise TypeError(f"OptimizerWithMixedPrecision.backward: loss must be a static Variable, got "
+                            f"{type(loss).__name__}")  # fmt: skip
+        rewrite_program(loss.block.program, self._amp_lists, self._dtype, self._level, self._use_fp16_guard)
+        self._loss_scaling = declare_persistable(unique_name("loss_scaling"),
+                                                 np.array([self._init_loss_scaling], np.float32))  # fmt: skip
+        loss32 = loss if loss.dtype == dtypes.float32 else manipulation.cast(loss, "float32")
+        self._scaled_loss = tmath.multiply(loss32, self._loss_scaling)
+        return append_backward(self._scaled_loss, parameter_list=parameter_list, no_grad_set=no_grad_set)
+
+    def apply_gradients(self, params_grads: list) -> list:
+        """Unscale and check the gradients, update the loss scale, and append the optimizer's updates."""
+        program = self._loss_scaling.block.program
+        first = len(program.global_block().ops)
+        with program.role(ROLE_OPTIMIZE):
+            inverse = tmath.divide(creation.ones([1], "float32"), self._loss_scaling)
+            unscaled, finite = [], None
+            for p, g in params_grads:
+                g = tmath.multiply(g, manipulation.cast(inverse, g.dtype))
+                ok = tmath.all(logic.isfinite(g))
+                finite = ok if finite is None else logic.logical_and(finite, ok)
+                unscaled.append((p, g))
+            found_inf = logic.logical_not(finite) if finite is not None else creation.zeros([], "bool")
+            self._found_inf = found_inf
+            # stop_update: a bad step's gradients become zeros
+            unscaled = [(p, manipulation.where(found_inf, creation.zeros_like(g), g)) for p, g in unscaled]
+            if self._use_dynamic_loss_scaling:
+                self._update_loss_scaling(found_inf)
+            self._optimizer.apply_gradients(unscaled)
+        return program.global_block().ops[first:]
+
+    def _update_loss_scaling(self, found_inf) -> None:
+        """paddle's update_loss_scaling op, spelled out: counters of good and bad steps and the new scale."""
+        good = declare_persistable(unique_name("num_good_steps"), np.zeros([1], np.int32))
+        bad = declare_persistable(unique_name("num_bad_steps"), np.zeros([1], np.int32))
+        zero, one = creation.zeros([1], "int32"), creation.ones([1], "int32")
+        bad_now = manipulation.where(found_inf, tmath.add(bad, one), zero)
+        good_now = manipulation.where(found_inf, zero, tmath.add(good, one))
+        decr_n = creation.full([1], self._decr_every_n_nan_or_inf, "int32")
+        incr_n = creation.full([1], self._incr_every_n_steps, "int32")
+        shrink = logic.logical_and(found_inf, logic.equal(bad_now, decr_n))
+        grow = logic.logical_and(logic.logical_not(found_inf), logic.equal(good_now, incr_n))
+        scale = self._loss_scaling
+        smaller = tmath.maximum(tmath.scale(scale, self._decr_ratio), creation.ones([1], "float32"))  # >= 1
+        larger = tmath.scale(scale, self._incr_ratio)
+        larger = manipulation.where(logic.isfinite(larger), larger, scale)  # grow only to a finite scale
+        new_scale = manipulation.where(shrink, smaller, manipulation.where(grow, larger, scale))
+        apply_inplace(_ASSIGN, bad, (manipulation.where(shrink, zero, bad_now),))
+        apply_inplace(_ASSIGN, good, (manipulation.where(grow, zero, good_now),))
+        apply_inplace(_ASSIGN, scale, (new_scale,))
+
+    def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None) -> tuple:
+        """backward + apply_gradients. Returns (optimize ops, (param, scaled grad) pairs)."""
+        params_grads = self.backward(loss, startup_program, parameter_list, no_grad_set)
+        return self.apply_gradients(params_grads), params_grads
+
+    def amp_init(self, place, scope=None, test_program=None, use_fp16_test=False) -> None:
+        """paddle casts O2's float32 parameters to float16 here; minipaddle's O2 rewrite keeps parameters float32
+        and casts them inside the Program, so there is nothing to convert."""
+
+    def __getattr__(self, name):  # get_lr, set_lr, state_dict, ... of the wrapped optimizer
+        return getattr(self._optimizer, name)
+
+
+def decorate(optimizer, amp_lists=None, level="O1", dtype="float16", master_weight=None, master_grad=False,
+             init_loss_scaling=2**16, incr_every_n_steps=2000, decr_every_n_nan_or_inf=1, incr_ratio=2.0,
+             decr_ratio=0.5, use_dynamic_loss_scaling=None, use_amp_guard=False, use_promote=False,
+             use_pure_fp16=False, use_fp16_guard=None, use_bf16=False):  # fmt: skip
+    """Wrap `optimizer` for static mixed-precision training (paddle.static.amp.decorate).
+
+    Args:
+        optimizer: a paddle.optimizer.Optimizer.
+        amp_lists (AutoMixedPrecisionLists, optional): the lists (default: paddle 2.6's).
+        level (str): 'O1' (casts by the lists), 'O2' (everything low but the black list), 'OD' (only the
+            white list low). paddle 2.0's `use_pure_fp16=True` means 'O2'.
+        dtype (str): 'float16' or 'bfloat16' (`use_bf16=True`).
+        init_loss_scaling, incr_every_n_steps, decr_every_n_nan_or_inf, incr_ratio, decr_ratio: loss scaling.
+        use_dynamic_loss_scaling (bool, optional): None means True for float16, False for bfloat16.
+        use_fp16_guard (bool, optional): O2 casts only the ops inside fp16_guard (None: as use_pure_fp16 says).
+        master_weight, master_grad, use_amp_guard, use_promote: accepted as paddle's; the rewrite casts
+            parameters inside the Program, so the weights stay float32 masters anyway.
+
+    Example:
+        >>> opt = paddle.static.amp.decorate(paddle.optimizer.SGD(0.1), init_loss_scaling=1024.0)
+        >>> opt.minimize(loss)
+    """
+    if not (hasattr(optimizer, "apply_gradients") and hasattr(optimizer, "_param_groups")):
+        raise TypeError(f"decorate: optimizer must be a paddle.optimizer.Optimizer, got {type(optimizer).__name__}")
+    if use_pure_fp16:
+        level = "O2"
+    if use_bf16:
+        dtype = "bfloat16"
+    if level not in ("O1", "O2", "OD"):
+        raise ValueError(f"decorate: level should be 'O1', 'O2' or 'OD', got {level!r}")
+    if dtype not in ("float16", "bfloat16"):
+        raise ValueError(f"decorate: dtype should be 'float16' or 'bfloat16', got {dtype!r}")
+    if amp_lists is None:
+        amp_lists = AutoMixedPrecisionLists(dtype=dtype)
+    elif not isinstance(amp_lists, AutoMixedPrecisionLists):
+        raise TypeError(f"decorate: amp_lists must be an AutoMixedPrecisionLists, got {type(amp_lists).__name__}")
+    if level == "OD":  # only the white list low: everything else black
+        amp_lists.black_list = amp_lists.all_list - amp_lists.white_list
+        amp_lists.gray_list = set()
+        level = "O1"
+    if use_dynamic_loss_scaling is None:
+        use_dynamic_loss_scaling = dtype == "float16"
+    if use_fp16_guard is None:
+        use_fp16_guard = bool(use_pure_fp16)
+    return OptimizerWithMixedPrecision(optimizer, amp_lists, level, dtype, init_loss_scaling,
+                                       bool(use_dynamic_loss_scaling), incr_every_n_steps, decr_every_n_nan_or_inf,
+                                       incr_ratio, decr_ratio, use_fp16_guard, use_promote)  # fmt: skip

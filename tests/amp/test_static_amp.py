@@ -1,0 +1,117 @@
+"""paddle.static.amp: the amp_cast pass (paddle's gray-list rule), decorate's loss scaling in the Program, lists."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minipaddle as paddle
+
+
+@pytest.fixture
+def static():
+    paddle.enable_static()
+    yield
+    paddle.disable_static()
+
+
+def _mlp(main, start):
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x", [4, 3], "float32")
+        y = paddle.static.data("y", [4, 1], "float32")
+        h = paddle.static.nn.fc(x, 5, activation="relu")
+        out = paddle.static.nn.fc(h, 1)
+        loss = paddle.mean(paddle.square(out - y))
+    return x, y, out, loss
+
+
+def _dtypes_by_type(program):
+    block = program.global_block()
+    return [(op.type, block.var(op.output_names()[0]).dtype.name) for op in block.ops]
+
+
+def test_o1_pass_casts_white_and_gray_ops_and_keeps_black_float32(static):
+    main, start = paddle.static.Program(), paddle.static.Program()
+    _mlp(main, start)
+    before = [op.type for op in main.global_block().ops]
+    after = paddle.static.passes.amp_cast(main)
+    assert [op.type for op in main.global_block().ops] == before  # the input is not changed
+    got = [(t, d) for t, d in _dtypes_by_type(after) if t != "cast"]
+    assert got == [("matmul", "float16"), ("add", "float16"), ("relu", "float16"), ("matmul", "float16"),
+                   ("add", "float16"), ("subtract", "float16"), ("square", "float32"), ("mean", "float32")]  # fmt: skip
+    casts = [op for op in after.global_block().ops if op.type == "cast"]
+    names = [op.output_names()[0] for op in casts]
+    assert "x.cast_fp16" in names and any(n.endswith(".cast_fp32") for n in names)
+    assert len(names) == len(set(names))  # each variable is cast once
+    d = paddle.static.passes.diff(main, after)
+    assert d is not None
+
+
+def test_ops_in_no_list_are_float32_and_o2_runs_everything_low(static):
+    main, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x", [2, 3], "float32")
+        y = paddle.abs(paddle.matmul(x, paddle.transpose(x, [1, 0])))
+        paddle.exp(y)
+    o1 = dict(_dtypes_by_type(paddle.static.passes.amp_cast(main)))
+    assert o1["matmul"] == "float16" and o1["abs"] == "float32" and o1["exp"] == "float32"
+    o2 = dict(_dtypes_by_type(paddle.static.passes.amp_cast(main, level="O2")))
+    assert o2["abs"] == "float16" and o2["exp"] == "float32"  # static lists keep the black list under O2 too
+    bf = dict(_dtypes_by_type(paddle.static.amp.bf16.rewrite_program_bf16(main.clone())))
+    assert bf["matmul"] == "bfloat16"
+
+
+def test_fp16_guard_limits_o2(static):
+    main, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x", [2, 3], "float32")
+        with paddle.static.amp.fp16_guard():
+            a = paddle.nn.functional.relu(x)
+        paddle.nn.functional.relu(a)
+    out = paddle.static.amp.cast_model_to_fp16(main.clone(), use_fp16_guard=True)
+    relus = [d for t, d in _dtypes_by_type(out) if t == "relu"]
+    assert relus == ["float16", "float32"]
+
+
+def test_decorate_trains_with_dynamic_loss_scaling_in_the_program(static):
+    paddle.seed(0)
+    main, start = paddle.static.Program(), paddle.static.Program()
+    x, y, out, loss = _mlp(main, start)
+    with paddle.static.program_guard(main, start):
+        opt = paddle.static.amp.decorate(paddle.optimizer.SGD(0.1), init_loss_scaling=8.0, incr_every_n_steps=2)
+        opt.minimize(loss)
+    exe = paddle.static.Executor()
+    exe.run(start)
+    rng = np.random.default_rng(0)
+    xs, ys = rng.random((4, 3), np.float32), rng.random((4, 1), np.float32)
+    losses, scales = [], []
+    for _ in range(4):
+        lv, s = exe.run(main, feed={"x": xs, "y": ys}, fetch_list=[loss, opt.get_loss_scaling()])
+        losses.append(float(lv))
+        scales.append(float(s[0]))
+    assert scales == [8.0, 16.0, 16.0, 32.0] and losses[-1] < losses[0]
+    params = {p.name: np.array(paddle.static.global_scope().find_var(p.name).get_tensor()) for p in
+              main.all_parameters()}  # fmt: skip
+    bad = xs.copy()
+    bad[0, 0] = 1e30
+    _, s = exe.run(main, feed={"x": bad, "y": ys}, fetch_list=[loss, opt.get_loss_scaling()])
+    assert float(s[0]) == 16.0
+    for p in main.all_parameters():  # the overflowing step's gradients were zeroed: SGD changed nothing
+        np.testing.assert_array_equal(np.array(paddle.static.global_scope().find_var(p.name).get_tensor()),
+                                      params[p.name])  # fmt: skip
+
+
+def test_lists_and_their_errors():
+    lists = paddle.static.amp.AutoMixedPrecisionLists(custom_white_list={"softmax"}, custom_black_list={"relu"})
+    assert "softmax" in lists.white_list and "softmax" not in lists.black_list
+    assert "relu" in lists.black_list and "relu" not in lists.gray_list and "relu" in lists.unsupported_list
+    assert len(paddle.static.amp.fp16_lists.gray_list) == 46
+    assert paddle.static.amp.CustomOpLists is paddle.static.amp.AutoMixedPrecisionLists
+    with pytest.raises(ValueError, match="overlaps custom_black_list with < relu >"):
+        paddle.static.amp.AutoMixedPrecisionLists(custom_white_list={"relu"}, custom_black_list={"relu"})
+    bf = paddle.static.amp.bf16.AutoMixedPrecisionListsBF16()
+    assert len(bf.fp32_list) == 45 and "layer_norm" not in bf.fp32_list  # (layer_norm is gray)
+    assert bf.bf16_list == paddle.amp.white_list()["bfloat16"]["O1"]
+    with pytest.raises(TypeError, match="optimizer must be"):
+        paddle.static.amp.decorate("sgd")
+    assert paddle.static.amp.bf16.convert_float_to_uint16([1.0]).tolist() == [16256]
