@@ -10,7 +10,8 @@ from .running import EXERCISES, NAMES, SHRINK, executed, outputs, run, source
 
 def test_the_course_is_all_there():
     assert NAMES == [
-        "00_quick_start", "01_tensors", "02_autograd", "03_layers", "04_training_loops", "05_static_mode", "10_distributed",
+        "00_quick_start", "01_tensors", "02_autograd", "03_layers", "04_training_loops", "05_static_mode",
+        "10_distributed",
         "exercises/01_grad_rule", "exercises/02_match_summary",
     ]  # fmt: skip
 
