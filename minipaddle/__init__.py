@@ -30,6 +30,8 @@ from minipaddle import (
     nn,
     ops,  # noqa: F401  (registers every op)
     optimizer,
+    profiler,
+    quantization,
     regularizer,
     signal,
     sparse,
@@ -39,6 +41,7 @@ from minipaddle import (
     utils,
     vision,
 )
+from minipaddle import tensor_methods as _methods
 from minipaddle.autograd import grad
 from minipaddle.core.dtype import DType as dtype
 from minipaddle.core.dtype import (
@@ -83,17 +86,16 @@ from minipaddle.hapi import Model, flops, summary
 from minipaddle.nn.param_attr import ParamAttr, create_parameter
 from minipaddle.reader import batch
 from minipaddle.static import disable_static, enable_static
-from minipaddle.tensor import methods as _methods
 from minipaddle.tensor.attribute import *  # noqa: F403
 from minipaddle.tensor.creation import *  # noqa: F403
 from minipaddle.tensor.dtype_info import *  # noqa: F403
+from minipaddle.tensor.einsum import *  # noqa: F403
 from minipaddle.tensor.indexing import *  # noqa: F403
 from minipaddle.tensor.inplace import *  # noqa: F403
 from minipaddle.tensor.linalg import *  # noqa: F403
 from minipaddle.tensor.linalg_extra import eigvalsh  # the one of them Paddle 2.6 has at the top level
 from minipaddle.tensor.logic import *  # noqa: F403
 from minipaddle.tensor.manipulation import *  # noqa: F403
-from minipaddle.tensor.manipulation_extra import *  # noqa: F403
 from minipaddle.tensor.math import *  # noqa: F403
 from minipaddle.tensor.random import *  # noqa: F403
 from minipaddle.tensor.random_extra import *  # noqa: F403
@@ -101,13 +103,16 @@ from minipaddle.tensor.reduce_extra import *  # noqa: F403
 from minipaddle.tensor.search import *  # noqa: F403
 from minipaddle.tensor.special_math import *  # noqa: F403
 from minipaddle.tensor.stat import *  # noqa: F403
-from minipaddle.tensor.tensor_extra import *  # noqa: F403
 from minipaddle.tensor.to_string import set_printoptions
 
 _methods.bind()
 
+from minipaddle import jit  # noqa: E402  (paddle.jit stands on everything above: nn, static, optimizer)
+
 __version__ = "0.1.0"
 
+# Deployment reads Programs: imported last, once everything it builds on is bound.
+from minipaddle import inference, onnx  # noqa: E402
 
 def __getattr__(name: str):
     """paddle.distributed (and paddle.DataParallel) load on first use: they need MPI, which a process that never

@@ -8,6 +8,7 @@ from minipaddle.tensor.linalg import (
     cholesky,
     cond,
     det,
+    householder_product,
     matrix_power,
     multi_dot,
     norm,
@@ -33,7 +34,6 @@ from minipaddle.tensor.linalg_extra import (
     triangular_solve,
 )
 from minipaddle.tensor.pca import pca_lowrank
-from minipaddle.tensor.tensor_extra import householder_product
 
 __all__ = ["cholesky", "cond", "det", "inv", "matrix_power", "multi_dot", "norm"]
 __all__ += ["svd", "qr", "eigh", "eigvalsh", "eig", "eigvals", "solve", "triangular_solve", "cholesky_solve"]

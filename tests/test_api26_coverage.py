@@ -48,7 +48,6 @@ MISSING = {
         "split",
         "to_static",
     },  # fmt: skip
-    "paddle.quantization": "all",
     "paddle.inference": "all",
     "paddle.onnx": "all",
     "paddle": {"LazyGuard"},  # layers have no lazy parameter creation

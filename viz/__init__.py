@@ -13,8 +13,10 @@ and minipaddle never imports it. It draws with graphviz, matplotlib and ipywidge
     viz.inspect(loss)                     pick a tensor, see its value and gradient; step through backward
     viz.TrainingCurves()                  a Model.fit callback plotting loss and metrics live (viz/curves.py)
     viz.LiveCurves()                      the same for hand-written loops; viz.plot_history(history) after the fact
+    viz.plot_profile(prof)                where a step's time goes: phases, ops, Layers (viz/profile.py)
     viz.plot_timeline(trace)              every rank's forward, backward, all-reduces and steps (viz/timeline.py)
     viz.draw_collective(op, world_size)   what a collective does to each rank's buffer (viz/collective.py)
+    viz.show_to_static(fn, *example_args) how to_static rewrote fn, one transformer at a time, and its Program
     viz.tour_sections(net, history)       the Layer tree, summary and curves as HTML for `make tour`'s page
 
 The drawings return a View (viz/render.py): it shows itself in Jupyter, `.save("x.svg")` writes a file (.svg
@@ -30,20 +32,23 @@ from viz.inspector import inspect
 from viz.layer_tree import layer_tree
 from viz.layers import draw_layers, trace_layers
 from viz.pass_diff import draw_pass
+from viz.profile import plot_profile
 from viz.program import draw_program
 from viz.render import View
 from viz.state_dict import draw_state_dict, state_dict_text
 from viz.summary import summary_table
 from viz.tensor_stats import tensor_stats
 from viz.timeline import plot_timeline
+from viz.to_static_view import show_to_static
 from viz.tour.sections import tour_sections
 from viz.widget_view import WidgetView
 
 __all__ = [
-    "LiveCurves", "TrainingCurves", "View", "WidgetView", "draw_graph", "draw_layers", "draw_pass", "draw_program",
-    "draw_state_dict", "inspect", "layer_tree", "plot_history", "state_dict_text", "summary_table", "tensor_stats",
-    "tour_sections", "trace_layers", "draw_collective", "plot_timeline",
+    "draw_collective", "draw_graph", "draw_layers", "draw_pass", "draw_program", "draw_state_dict", "inspect",
+    "layer_tree", "LiveCurves", "plot_history", "plot_profile", "plot_timeline", "state_dict_text", "summary_table",
+    "tensor_stats", "tour_sections", "trace_layers", "TrainingCurves", "View", "WidgetView",
 ]  # fmt: skip
+__all__ += ["show_to_static"]
 
 
 def __getattr__(name: str):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 import os
 
-from minipaddle.framework.files import atomic_write
+from minipaddle.static.files import atomic_write
 from viz.render import html_page, svg_element
 
 _FORMATS = (".svg", ".png", ".pdf", ".html")

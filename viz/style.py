@@ -74,6 +74,9 @@ def _rgb(color: str) -> tuple:
     return tuple(int(color[k : k + 2], 16) for k in (1, 3, 5))
 
 
+# ---- profiles (viz/profile.py): the phases of a step, in the order they run -------------------------------------
+
+PHASE_COLORS = {"Forward": "#3d85c6", "Backward": "#cc4125", "Optimization": "#9673a6", "Others": "#b7b7b7"}
 # ---- distributed: the timeline's phases (viz/timeline.py) and the collectives' buffers (viz/collective.py) ---------
 
 TIMELINE = {

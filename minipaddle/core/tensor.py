@@ -21,36 +21,8 @@ import copy
 import numpy as np
 
 from minipaddle.core import dtype as dtypes
+from minipaddle.core.place import CPU, CPUPlace, Place  # noqa: F401  (Place and CPUPlace are also read from here)
 from minipaddle.core.state import unique_name
-
-
-class Place:
-    """Where a tensor lives. minipaddle runs on numpy, so the only place is the CPU."""
-
-    def __init__(self, kind: str = "cpu") -> None:
-        self.kind = kind
-
-    def __repr__(self) -> str:
-        return f"Place({self.kind})"
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Place) and other.kind == self.kind
-
-    def __hash__(self) -> int:
-        return hash(self.kind)
-
-    def is_cpu_place(self) -> bool:
-        return True
-
-    def is_gpu_place(self) -> bool:
-        return False
-
-
-def CPUPlace() -> Place:  # noqa: N802 (Paddle's name)
-    return Place("cpu")
-
-
-CPU = Place("cpu")
 
 
 class Tensor:

@@ -1,8 +1,8 @@
 """paddle.device: which device computes. minipaddle computes with numpy on the CPU, so 'cpu' is the only device.
 
 Every function answers as PaddlePaddle 2.6's CPU-only build does: the `is_compiled_with_*` checks say False, the
-device lists are empty, and whatever needs a GPU, XPU or IPU (places, streams, events) raises a clear error
-instead of a C++ crash (Paddle's CPU build kills the process on `paddle.XPUPlace(0)` or `paddle.IPUPlace()`).
+device lists are empty, and whatever needs a GPU, XPU or IPU (streams, events, computing on their places) raises a
+clear error instead of a C++ crash. The places themselves (core/place.py) can be made, so code that picks one runs.
 `paddle.set_device`, `paddle.get_device` and the `paddle.is_compiled_with_*` names at the top level are these.
 """
 
@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import re
 
-from minipaddle.core.tensor import CPUPlace, Place
+from minipaddle.core.place import (
+    CPUPlace,
+    CUDAPinnedPlace,  # noqa: F401  (paddle.CUDAPinnedPlace is read from here)
+    CUDAPlace,  # noqa: F401
+    CustomPlace,  # noqa: F401
+    IPUPlace,
+    Place,
+    XPUPlace,
+)
 from minipaddle.device import cuda, xpu
 
 __all__ = [
@@ -146,16 +154,6 @@ def get_available_custom_device() -> list:
     return []
 
 
-def XPUPlace(dev_id: int):  # noqa: N802 (Paddle's name)
-    """A place on a Kunlun XPU: none exists here, so this raises a RuntimeError."""
-    raise RuntimeError("paddle.XPUPlace: " + CPU_ONLY.format(what="XPU place"))
-
-
-def IPUPlace():  # noqa: N802 (Paddle's name)
-    """A place on a Graphcore IPU: none exists here, so this raises a RuntimeError."""
-    raise RuntimeError("paddle.IPUPlace: " + CPU_ONLY.format(what="IPU place"))
-
-
 def _no_streams(what: str) -> TypeError:
     # Paddle's CPU build: "TypeError: device should be gpu, xpu, ..." (streams exist only on accelerators).
     return TypeError(f"{what}: streams and events exist only on a GPU or XPU. " + CPU_ONLY.format(what="stream"))
@@ -207,25 +205,3 @@ class stream_guard:  # noqa: N801 (Paddle's name)
 
     def __exit__(self, *exc) -> None:
         return None
-
-
-# ---- places that Paddle has at the top level only (paddle.CUDAPlace, ...), never in paddle.device ----------------
-
-
-def CUDAPlace(device_id: int = 0):  # noqa: N802 (Paddle's name)
-    """A place on an NVIDIA GPU: none exists here, so this raises a RuntimeError."""
-    raise RuntimeError("paddle.CUDAPlace: " + CPU_ONLY.format(what="CUDA place"))
-
-
-def CUDAPinnedPlace():  # noqa: N802 (Paddle's name)
-    """Page-locked host memory for fast GPU copies: there is no GPU, so this raises a RuntimeError (as Paddle's
-    CPU build does)."""
-    raise RuntimeError("paddle.CUDAPinnedPlace: " + CPU_ONLY.format(what="CUDA pinned place"))
-
-
-def CustomPlace(device_type: str, device_id: int = 0):  # noqa: N802 (Paddle's name)
-    """A place on a plug-in device (such as 'npu'): none is registered here, so this raises a RuntimeError."""
-    raise RuntimeError(
-        f"paddle.CustomPlace: the device type {device_type!r} is not registered as a custom device. "
-        + CPU_ONLY.format(what="custom device")
-    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import minipaddle as paddle
+from minipaddle.tensor.manipulation import cast
 
 
 def as_parameters(dist, *args, ints_as_floats=True) -> tuple:
@@ -26,5 +26,5 @@ def as_parameters(dist, *args, ints_as_floats=True) -> tuple:
             break
     tensors = dist._to_tensor(*args)
     if tensors[0].dtype.name != dtype:
-        tensors = tuple(paddle.cast(t, dtype) for t in tensors)
+        tensors = tuple(cast(t, dtype) for t in tensors)
     return tensors, dtype, all_float

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import numbers
 
-import minipaddle as paddle
 from minipaddle.core.tensor import Tensor
+from minipaddle.tensor.creation import full
+from minipaddle.tensor.manipulation import broadcast_tensors
 
 
 def real_or_tensor(value, arg: str):
     if not isinstance(value, (numbers.Real, Tensor)):
         raise TypeError(f"Expected type of {arg} is Real|Variable, but got {type(value)}")
-    return paddle.full(shape=(), fill_value=value) if isinstance(value, numbers.Real) else value
+    return full(shape=(), fill_value=value) if isinstance(value, numbers.Real) else value
 
 
 def loc_and_scale(loc, scale) -> tuple:
@@ -21,5 +22,5 @@ def loc_and_scale(loc, scale) -> tuple:
     loc = real_or_tensor(loc, "loc")
     scale = real_or_tensor(scale, "scale")
     if loc.shape != scale.shape:
-        return tuple(paddle.broadcast_tensors([loc, scale]))
+        return tuple(broadcast_tensors([loc, scale]))
     return loc, scale

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-import minipaddle as paddle
+from minipaddle.core.dtype import get_default_dtype
+from minipaddle.core.state import no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.distribution import exponential_family
 from minipaddle.nn.functional import binary_cross_entropy_with_logits, sigmoid, softplus
+from minipaddle.tensor.creation import full, ones_like, zeros_like
+from minipaddle.tensor.logic import isnan
+from minipaddle.tensor.manipulation import broadcast_tensors, where
+from minipaddle.tensor.math import add, clip, divide, multiply, subtract
+from minipaddle.tensor.math import any as tensor_any
+from minipaddle.tensor.random import bernoulli, rand
 
 __all__ = ["Bernoulli"]
 
@@ -17,7 +24,7 @@ _EPS = {"float32": float(np.finfo(np.float32).eps), "float64": float(np.finfo(np
 
 def _clip_probs(probs, dtype):
     eps = _EPS.get(dtype)
-    return paddle.clip(probs, min=eps, max=1 - eps).astype(dtype)
+    return clip(probs, min=eps, max=1 - eps).astype(dtype)
 
 
 class Bernoulli(exponential_family.ExponentialFamily):
@@ -45,8 +52,8 @@ class Bernoulli(exponential_family.ExponentialFamily):
             self.dtype = probs.dtype.name
         else:
             [self.probs] = self._to_tensor(probs)
-            self.dtype = paddle.get_default_dtype()
-        if paddle.any(self.probs < 0) or paddle.any(self.probs > 1) or paddle.any(paddle.isnan(self.probs)):
+            self.dtype = get_default_dtype()
+        if tensor_any(self.probs < 0) or tensor_any(self.probs > 1) or tensor_any(isnan(self.probs)):
             raise ValueError("The arg of `probs` must be in range [0, 1].")
         self.probs = _clip_probs(self.probs, self.dtype)
         self.logits = self._probs_to_logits(self.probs, is_binary=True)
@@ -60,26 +67,26 @@ class Bernoulli(exponential_family.ExponentialFamily):
     @property
     def variance(self):
         """The variance: probs * (1 - probs)."""
-        return paddle.multiply(self.probs, (1 - self.probs))
+        return multiply(self.probs, (1 - self.probs))
 
     def sample(self, shape):
         """0/1 samples (in probs' dtype) of shape `shape + batch_shape`; no gradient."""
         shape = self._extend_shape(tuple(_check_shape(shape, "sample")))
-        with paddle.no_grad():
-            return paddle.bernoulli(self.probs.expand(shape))
+        with no_grad():
+            return bernoulli(self.probs.expand(shape))
 
     def rsample(self, shape, temperature=1.0):
         """Relaxed (Gumbel-softmax / binary-concrete) samples: the logits of a relaxed draw,
         (log u - log(1-u) + logits) / temperature with u uniform; differentiable in probs. Apply a sigmoid
         to get values in (0, 1)."""
         shape = self._extend_shape(tuple(_check_shape(shape, "rsample")))
-        temperature = paddle.full(shape=(), fill_value=temperature, dtype=self.dtype)
+        temperature = full(shape=(), fill_value=temperature, dtype=self.dtype)
         probs = self.probs.expand(shape)
-        uniforms = paddle.rand(shape, dtype=self.dtype)
-        return paddle.divide(
-            paddle.add(
-                paddle.subtract(uniforms.log(), (-uniforms).log1p()),
-                paddle.subtract(probs.log(), (-probs).log1p()),
+        uniforms = rand(shape, dtype=self.dtype)
+        return divide(
+            add(
+                subtract(uniforms.log(), (-uniforms).log1p()),
+                subtract(probs.log(), (-probs).log1p()),
             ),
             temperature,
         )
@@ -87,15 +94,15 @@ class Bernoulli(exponential_family.ExponentialFamily):
     def cdf(self, value):
         """The cumulative distribution: 0 below 0, 1 - probs on [0, 1), 1 from 1 on."""
         value = self._check_values_dtype_in_probs(self.probs, _check_value(value, "cdf"))
-        probs, value = paddle.broadcast_tensors([self.probs, value])
-        zeros = paddle.zeros_like(probs)
-        ones = paddle.ones_like(probs)
-        return paddle.where(value < 0, zeros, paddle.where(value < 1, paddle.subtract(ones, probs), ones))
+        probs, value = broadcast_tensors([self.probs, value])
+        zeros = zeros_like(probs)
+        ones = ones_like(probs)
+        return where(value < 0, zeros, where(value < 1, subtract(ones, probs), ones))
 
     def log_prob(self, value):
         """The log probability of `value` (0 or 1): -binary_cross_entropy_with_logits(logits, value)."""
         value = self._check_values_dtype_in_probs(self.probs, _check_value(value, "log_prob"))
-        logits, value = paddle.broadcast_tensors([self.logits, value])
+        logits, value = broadcast_tensors([self.logits, value])
         return -binary_cross_entropy_with_logits(logits, value, reduction="none")
 
     def prob(self, value):
@@ -117,11 +124,9 @@ class Bernoulli(exponential_family.ExponentialFamily):
         one_minus_pa = sigmoid(-a_logits)
         log_one_minus_pa = -softplus(a_logits)
         log_one_minus_pb = -softplus(b_logits)
-        return paddle.add(
-            paddle.subtract(paddle.multiply(log_pa, pa), paddle.multiply(log_pb, pa)),
-            paddle.subtract(
-                paddle.multiply(log_one_minus_pa, one_minus_pa), paddle.multiply(log_one_minus_pb, one_minus_pa)
-            ),
+        return add(
+            subtract(multiply(log_pa, pa), multiply(log_pb, pa)),
+            subtract(multiply(log_one_minus_pa, one_minus_pa), multiply(log_one_minus_pb, one_minus_pa)),
         )
 
 

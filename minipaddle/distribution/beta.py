@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import numbers
 
-import minipaddle as paddle
 from minipaddle.distribution import dirichlet, exponential_family
+from minipaddle.tensor.creation import full
+from minipaddle.tensor.manipulation import broadcast_tensors, squeeze, stack
+from minipaddle.tensor.math import exp
+from minipaddle.tensor.special_math import lgamma
 
 __all__ = ["Beta"]
 
@@ -31,11 +34,11 @@ class Beta(exponential_family.ExponentialFamily):
 
     def __init__(self, alpha, beta):
         if isinstance(alpha, numbers.Real):
-            alpha = paddle.full(shape=[], fill_value=alpha)
+            alpha = full(shape=[], fill_value=alpha)
         if isinstance(beta, numbers.Real):
-            beta = paddle.full(shape=[], fill_value=beta)
-        self.alpha, self.beta = paddle.broadcast_tensors([alpha, beta])
-        self._dirichlet = dirichlet.Dirichlet(paddle.stack([self.alpha, self.beta], -1))
+            beta = full(shape=[], fill_value=beta)
+        self.alpha, self.beta = broadcast_tensors([alpha, beta])
+        self._dirichlet = dirichlet.Dirichlet(stack([self.alpha, self.beta], -1))
         super().__init__(self._dirichlet._batch_shape)
 
     @property
@@ -51,17 +54,17 @@ class Beta(exponential_family.ExponentialFamily):
 
     def prob(self, value):
         """The density of `value`."""
-        return paddle.exp(self.log_prob(value))
+        return exp(self.log_prob(value))
 
     def log_prob(self, value):
         """The log density of `value` in (0, 1)."""
-        return self._dirichlet.log_prob(paddle.stack([value, 1.0 - value], -1))
+        return self._dirichlet.log_prob(stack([value, 1.0 - value], -1))
 
     def sample(self, shape=()):
         """Samples (the first component of a Dirichlet draw); no gradient. The shape is
         `shape + batch_shape` with a last axis of size 1 squeezed away, as Paddle 2.6 does."""
         first = self._dirichlet.sample(tuple(shape))[..., 0]
-        return paddle.squeeze(first, axis=-1) if first.dim() > 0 else first
+        return squeeze(first, axis=-1) if first.dim() > 0 else first
 
     def entropy(self):
         """The entropy (that of the two-category Dirichlet)."""
@@ -72,4 +75,4 @@ class Beta(exponential_family.ExponentialFamily):
         return (self.alpha, self.beta)
 
     def _log_normalizer(self, x, y):
-        return paddle.lgamma(x) + paddle.lgamma(y) - paddle.lgamma(x + y)
+        return lgamma(x) + lgamma(y) - lgamma(x + y)

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-import minipaddle as paddle
 from minipaddle.distribution import distribution
 from minipaddle.distribution._params import as_parameters
+from minipaddle.tensor.indexing import gather, take_along_axis
+from minipaddle.tensor.manipulation import reshape
+from minipaddle.tensor.math import exp, log
+from minipaddle.tensor.math import max as tensor_max
+from minipaddle.tensor.math import sum as tensor_sum
+from minipaddle.tensor.random import multinomial
 
 __all__ = ["Categorical"]
 
@@ -35,7 +40,7 @@ class Categorical(distribution.Distribution):
     def __init__(self, logits, name=None):
         self.name = name if name is not None else "Categorical"
         (self.logits,), self.dtype, _ = as_parameters(self, logits, ints_as_floats=False)
-        self._prob = self.logits / paddle.sum(self.logits, axis=-1, keepdim=True)
+        self._prob = self.logits / tensor_sum(self.logits, axis=-1, keepdim=True)
         # Paddle 2.6 forgets to call Distribution.__init__ here (batch_shape raises AttributeError); we set it
         super().__init__(self.logits.shape[:-1], ())
 
@@ -46,35 +51,35 @@ class Categorical(distribution.Distribution):
         logits_shape = list(self.logits.shape)
         if len(logits_shape) > 1:
             sample_shape = shape + logits_shape[:-1]
-            logits = paddle.reshape(self.logits, [int(np.prod(logits_shape[:-1])), logits_shape[-1]])
+            logits = reshape(self.logits, [int(np.prod(logits_shape[:-1])), logits_shape[-1]])
         else:
             sample_shape = shape
             logits = self.logits
-        index = paddle.multinomial(self._logits_to_probs(logits), num_samples, True)
+        index = multinomial(self._logits_to_probs(logits), num_samples, True)
         permute = list(range(index.dim()))
         permute.insert(0, permute.pop(-1))
-        return paddle.reshape(index.transpose(permute), sample_shape)
+        return reshape(index.transpose(permute), sample_shape)
 
     def kl_divergence(self, other):
         """KL(self || other) of the softmax distributions, keeping the last axis (size 1)."""
         if not isinstance(other, Categorical):
             raise TypeError(f"Categorical.kl_divergence: other must be a Categorical, got {type(other).__name__}")
-        logits = self.logits - paddle.max(self.logits, axis=-1, keepdim=True)
-        other_logits = other.logits - paddle.max(other.logits, axis=-1, keepdim=True)
-        e_logits = paddle.exp(logits)
-        other_e_logits = paddle.exp(other_logits)
-        z = paddle.sum(e_logits, axis=-1, keepdim=True)
-        other_z = paddle.sum(other_e_logits, axis=-1, keepdim=True)
+        logits = self.logits - tensor_max(self.logits, axis=-1, keepdim=True)
+        other_logits = other.logits - tensor_max(other.logits, axis=-1, keepdim=True)
+        e_logits = exp(logits)
+        other_e_logits = exp(other_logits)
+        z = tensor_sum(e_logits, axis=-1, keepdim=True)
+        other_z = tensor_sum(other_e_logits, axis=-1, keepdim=True)
         prob = e_logits / z
-        return paddle.sum(prob * (logits - paddle.log(z) - other_logits + paddle.log(other_z)), axis=-1, keepdim=True)
+        return tensor_sum(prob * (logits - log(z) - other_logits + log(other_z)), axis=-1, keepdim=True)
 
     def entropy(self):
         """The entropy of softmax(logits), over the last axis."""
-        logits = self.logits - paddle.max(self.logits, axis=-1, keepdim=True)
-        e_logits = paddle.exp(logits)
-        z = paddle.sum(e_logits, axis=-1, keepdim=True)
+        logits = self.logits - tensor_max(self.logits, axis=-1, keepdim=True)
+        e_logits = exp(logits)
+        z = tensor_sum(e_logits, axis=-1, keepdim=True)
         prob = e_logits / z
-        return -paddle.sum(prob * (logits - paddle.log(z)), axis=-1)
+        return -tensor_sum(prob * (logits - log(z)), axis=-1)
 
     def probs(self, value):
         """The probabilities (logits / sum) of the category indices in `value`.
@@ -83,12 +88,12 @@ class Categorical(distribution.Distribution):
         batch member (shape batch_shape + [len(value)]); otherwise it is gathered along the last axis.
         """
         if len(self._prob.shape) == 1:
-            return paddle.gather(self._prob, value.reshape([-1])).reshape(value.shape)
+            return gather(self._prob, value.reshape([-1])).reshape(value.shape)
         if len(value.shape) == 1:
-            index = paddle.reshape(value, (len(self._prob.shape) - 1) * [1] + [-1])
-            return paddle.take_along_axis(self._prob, index, axis=-1)
-        return paddle.take_along_axis(self._prob, value, axis=-1)
+            index = reshape(value, (len(self._prob.shape) - 1) * [1] + [-1])
+            return take_along_axis(self._prob, index, axis=-1)
+        return take_along_axis(self._prob, value, axis=-1)
 
     def log_prob(self, value):
         """log of `probs(value)`."""
-        return paddle.log(self.probs(value))
+        return log(self.probs(value))

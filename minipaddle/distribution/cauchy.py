@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-import minipaddle as paddle
+from minipaddle.core.state import no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.distribution import distribution
 from minipaddle.distribution._scalar import loc_and_scale
+from minipaddle.tensor.creation import full
+from minipaddle.tensor.manipulation import broadcast_tensors
+from minipaddle.tensor.math import add, atan, divide, multiply, square, subtract, tan
+from minipaddle.tensor.math import pow as tensor_pow
+from minipaddle.tensor.random import rand
 
 __all__ = ["Cauchy"]
 
@@ -54,7 +59,7 @@ class Cauchy(distribution.Distribution):
 
     def sample(self, shape, name=None):
         """Samples of shape `shape + batch_shape`; no gradient."""
-        with paddle.no_grad():
+        with no_grad():
             return self.rsample(shape, name)
 
     def rsample(self, shape, name=None):
@@ -64,8 +69,8 @@ class Cauchy(distribution.Distribution):
         shape = list(self._extend_shape(tuple(shape)))
         loc = self.loc.expand(shape)
         scale = self.scale.expand(shape)
-        uniforms = paddle.rand(shape, dtype=self.dtype)
-        return paddle.add(loc, paddle.multiply(scale, paddle.tan(np.pi * (uniforms - 0.5))))
+        uniforms = rand(shape, dtype=self.dtype)
+        return add(loc, multiply(scale, tan(np.pi * (uniforms - 0.5))))
 
     def prob(self, value):
         """The density of `value` (a Tensor)."""
@@ -74,31 +79,29 @@ class Cauchy(distribution.Distribution):
     def log_prob(self, value):
         """The log density of `value` (a Tensor)."""
         value = self._check_values_dtype_in_probs(self.loc, _check_value(value))
-        loc, scale, value = paddle.broadcast_tensors([self.loc, self.scale, value])
-        return paddle.subtract(
-            -(paddle.square(paddle.divide(paddle.subtract(value, loc), scale))).log1p(),
-            paddle.add(paddle.full(loc.shape, np.log(np.pi), dtype=self.dtype), scale.log()),
+        loc, scale, value = broadcast_tensors([self.loc, self.scale, value])
+        return subtract(
+            -(square(divide(subtract(value, loc), scale))).log1p(),
+            add(full(loc.shape, np.log(np.pi), dtype=self.dtype), scale.log()),
         )
 
     def cdf(self, value):
         """The cumulative distribution function at `value` (a Tensor)."""
         value = self._check_values_dtype_in_probs(self.loc, _check_value(value))
-        loc, scale, value = paddle.broadcast_tensors([self.loc, self.scale, value])
-        return paddle.atan(paddle.divide(paddle.subtract(value, loc), scale)) / np.pi + 0.5
+        loc, scale, value = broadcast_tensors([self.loc, self.scale, value])
+        return atan(divide(subtract(value, loc), scale)) / np.pi + 0.5
 
     def entropy(self):
         """The entropy log(4 pi scale)."""
-        return paddle.add(paddle.full(self.loc.shape, np.log(4 * np.pi), dtype=self.dtype), self.scale.log())
+        return add(full(self.loc.shape, np.log(4 * np.pi), dtype=self.dtype), self.scale.log())
 
     def kl_divergence(self, other):
         """KL(self || other) between two Cauchy distributions."""
         if not isinstance(other, Cauchy):
             raise TypeError(f"Expected type of other is Cauchy, but got {type(other)}")
-        t1 = paddle.add(
-            paddle.pow(paddle.add(self.scale, other.scale), 2), paddle.pow(paddle.subtract(self.loc, other.loc), 2)
-        ).log()
-        t2 = (4 * paddle.multiply(self.scale, other.scale)).log()
-        return paddle.subtract(t1, t2)
+        t1 = add(tensor_pow(add(self.scale, other.scale), 2), tensor_pow(subtract(self.loc, other.loc), 2)).log()
+        t2 = (4 * multiply(self.scale, other.scale)).log()
+        return subtract(t1, t2)
 
 
 def _check_value(value):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import minipaddle as paddle
+from minipaddle.tensor.math import all as tensor_all
 
 
 class Constraint:
@@ -42,7 +42,7 @@ class Simplex(Constraint):
     """Non-negative entries along the last axis that sum to 1."""
 
     def __call__(self, value):
-        return paddle.all(value >= 0, axis=-1) & ((value.sum(-1) - 1).abs() < 1e-6)
+        return tensor_all(value >= 0, axis=-1) & ((value.sum(-1) - 1).abs() < 1e-6)
 
 
 real = Real()

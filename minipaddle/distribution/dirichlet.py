@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import minipaddle as paddle
 from minipaddle import ops
+from minipaddle.core.state import no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.distribution import exponential_family
+from minipaddle.tensor.math import exp, log
+from minipaddle.tensor.special_math import digamma, lgamma
 
 __all__ = ["Dirichlet"]
 
@@ -57,14 +59,14 @@ class Dirichlet(exponential_family.ExponentialFamily):
 
     def prob(self, value):
         """The density of `value`."""
-        return paddle.exp(self.log_prob(value))
+        return exp(self.log_prob(value))
 
     def log_prob(self, value):
         """The log density of `value` (a point of the simplex, on the last axis)."""
         return (
-            (paddle.log(value) * (self.concentration - 1.0)).sum(-1)
-            + paddle.lgamma(self.concentration.sum(-1))
-            - paddle.lgamma(self.concentration).sum(-1)
+            (log(value) * (self.concentration - 1.0)).sum(-1)
+            + lgamma(self.concentration.sum(-1))
+            - lgamma(self.concentration).sum(-1)
         )
 
     def entropy(self):
@@ -72,10 +74,10 @@ class Dirichlet(exponential_family.ExponentialFamily):
         concentration0 = self.concentration.sum(-1)
         k = self.concentration.shape[-1]
         return (
-            paddle.lgamma(self.concentration).sum(-1)
-            - paddle.lgamma(concentration0)
-            - (k - concentration0) * paddle.digamma(concentration0)
-            - ((self.concentration - 1.0) * paddle.digamma(self.concentration)).sum(-1)
+            lgamma(self.concentration).sum(-1)
+            - lgamma(concentration0)
+            - (k - concentration0) * digamma(concentration0)
+            - ((self.concentration - 1.0) * digamma(self.concentration)).sum(-1)
         )
 
     @property
@@ -83,11 +85,11 @@ class Dirichlet(exponential_family.ExponentialFamily):
         return (self.concentration,)
 
     def _log_normalizer(self, x):
-        return x.lgamma().sum(-1) - paddle.lgamma(x.sum(-1))
+        return x.lgamma().sum(-1) - lgamma(x.sum(-1))
 
 
 def _dirichlet(concentration):
     """One Dirichlet draw per row of `concentration` (the last axis)."""
-    with paddle.no_grad():
+    with no_grad():
         gamma = ops.standard_gamma(concentration)
         return gamma / gamma.sum(-1, keepdim=True)

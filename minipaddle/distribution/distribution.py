@@ -11,8 +11,11 @@ import warnings
 
 import numpy as np
 
-import minipaddle as paddle
 from minipaddle.core.tensor import Tensor
+from minipaddle.nn.functional.activation import sigmoid, softmax
+from minipaddle.tensor.creation import to_tensor
+from minipaddle.tensor.manipulation import cast
+from minipaddle.tensor.math import log, log1p
 
 __all__ = ["Distribution"]
 
@@ -119,7 +122,7 @@ class Distribution:
                 array = array.astype(np.float32)
             arrays.append(array)
         common = np.result_type(*arrays)
-        return tuple(paddle.to_tensor(np.array(a, dtype=common)) for a in np.broadcast_arrays(*arrays))
+        return tuple(to_tensor(np.array(a, dtype=common)) for a in np.broadcast_arrays(*arrays))
 
     def _check_values_dtype_in_probs(self, param, value):
         """value cast to param's dtype (with Paddle's warning) when both are floats of different widths."""
@@ -129,13 +132,13 @@ class Distribution:
                 "dtype of 'value' will be converted.",
                 stacklevel=3,
             )
-            return paddle.cast(value, param.dtype)
+            return cast(value, param.dtype)
         return value
 
     def _probs_to_logits(self, probs, is_binary=False):
         """log-odds of probabilities (binary) or their logs (categorical)."""
-        return (paddle.log(probs) - paddle.log1p(-probs)) if is_binary else paddle.log(probs)
+        return (log(probs) - log1p(-probs)) if is_binary else log(probs)
 
     def _logits_to_probs(self, logits, is_binary=False):
         """sigmoid of logits (binary) or their softmax over the last axis (categorical)."""
-        return paddle.nn.functional.sigmoid(logits) if is_binary else paddle.nn.functional.softmax(logits, axis=-1)
+        return sigmoid(logits) if is_binary else softmax(logits, axis=-1)

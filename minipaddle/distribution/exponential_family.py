@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import minipaddle as paddle
+from minipaddle.core.autograd import grad
 from minipaddle.distribution import distribution
 
 __all__ = ["ExponentialFamily"]
@@ -41,7 +41,7 @@ class ExponentialFamily(distribution.Distribution):
             parameter.stop_gradient = False
             natural_parameters.append(parameter)
         log_norm = self._log_normalizer(*natural_parameters)
-        grads = paddle.grad(log_norm.sum(), natural_parameters, create_graph=True)
+        grads = grad(log_norm.sum(), natural_parameters, create_graph=True)
         entropy_value += log_norm
         event_axes = list(range(-len(self.event_shape), 0))
         for p, g in zip(natural_parameters, grads):

@@ -6,9 +6,14 @@ import math
 
 import numpy as np
 
-import minipaddle as paddle
+from minipaddle.core.state import no_grad
 from minipaddle.distribution._scalar import loc_and_scale
+from minipaddle.distribution.transform import AffineTransform, ExpTransform
 from minipaddle.distribution.transformed_distribution import TransformedDistribution
+from minipaddle.distribution.uniform import Uniform
+from minipaddle.tensor.creation import full, full_like, ones_like
+from minipaddle.tensor.math import exp, log, sqrt
+from minipaddle.tensor.math import pow as tensor_pow
 
 __all__ = ["Gumbel"]
 
@@ -33,13 +38,9 @@ class Gumbel(TransformedDistribution):
     """
 
     def __init__(self, loc, scale):
-        from minipaddle.distribution.uniform import Uniform
-
         self.loc, self.scale = loc_and_scale(loc, scale)
         finfo = np.finfo(np.float32)
-        self.base_dist = Uniform(
-            paddle.full_like(self.loc, float(finfo.tiny)), paddle.full_like(self.loc, float(1 - finfo.eps))
-        )
+        self.base_dist = Uniform(full_like(self.loc, float(finfo.tiny)), full_like(self.loc, float(1 - finfo.eps)))
         self.transforms = ()
         super().__init__(self.base_dist, self.transforms)
 
@@ -51,43 +52,41 @@ class Gumbel(TransformedDistribution):
     @property
     def variance(self):
         """The variance pi^2 scale^2 / 6."""
-        temp = paddle.full(shape=self.loc.shape, fill_value=math.pi * math.pi, dtype=self.scale.dtype)
-        return paddle.pow(self.scale, 2) * temp / 6
+        temp = full(shape=self.loc.shape, fill_value=math.pi * math.pi, dtype=self.scale.dtype)
+        return tensor_pow(self.scale, 2) * temp / 6
 
     @property
     def stddev(self):
         """The standard deviation."""
-        return paddle.sqrt(self.variance)
+        return sqrt(self.variance)
 
     def prob(self, value):
         """The density of `value`."""
         y = (self.loc - value) / self.scale
-        return paddle.exp(y - paddle.exp(y)) / self.scale
+        return exp(y - exp(y)) / self.scale
 
     def log_prob(self, value):
         """The log density of `value` (log of prob, as Paddle)."""
-        return paddle.log(self.prob(value))
+        return log(self.prob(value))
 
     def cdf(self, value):
         """The cumulative distribution exp(-exp(-(value - loc) / scale))."""
-        return paddle.exp(-paddle.exp(-(value - self.loc) / self.scale))
+        return exp(-exp(-(value - self.loc) / self.scale))
 
     def entropy(self):
         """The entropy log(scale) + 1 + Euler's gamma."""
-        return paddle.log(self.scale) + 1 + np.euler_gamma
+        return log(self.scale) + 1 + np.euler_gamma
 
     def sample(self, shape):
         """Samples of shape `shape + batch_shape`; no gradient."""
-        with paddle.no_grad():
+        with no_grad():
             return self.rsample(shape)
 
     def rsample(self, shape):
         """Reparameterized samples loc - scale * log(-log(u)), u uniform: gradients flow to loc and scale."""
-        from minipaddle.distribution.transform import AffineTransform, ExpTransform
-
         exp_trans = ExpTransform()
         affine_trans_1 = AffineTransform(
-            paddle.full(shape=self.scale.shape, fill_value=0, dtype=self.loc.dtype), -paddle.ones_like(self.scale)
+            full(shape=self.scale.shape, fill_value=0, dtype=self.loc.dtype), -ones_like(self.scale)
         )
         affine_trans_2 = AffineTransform(self.loc, -self.scale)
         return affine_trans_2.forward(

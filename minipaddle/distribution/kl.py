@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import warnings
 
-import minipaddle as paddle
+from minipaddle.core.autograd import grad
 from minipaddle.distribution.bernoulli import Bernoulli
 from minipaddle.distribution.beta import Beta
 from minipaddle.distribution.categorical import Categorical
@@ -169,7 +169,7 @@ def _kl_expfamily_expfamily(p, q):
     q_natural_params = q._natural_parameters
     p_log_norm = p._log_normalizer(*p_natural_params)
     try:
-        p_grads = paddle.grad(p_log_norm, p_natural_params, create_graph=True)
+        p_grads = grad(p_log_norm, p_natural_params, create_graph=True)
     except RuntimeError as e:
         raise TypeError(
             f"Cann't compute kl_divergence({type(p).__name__}, {type(q).__name__}) use bregman divergence. "

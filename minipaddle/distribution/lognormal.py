@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import minipaddle as paddle
 from minipaddle.distribution.normal import Normal
 from minipaddle.distribution.transform import ExpTransform
 from minipaddle.distribution.transformed_distribution import TransformedDistribution
+from minipaddle.tensor.math import exp, expm1
 
 __all__ = ["LogNormal"]
 
@@ -38,12 +38,12 @@ class LogNormal(TransformedDistribution):
     @property
     def mean(self):
         """The mean exp(loc + scale^2 / 2)."""
-        return paddle.exp(self._base.mean + self._base.variance / 2)
+        return exp(self._base.mean + self._base.variance / 2)
 
     @property
     def variance(self):
         """The variance (exp(scale^2) - 1) exp(2 loc + scale^2)."""
-        return paddle.expm1(self._base.variance) * paddle.exp(2 * self._base.mean + self._base.variance)
+        return expm1(self._base.variance) * exp(2 * self._base.mean + self._base.variance)
 
     def entropy(self):
         """The entropy: the Normal's entropy + loc."""
@@ -51,7 +51,7 @@ class LogNormal(TransformedDistribution):
 
     def probs(self, value):
         """The density of `value`."""
-        return paddle.exp(self.log_prob(value))
+        return exp(self.log_prob(value))
 
     def kl_divergence(self, other):
         """KL(self || other): that of the underlying Normals."""

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import minipaddle as paddle
 from minipaddle.core.tensor import Tensor
 from minipaddle.distribution import categorical, distribution
+from minipaddle.nn.functional.input import one_hot
+from minipaddle.tensor.attribute import is_integer
+from minipaddle.tensor.creation import arange, full, zeros_like
+from minipaddle.tensor.logic import isinf
+from minipaddle.tensor.manipulation import broadcast_tensors, cast, where
+from minipaddle.tensor.math import abs as tensor_abs
+from minipaddle.tensor.math import exp, log, log1p
+from minipaddle.tensor.special_math import lgamma
 
 __all__ = ["Multinomial"]
 
@@ -54,41 +61,37 @@ class Multinomial(distribution.Distribution):
 
     def prob(self, value):
         """The probability of the counts `value`."""
-        return paddle.exp(self.log_prob(value))
+        return exp(self.log_prob(value))
 
     def log_prob(self, value):
         """The log probability of the counts `value` (categories on the last axis)."""
-        if paddle.is_integer(value):
-            value = paddle.cast(value, self.probs.dtype)
-        logits, value = paddle.broadcast_tensors([paddle.log(self.probs), value])
+        if is_integer(value):
+            value = cast(value, self.probs.dtype)
+        logits, value = broadcast_tensors([log(self.probs), value])
         # 0 * log(0) counts as 0: a category of probability 0 drawn 0 times costs nothing
-        logits = paddle.where((value == 0) & paddle.isinf(logits), paddle.zeros_like(logits), logits)
-        return paddle.lgamma(value.sum(-1) + 1) - paddle.lgamma(value + 1).sum(-1) + (value * logits).sum(-1)
+        logits = where((value == 0) & isinf(logits), zeros_like(logits), logits)
+        return lgamma(value.sum(-1) + 1) - lgamma(value + 1).sum(-1) + (value * logits).sum(-1)
 
     def sample(self, shape=()):
         """Counts (in probs' dtype) of shape `shape + batch_shape + event_shape`; no gradient."""
         if not isinstance(shape, Iterable):
             raise TypeError("sample shape must be Iterable object.")
         samples = self._categorical.sample([self.total_count] + list(shape))
-        return paddle.nn.functional.one_hot(samples, self.probs.shape[-1]).cast(self.probs.dtype).sum(0)
+        return one_hot(samples, self.probs.shape[-1]).cast(self.probs.dtype).sum(0)
 
     def entropy(self):
         """The entropy, summing over the binomial marginals of every category."""
-        n = paddle.full(shape=[], fill_value=self.total_count, dtype=self.probs.dtype)
-        support = paddle.arange(self.total_count + 1, dtype=self.probs.dtype).reshape(
-            [-1] + [1] * len(self.probs.shape)
-        )[1:]
-        binomial_pmf = paddle.exp(self._binomial_logpmf(n, support))
-        return (n * self._categorical.entropy() - paddle.lgamma(n + 1)) + (
-            (binomial_pmf * paddle.lgamma(support + 1)).sum([0, -1])
-        )
+        n = full(shape=[], fill_value=self.total_count, dtype=self.probs.dtype)
+        support = arange(self.total_count + 1, dtype=self.probs.dtype).reshape([-1] + [1] * len(self.probs.shape))[1:]
+        binomial_pmf = exp(self._binomial_logpmf(n, support))
+        return (n * self._categorical.entropy() - lgamma(n + 1)) + ((binomial_pmf * lgamma(support + 1)).sum([0, -1]))
 
     def _binomial_logpmf(self, count, value):
         logits = self._probs_to_logits(self.probs, is_binary=True)
-        factor_n = paddle.lgamma(count + 1)
-        factor_k = paddle.lgamma(value + 1)
-        factor_nmk = paddle.lgamma(count - value + 1)
-        norm = count * _clip_by_zero(logits) + count * paddle.log1p(paddle.exp(-paddle.abs(logits))) - factor_n
+        factor_n = lgamma(count + 1)
+        factor_k = lgamma(value + 1)
+        factor_nmk = lgamma(count - value + 1)
+        norm = count * _clip_by_zero(logits) + count * log1p(exp(-tensor_abs(logits))) - factor_n
         return value * logits - factor_k - factor_nmk - norm
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-import minipaddle as paddle
 from minipaddle import ops
 from minipaddle.distribution import distribution
 from minipaddle.distribution._params import as_parameters
+from minipaddle.tensor.creation import full, zeros
+from minipaddle.tensor.math import add, divide, exp, log, subtract
+from minipaddle.tensor.random import normal
 
 __all__ = ["Normal"]
 
@@ -59,27 +61,27 @@ class Normal(distribution.Distribution):
             raise TypeError("sample shape must be Iterable object.")
         output_shape = list(shape) + list((self.loc + self.scale).shape)
         noise = ops.gaussian(output_shape, self.dtype, 0.0, 1.0, seed)
-        output = noise * (paddle.zeros(output_shape, dtype=self.dtype) + self.scale)
-        return paddle.add(output, self.loc)
+        output = noise * (zeros(output_shape, dtype=self.dtype) + self.scale)
+        return add(output, self.loc)
 
     def rsample(self, shape=()):
         """Reparameterized samples loc + eps * scale, eps ~ N(0, 1): gradients flow to loc and scale."""
         if not isinstance(shape, Iterable):
             raise TypeError("sample shape must be Iterable object.")
-        eps = paddle.normal(shape=list(self._extend_shape(tuple(shape))))
+        eps = normal(shape=list(self._extend_shape(tuple(shape))))
         return self.loc + eps * self.scale
 
     def entropy(self):
         r"""The entropy :math:`0.5 + 0.5 \log(2\pi) + \log(\sigma)`, of shape loc + scale."""
-        zero = paddle.full(list((self.loc + self.scale).shape), 0.0, self.dtype)
-        return paddle.add(0.5 + zero, 0.5 * math.log(2 * math.pi) + paddle.log(self.scale + zero))
+        zero = full(list((self.loc + self.scale).shape), 0.0, self.dtype)
+        return add(0.5 + zero, 0.5 * math.log(2 * math.pi) + log(self.scale + zero))
 
     def log_prob(self, value):
         """The log density of `value` (cast to the parameters' float dtype)."""
         value = self._check_values_dtype_in_probs(self.loc, value)
         var = self.scale * self.scale
-        log_scale = paddle.log(self.scale)
-        return paddle.subtract(
+        log_scale = log(self.scale)
+        return subtract(
             -1.0 * ((value - self.loc) * (value - self.loc)) / (2.0 * var),
             log_scale + math.log(math.sqrt(2.0 * math.pi)),
         )
@@ -88,8 +90,8 @@ class Normal(distribution.Distribution):
         """The density of `value`."""
         value = self._check_values_dtype_in_probs(self.loc, value)
         var = self.scale * self.scale
-        return paddle.divide(
-            paddle.exp(-1.0 * ((value - self.loc) * (value - self.loc)) / (2.0 * var)),
+        return divide(
+            exp(-1.0 * ((value - self.loc) * (value - self.loc)) / (2.0 * var)),
             math.sqrt(2 * math.pi) * self.scale,
         )
 
@@ -102,4 +104,4 @@ class Normal(distribution.Distribution):
         var_ratio = var_ratio * var_ratio
         t1 = (self.loc - other.loc) / other.scale
         t1 = t1 * t1
-        return paddle.add(0.5 * var_ratio, 0.5 * (t1 - 1.0 - paddle.log(var_ratio)))
+        return add(0.5 * var_ratio, 0.5 * (t1 - 1.0 - log(var_ratio)))

@@ -12,10 +12,13 @@ import enum
 import math
 import typing
 
-import minipaddle as paddle
 import minipaddle.nn.functional as F
 from minipaddle.core.tensor import Tensor
 from minipaddle.distribution import constraint, distribution, variable
+from minipaddle.tensor.creation import ones, zeros
+from minipaddle.tensor.manipulation import stack, unstack
+from minipaddle.tensor.math import abs as tensor_abs
+from minipaddle.tensor.math import broadcast_shape
 
 __all__ = [
     "Transform",
@@ -172,7 +175,7 @@ class AbsTransform(Transform):
         return -y, y
 
     def _inverse_log_det_jacobian(self, y):
-        zero = paddle.zeros([], dtype=y.dtype)
+        zero = zeros([], dtype=y.dtype)
         return zero, zero
 
     @property
@@ -214,10 +217,10 @@ class AffineTransform(Transform):
         return (y - self._loc) / self._scale
 
     def _forward_log_det_jacobian(self, x):
-        return paddle.abs(self._scale).log()
+        return tensor_abs(self._scale).log()
 
     def _forward_shape(self, shape):
-        return tuple(paddle.broadcast_shape(paddle.broadcast_shape(shape, self._loc.shape), self._scale.shape))
+        return tuple(broadcast_shape(broadcast_shape(shape, self._loc.shape), self._scale.shape))
 
     _inverse_shape = _forward_shape  # broadcasting with loc and scale is the same rule both ways
 
@@ -391,7 +394,7 @@ class PowerTransform(Transform):
         return (self._power * x.pow(self._power - 1)).abs().log()
 
     def _forward_shape(self, shape):
-        return tuple(paddle.broadcast_shape(shape, self._power.shape))
+        return tuple(broadcast_shape(shape, self._power.shape))
 
     _inverse_shape = _forward_shape  # broadcasting with power is the same rule both ways
 
@@ -461,7 +464,7 @@ class ReshapeTransform(Transform):
 
     def _forward_log_det_jacobian(self, x):
         shape = x.shape[: x.dim() - len(self._in_event_shape)]
-        return paddle.zeros(shape, dtype=x.dtype)
+        return zeros(shape, dtype=x.dtype)
 
 
 class SigmoidTransform(Transform):
@@ -553,8 +556,8 @@ class StackTransform(Transform):
             raise ValueError(f"Input dimensions {v.dim()} should be grater than stack transform axis {self._axis}.")
         if v.shape[self._axis] != len(self._transforms):
             raise ValueError(f"Input size along {self._axis} should be equal to the length of transforms.")
-        slices = paddle.unstack(v, self._axis)
-        return paddle.stack([getattr(t, method)(s) for t, s in zip(self._transforms, slices)], self._axis)
+        slices = unstack(v, self._axis)
+        return stack([getattr(t, method)(s) for t, s in zip(self._transforms, slices)], self._axis)
 
     @property
     def _domain(self):
@@ -571,7 +574,7 @@ class StickBreakingTransform(Transform):
     _type = Type.BIJECTION
 
     def _offset(self, k):
-        return k + 1 - paddle.ones([k]).cumsum(-1)
+        return k + 1 - ones([k]).cumsum(-1)
 
     def _forward(self, x):
         offset = self._offset(x.shape[-1])
@@ -582,7 +585,7 @@ class StickBreakingTransform(Transform):
 
     def _inverse(self, y):
         y_crop = y[..., :-1]
-        offset = y.shape[-1] - paddle.ones([y_crop.shape[-1]]).cumsum(-1)
+        offset = y.shape[-1] - ones([y_crop.shape[-1]]).cumsum(-1)
         sf = 1 - y_crop.cumsum(-1)
         return y_crop.log() - sf.log() + offset.log()
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import minipaddle as paddle
 from minipaddle import ops
 from minipaddle.distribution import distribution
 from minipaddle.distribution._params import as_parameters
+from minipaddle.tensor.creation import zeros
+from minipaddle.tensor.manipulation import cast
+from minipaddle.tensor.math import add, log
 
 __all__ = ["Uniform"]
 
@@ -42,23 +44,23 @@ class Uniform(distribution.Distribution):
         """Samples of shape `shape + batch_shape` (low + u * (high - low), u uniform in [0, 1))."""
         output_shape = list(shape) + list((self.low + self.high).shape)
         u = ops.uniform(output_shape, self.dtype, 0.0, 1.0, seed)
-        output = u * (paddle.zeros(output_shape, dtype=self.dtype) + (self.high - self.low))
-        return paddle.add(output, self.low)
+        output = u * (zeros(output_shape, dtype=self.dtype) + (self.high - self.low))
+        return add(output, self.low)
 
     def log_prob(self, value):
         """log(1 / (high - low)) inside [low, high) — strictly inside, as Paddle — and -inf outside."""
         value = self._check_values_dtype_in_probs(self.low, value)
-        lb = paddle.cast(self.low < value, value.dtype)
-        ub = paddle.cast(value < self.high, value.dtype)
-        return paddle.log(lb * ub) - paddle.log(self.high - self.low)
+        lb = cast(self.low < value, value.dtype)
+        ub = cast(value < self.high, value.dtype)
+        return log(lb * ub) - log(self.high - self.low)
 
     def probs(self, value):
         """1 / (high - low) inside (low, high), 0 outside."""
         value = self._check_values_dtype_in_probs(self.low, value)
-        lb = paddle.cast(self.low < value, value.dtype)
-        ub = paddle.cast(value < self.high, value.dtype)
+        lb = cast(self.low < value, value.dtype)
+        ub = cast(value < self.high, value.dtype)
         return (lb * ub) / (self.high - self.low)
 
     def entropy(self):
         r"""The entropy :math:`\log(b - a)`."""
-        return paddle.log(self.high - self.low)
+        return log(self.high - self.low)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import minipaddle as paddle
 from minipaddle.distribution import constraint
+from minipaddle.tensor.manipulation import stack, unstack
 
 
 class Variable:
@@ -78,9 +78,7 @@ class Stack(Variable):
             raise ValueError(
                 f"Input dimensions {value.dim()} should be grater than stack constraint axis {self._axis}."
             )
-        return paddle.stack(
-            [var.constraint(v) for var, v in zip(self._vars, paddle.unstack(value, self._axis))], self._axis
-        )
+        return stack([var.constraint(v) for var, v in zip(self._vars, unstack(value, self._axis))], self._axis)
 
 
 real = Real()

@@ -1,17 +1,21 @@
-"""paddle.save and paddle.load, in a format that cannot run code when loaded.
+"""paddle.save and paddle.load: Paddle 2.6's own pickled files, read without running code, and minipaddle's zip.
 
-Paddle itself pickles, and unpickling a file can run any code its author put in it. minipaddle writes a zip
-archive instead: a JSON index that describes the object's structure, and one numpy .npy file per array, read back
-with `np.load(..., allow_pickle=False)`. docs/save_format.md describes the format byte by byte.
+Two formats, told apart on loading by their first bytes, never by the file's name (docs/save_format.md):
+
+- Paddle's (the default for saving): the pickle that paddle 2.6's paddle.save writes and its paddle.load reads
+  (framework/paddle_pickle.py). minipaddle writes it from plain dicts, lists and numpy arrays only, and reads it
+  through one restricted unpickler (framework/pickle_reader.py) that builds numpy arrays, numpy scalars and
+  containers and refuses every other name before anything is built: loading never runs code.
+- minipaddle's own (`paddle.save(obj, path, format="minipaddle")`): a zip archive of a JSON index and one numpy
+  .npy file per array, read with `np.load(..., allow_pickle=False)`:
 
     minipaddle.json      {"format": "minipaddle-save", "version": 1, "root": <node>}
     arrays/0.npy         the first array (a Tensor's or a numpy array's values)
     arrays/1.npy         ...
 
-Saving is atomic (framework/files.py): the archive is written to a temporary file in the target's directory,
+Saving is atomic (static/files.py): the file is written to a temporary file in the target's directory,
 flushed to disk, then renamed over the target, so a crash mid-save leaves the previous file as it was. Loading
-checks everything it reads (the zip's CRC-32 of every member, the index's format and version, every array) and
-says clearly when a file is truncated, corrupted, a pickle, or something else.
+checks what it reads and says clearly when a file is truncated, corrupted, refused, or something else.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import io
 import json
 import math
 import os
+import pickle
 import threading
 import warnings
 import zipfile
@@ -30,7 +35,10 @@ import numpy as np
 
 from minipaddle.core.state import STATE, in_dynamic_mode
 from minipaddle.core.tensor import Tensor
-from minipaddle.framework.files import atomic_file, read_array_member, write_array_member
+from minipaddle.framework.paddle_pickle import dump_paddle, load_paddle, paddle_object
+from minipaddle.framework.pickle_reader import RefusedPickle, is_pickle
+from minipaddle.nn.layer.layers import Layer
+from minipaddle.static.files import atomic_file, read_array_member, write_array_member
 
 __all__ = ["save", "load", "async_save", "clear_async_save_task_queue"]
 
@@ -38,6 +46,7 @@ FORMAT = "minipaddle-save"
 VERSION = 1
 INDEX = "minipaddle.json"
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+FORMATS = ("paddle", "minipaddle")
 
 
 # ---- encoding: Python object -> (JSON node, arrays) -----------------------------------------------------------
@@ -89,17 +98,14 @@ class _Encoder:
 
 
 def _refuse(obj, where: str):
-    from minipaddle import nn
-
-    layer = getattr(nn, "Layer", None)
-    if layer is not None and isinstance(obj, layer):
+    if isinstance(obj, Layer):
         raise ValueError(
             f"paddle.save: {where} is a Layer ({type(obj).__name__}); save its state_dict() instead: "
             "paddle.save(model.state_dict(), 'model.pdparams')"
         )
     raise TypeError(
-        f"paddle.save: {where} is a {type(obj).__name__}, which minipaddle cannot save without pickle; it saves "
-        "Tensors, numpy arrays, numbers, strings, None, and dicts, lists, tuples and sets of those"
+        f"paddle.save: {where} is a {type(obj).__name__}, which no file can hold without running code when loaded; "
+        "paddle.save saves Tensors, numpy arrays, numbers, strings, None, and dicts, lists, tuples and sets of those"
     )
 
 
@@ -110,34 +116,63 @@ def save(obj, path, protocol: int = 4, **configs) -> None:
     """Save an object to `path`: a Layer's or an optimizer's state_dict, a Tensor, or nested dicts/lists/tuples
     of Tensors, numpy arrays and plain Python values.
 
-    The file is a zip of .npy arrays with a JSON index (docs/save_format.md); loading it never runs code.
+    By default the file is Paddle 2.6's own format (the pickle its paddle.save writes), so real PaddlePaddle's
+    paddle.load reads it and gets the same objects; `format="minipaddle"` writes minipaddle's zip of .npy arrays
+    with a JSON index instead (docs/save_format.md). paddle.load reads both, and neither runs code when loaded.
     The write is atomic: a temporary file in the same directory, flushed, then renamed over `path`.
 
     Args:
         obj: what to save.
         path: a file name (parent directories are created), or a writable binary file object such as io.BytesIO.
-        protocol: Paddle's pickle protocol (2 to 4). minipaddle never pickles; the value is only checked.
-        configs: `pickle_protocol` (an old name for protocol) is accepted.
+        protocol: the pickle protocol of Paddle's format (2, 3 or 4; with 2 and 3, arrays over 1 GiB are split
+            into slices as Paddle does).
+        configs: `format` ("paddle" or "minipaddle"); `pickle_protocol` (an old name for protocol).
 
     Example:
         >>> paddle.save(model.state_dict(), "checkpoints/model.pdparams")
         >>> paddle.save(adam.state_dict(), "checkpoints/adam.pdopt")
+        >>> paddle.save(model.state_dict(), "model.zip.pdparams", format="minipaddle")
     """
+    writer = _prepare(obj, protocol, configs, "save")  # refuse unsavable objects before touching the disk
+    _write(_check_path(path), writer)
+
+
+def _prepare(obj, protocol, configs: dict, fn: str, snapshot: bool = False):
+    """Check the arguments and turn `obj` into plain data now; returns a function that writes it to a file."""
     for key in configs:
-        if key not in ("use_binary_format", "pickle_protocol"):
-            raise ValueError(f"paddle.save: the config {key!r} is not supported (supported: pickle_protocol)")
+        if key not in ("use_binary_format", "pickle_protocol", "format"):
+            raise ValueError(f"paddle.{fn}: the config {key!r} is not supported (supported: format, pickle_protocol)")
     if configs.get("use_binary_format"):
-        raise ValueError("paddle.save: use_binary_format (Paddle's C++ tensor format) is not supported by minipaddle")
+        raise ValueError(f"paddle.{fn}: use_binary_format (Paddle's C++ tensor format) is not supported by minipaddle")
     if configs.get("pickle_protocol") is not None:
-        warnings.warn("paddle.save: 'pickle_protocol' is deprecated; use 'protocol'", DeprecationWarning, stacklevel=2)
+        warnings.warn(f"paddle.{fn}: 'pickle_protocol' is deprecated; use 'protocol'", DeprecationWarning, stacklevel=3)
         protocol = configs["pickle_protocol"]
     if not isinstance(protocol, int) or isinstance(protocol, bool):
-        raise ValueError(f"paddle.save: protocol must be an int, got {type(protocol).__name__}")
+        raise ValueError(f"paddle.{fn}: protocol must be an int, got {type(protocol).__name__}")
     if not 1 < protocol < 5:
-        raise ValueError(f"paddle.save: protocol must be 2, 3 or 4, got {protocol}")
+        raise ValueError(f"paddle.{fn}: protocol must be 2, 3 or 4, got {protocol}")
+    fmt = configs.get("format", "paddle")
+    if fmt not in FORMATS:
+        raise ValueError(f"paddle.{fn}: format must be one of {FORMATS}, got {fmt!r}")
+    if fmt == "minipaddle":
+        index, arrays = _encode(obj)
+        if snapshot:  # async_save: the thread writes the values as they are now
+            arrays = [a.copy() for a in arrays]
+        return lambda f: _write_archive(f, index, arrays)
+    plain = paddle_object(obj, protocol, _refuse)
+    if snapshot:
+        plain = _copy_arrays(plain)
+    return lambda f: dump_paddle(plain, f, protocol)
 
-    index, arrays = _encode(obj)  # refuse unsavable objects before touching the disk
-    _write(path, index, arrays)
+
+def _copy_arrays(obj):
+    if isinstance(obj, np.ndarray):
+        return obj.copy()
+    if isinstance(obj, dict):
+        return type(obj)((k, _copy_arrays(v)) for k, v in obj.items())
+    if isinstance(obj, (list, tuple, set)):
+        return type(obj)(_copy_arrays(v) for v in obj)
+    return obj
 
 
 def _encode(obj) -> tuple[bytes, list]:
@@ -156,13 +191,12 @@ def _check_path(path):
     return path
 
 
-def _write(path, index: bytes, arrays: list) -> None:
-    path = _check_path(path)
+def _write(path, writer) -> None:
     if hasattr(path, "write"):
-        _write_archive(path, index, arrays)
+        writer(path)
         return
     with atomic_file(path) as f:
-        _write_archive(f, index, arrays)
+        writer(f)
 
 
 def _write_archive(f, index: bytes, arrays: list) -> None:
@@ -200,15 +234,16 @@ def async_save(obj, path, protocol: int = 4, sync_other_task: bool = False, **co
         raise ValueError("paddle.async_save: async_save is not supported in static mode; use paddle.save")
     if not isinstance(obj, (dict, Tensor)):
         raise TypeError(f"paddle.async_save: obj must be a dict (a state_dict) or a Tensor, got {type(obj).__name__}")
-    if configs:
+    ignored = sorted(set(configs) - {"format"})
+    if ignored:
         warnings.warn(
-            f"paddle.async_save: configs {sorted(configs)} are not supported in async mode and are ignored",
+            f"paddle.async_save: configs {ignored} are not supported in async mode and are ignored",
             stacklevel=2,
         )
     if not isinstance(protocol, int) or isinstance(protocol, bool) or not 1 < protocol < 5:
         raise ValueError(f"paddle.async_save: protocol must be 2, 3 or 4, got {protocol!r}")
-    index, arrays = _encode(obj)
-    arrays = [a.copy() for a in arrays]  # a snapshot: the thread writes the values as they are now
+    kept = {k: v for k, v in configs.items() if k == "format"}
+    writer = _prepare(obj, protocol, kept, "async_save", snapshot=True)
     path = _check_path(path)
     if sync_other_task:
         clear_async_save_task_queue()
@@ -217,7 +252,7 @@ def async_save(obj, path, protocol: int = 4, sync_other_task: bool = False, **co
 
     def write() -> None:
         try:
-            _write(path, index, arrays)
+            _write(path, writer)
         except Exception as e:  # handed to clear_async_save_task_queue, which raises it in the caller's thread
             error.append(e)
 
@@ -251,15 +286,20 @@ class _BadFile(ValueError):
 
 
 def load(path, **configs):
-    """Load what `paddle.save` wrote. Tensors come back as Tensors (stop_gradient=True, with their saved names),
-    tuples as tuples, numpy arrays as numpy arrays.
+    """Load what `paddle.save` wrote, in either format (told apart by the file's first bytes): Paddle's own
+    pickle (also files written by real PaddlePaddle 2.x) or minipaddle's zip. Tensors come back as Tensors
+    (stop_gradient=True, with their saved names), tuples as tuples.
+
+    A Paddle pickle is read by a restricted unpickler that builds only numpy arrays, numpy scalars and plain
+    containers, and refuses anything else by name before building it: loading never runs code.
 
     Args:
         path: the file name, or a readable binary file object.
-        configs: `return_numpy=True` returns numpy arrays in place of Tensors.
+        configs: `return_numpy=True` returns numpy arrays in place of Tensors; `keep_name_table=True` keeps
+            Paddle's `StructuredToParameterName@@` entry of a state dict.
 
-    Raises ValueError when the file is missing, truncated, corrupted, a pickle (such as a file saved by
-    PaddlePaddle itself: minipaddle never unpickles, since that can run code), or not a minipaddle save file.
+    Raises ValueError when the file is missing, truncated, corrupted, refused (a pickle naming anything beyond
+    arrays and containers), or not a paddle.save file.
 
     Example:
         >>> model.set_state_dict(paddle.load("checkpoints/model.pdparams"))
@@ -269,15 +309,12 @@ def load(path, **configs):
             raise ValueError(f"paddle.load: the config {key!r} is not supported (supported: return_numpy)")
         if key in ("model_filename", "params_filename"):
             raise ValueError(f"paddle.load: {key} is for loading paddle.jit.save models, which paddle.load does not do")
-    if configs.get("keep_name_table"):
-        raise ValueError(
-            "paddle.load: keep_name_table: minipaddle's files have no name table (each Tensor keeps its name)"
-        )
     return_numpy = bool(configs.get("return_numpy", False))
+    keep_name_table = bool(configs.get("keep_name_table", False))
 
     if hasattr(path, "read"):
         f = path if path.seekable() else io.BytesIO(path.read())
-        return _read_archive(f, "the file object", return_numpy)
+        return _read(f, "the file object", return_numpy, keep_name_table)
     path = os.fspath(path)
     if not os.path.isfile(path):
         hint = ""
@@ -286,13 +323,34 @@ def load(path, **configs):
                 hint = f"; did you mean {path + suffix!r}? Give the full file name"
         raise ValueError(f"paddle.load: the file {path!r} does not exist{hint}")
     with open(path, "rb") as f:
-        return _read_archive(f, repr(path), return_numpy)
+        return _read(f, repr(path), return_numpy, keep_name_table)
+
+
+def _read(f, label: str, return_numpy: bool, keep_name_table: bool):
+    start = f.tell()
+    head = f.read(8)
+    f.seek(start)
+    if is_pickle(head):
+        return _read_pickle(f, label, return_numpy, keep_name_table)
+    _sniff(head, label)
+    if keep_name_table:
+        raise ValueError(f"paddle.load: keep_name_table: {label} is minipaddle's zip format, which has no name table")
+    return _read_archive(f, label, return_numpy)
+
+
+def _read_pickle(f, label: str, return_numpy: bool, keep_name_table: bool):
+    try:
+        return load_paddle(f, return_numpy, keep_name_table)
+    except RefusedPickle as e:
+        raise ValueError(f"paddle.load: {label} is refused: {e}") from None
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
+        raise ValueError(
+            f"paddle.load: {label} is a pickle that is truncated or corrupted and cannot be read "
+            f"({type(e).__name__}: {e})"
+        ) from None
 
 
 def _read_archive(f, label: str, return_numpy: bool):
-    start = f.tell()
-    _sniff(f.read(8), label)
-    f.seek(start)
     try:
         with zipfile.ZipFile(f) as zf:
             if INDEX not in zf.namelist():
@@ -310,23 +368,17 @@ def _read_archive(f, label: str, return_numpy: bool):
 
 
 def _sniff(data: bytes, label: str) -> None:
-    """Refuse, by its first bytes, a file that is not a zip archive, naming what it looks like."""
+    """Refuse, by its first bytes, a file that is neither a zip archive nor a pickle, naming what it looks like."""
     if data[:4] in _ZIP_MAGIC:
         return
     if not data:
         raise _BadFile(f"paddle.load: {label} is empty")
-    if data[:1] == b"\x80" and data[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05"):
-        raise _BadFile(
-            f"paddle.load: {label} is a Python pickle (for example a file saved by PaddlePaddle's own paddle.save "
-            "or by torch.save). minipaddle never unpickles: loading a pickle can run any code written into it. "
-            "Re-save the data with minipaddle, or convert it where you trust the file (with PaddlePaddle: "
-            "numpy.savez('x.npz', **{k: v.numpy() for k, v in paddle.load(path).items()}))"
-        )
     if data[:6] == b"\x93NUMPY":
-        raise _BadFile(
-            f"paddle.load: {label} is a numpy .npy file, not a minipaddle save file; read it with numpy.load"
-        )
-    raise _BadFile(f"paddle.load: {label} is not a minipaddle save file (it does not start with a zip header)")
+        raise _BadFile(f"paddle.load: {label} is a numpy .npy file, not a paddle.save file; read it with numpy.load")
+    raise _BadFile(
+        f"paddle.load: {label} is not a paddle.save file (it starts neither with a pickle of protocol 2 to 5, "
+        "as Paddle writes, nor with a zip header, as minipaddle's own format)"
+    )
 
 
 def _check_index(index, label: str) -> None:

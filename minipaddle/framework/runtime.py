@@ -6,6 +6,7 @@ from __future__ import annotations
 from minipaddle.core.dtype import DType
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
+from minipaddle.static.builder import disable_static, enable_static
 
 __all__ = ["check_shape", "disable_signal_handler", "IrGuard"]
 
@@ -98,14 +99,10 @@ class IrGuard:
         self.in_dygraph_outside = False
 
     def __enter__(self) -> None:
-        from minipaddle.static import enable_static  # static stands above framework
-
         self.in_dygraph_outside = in_dynamic_mode()
         if self.in_dygraph_outside:
             enable_static()
 
     def __exit__(self, *exc) -> None:
-        from minipaddle.static import disable_static
-
         if self.in_dygraph_outside:
             disable_static()

@@ -25,6 +25,7 @@ from minipaddle import nn
 from minipaddle.core.state import no_grad
 from minipaddle.hapi.static_flops import Table, static_flops
 from minipaddle.static.program import Program
+from minipaddle.tensor.random import randn
 
 __all__ = ["flops"]
 
@@ -112,8 +113,6 @@ def flops(net, input_size, custom_ops=None, print_detail: bool = False) -> int:
     if not isinstance(net, nn.Layer):
         warnings.warn("Your model must be an instance of paddle.nn.Layer or paddle.static.Program.", stacklevel=2)
         return -1
-    from minipaddle.tensor.random import randn
-
     return dynamic_flops(net, randn(input_size), custom_ops=custom_ops, print_detail=print_detail)
 
 

@@ -29,8 +29,10 @@ from minipaddle.framework.io import load as load_file
 from minipaddle.framework.io import save as save_file
 from minipaddle.hapi.callbacks import EarlyStopping, config_callbacks
 from minipaddle.hapi.history import History
+from minipaddle.hapi.inference_model import save_inference_model
 from minipaddle.hapi.model_summary import summary
 from minipaddle.io import DataLoader, Dataset, DistributedBatchSampler
+from minipaddle.metric import Metric
 from minipaddle.nn import Layer
 from minipaddle.static.input import InputSpec
 from minipaddle.tensor.creation import to_tensor
@@ -123,8 +125,6 @@ class Model:
             loss: a Layer or function `loss(*outputs, *labels)` returning a Tensor (or a list to be summed).
             metrics: a paddle.metric.Metric or a list of them.
         """
-        from minipaddle.metric import Metric  # the metric package stands above hapi's import of it
-
         if loss is not None and not isinstance(loss, Layer) and not callable(loss):
             raise TypeError("'loss' must be sub classes of `paddle.nn.Layer` or any callable function.")
         metrics = _to_list(metrics) or []
@@ -398,8 +398,6 @@ class Model:
             save_file(self._optimizer.state_dict(), path + ".pdopt")
 
     def _save_inference_model(self, path: str) -> None:
-        from minipaddle.hapi.inference_model import save_inference_model
-
         if self._input_info is None:
             raise RuntimeError(
                 "Saving inference model needs 'inputs' or running before saving. Please specify 'inputs' in Model "

@@ -17,7 +17,10 @@ import numpy as np
 
 from minipaddle.core.state import STATE, no_grad
 from minipaddle.core.tensor import Tensor
+from minipaddle.nn import LayerList, Sequential
 from minipaddle.static.input import InputSpec
+from minipaddle.tensor.manipulation import cast
+from minipaddle.tensor.random import rand
 
 __all__ = ["summary"]
 
@@ -142,9 +145,6 @@ def _build_dtypes(input_size, dtype):
 
 
 def _build_input(input_size, dtypes):
-    from minipaddle.tensor.manipulation import cast
-    from minipaddle.tensor.random import rand
-
     if isinstance(input_size, (list, tuple)) and _all_numbers(input_size):
         dtype = dtypes[0] if isinstance(dtypes, (list, tuple)) else dtypes
         return cast(rand(list(input_size)), dtype)
@@ -168,8 +168,6 @@ def _output_shape(output):
 @no_grad()
 def summary_string(model, input_size=None, dtypes=None, input=None) -> tuple:
     """(the table as text, {'total_params', 'trainable_params'}): what `summary` prints and returns."""
-    from minipaddle.nn import LayerList, Sequential
-
     if not isinstance(dtypes, (list, tuple)):
         dtypes = _build_dtypes(input_size, dtypes)
     depth = len(model.sublayers())

@@ -15,6 +15,7 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
+from minipaddle.tensor.manipulation import stack
 
 __all__ = ["default_collate_fn", "default_convert_fn"]
 
@@ -34,8 +35,6 @@ def default_collate_fn(batch: list):
                              f"{sorted(map(list, shapes))}")  # fmt: skip
         return np.stack(batch)
     if isinstance(sample, Tensor):
-        from minipaddle.tensor.manipulation import stack  # the public function: checks shapes, keeps the graph
-
         return stack(batch, axis=0)
     if isinstance(sample, (numbers.Number, np.generic)) and not isinstance(sample, (str, bytes)):
         return np.array(batch)  # Python int -> int64, float -> float64, numpy scalars keep their dtype

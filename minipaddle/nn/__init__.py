@@ -6,7 +6,7 @@ nn/functional/. `__all__` is gathered from what is imported here, so a new modul
 
 import types as _types
 
-from minipaddle.nn import functional, initializer, utils
+from minipaddle.nn import functional, initializer, quant, utils
 from minipaddle.nn.clip import ClipGradByGlobalNorm, ClipGradByNorm, ClipGradByValue
 from minipaddle.nn.decode import BeamSearchDecoder, dynamic_decode
 from minipaddle.nn.layer import *  # noqa: F403

@@ -14,6 +14,7 @@ import numpy as np
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, static_mode_off, unique_name
 from minipaddle.core.tensor import Parameter
+from minipaddle.nn import static_hooks
 from minipaddle.nn.initializer import Constant, Initializer, XavierUniform
 from minipaddle.nn.initializer.initializer import global_initializer
 from minipaddle.regularizer import WeightDecayRegularizer
@@ -81,6 +82,12 @@ class ParamAttr:
             return False
         raise TypeError(f"ParamAttr: cannot make a parameter attribute from {type(arg).__name__}")
 
+    def _make_parameter(self, name: str, shape, param_maker, fn: str):
+        """None: make_parameter makes the plain Parameter this attribute describes. A subclass that makes its
+        parameter from others (paddle.static.WeightNormParamAttr: w = g * v / ||v||) returns it, calling
+        `param_maker(attr, shape)` for each parameter it needs."""
+        return None
+
 
 def _check(value, types, arg: str) -> None:
     if not isinstance(value, types):
@@ -114,23 +121,20 @@ def make_parameter(
         init = Constant(0.0) if is_bias else XavierUniform()
     name = attr.name if attr.name is not None else unique_name(f"{prefix}.{'b' if is_bias else 'w'}")
     if type(attr) is not ParamAttr:  # paddle.static.WeightNormParamAttr: w = g * v / ||v||, built in the Program
-        from minipaddle.static.fluid_api import WeightNormParamAttr, make_weight_normalized
-
-        if isinstance(attr, WeightNormParamAttr):
-            return make_weight_normalized(
-                attr, name, shape, lambda a, s: make_parameter(prefix, s, a, dtype, is_bias, init, fn), fn
-            )
+        made = attr._make_parameter(
+            name, shape, lambda a, s: make_parameter(prefix, s, a, dtype, is_bias, init, fn), fn
+        )
+        if made is not None:
+            return made
     param = Parameter(np.zeros(shape, dtype=dtype.np), name=name, trainable=attr.trainable)
     param.optimize_attr = {"learning_rate": attr.learning_rate}
     param.regularizer = attr.regularizer
     param.do_model_average = attr.do_model_average
     param.need_clip = attr.need_clip
     if STATE.static_mode:  # initialize the values now, then declare them in the Programs being built
-        from minipaddle.static.parameters import declare_parameter
-
         with static_mode_off():
             init(param)
-        return declare_parameter(param)
+        return static_hooks.declare_parameter(param)
     init(param)
     return param
 
@@ -154,7 +158,7 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_
     Args:
         shape: a list of positive ints.
         dtype: its dtype, e.g. 'float32'.
-        name: the name prefix: 'my' gives `my.w_0` (default: `create_parameter_0.w_0`, counting up).
+        name: the parameter's name, unless `attr` names it (default: `create_parameter_0.w_0`, counting up).
         attr: a ParamAttr.
         is_bias: a bias gets Constant(0.0) by default, a weight XavierUniform.
         default_initializer: the initializer to use when `attr` names none.
@@ -164,5 +168,9 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_
         >>> w.name, w.stop_gradient
         ('create_parameter_0.w_0', False)
     """
-    prefix = name if name is not None else unique_name("create_parameter")
-    return make_parameter(prefix, shape, attr, dtype, is_bias, default_initializer)
+    if name is None:
+        return make_parameter(unique_name("create_parameter"), shape, attr, dtype, is_bias, default_initializer)
+    attr = ParamAttr._to_attr(copy.deepcopy(attr))
+    if attr is not False and attr.name is None:  # paddle 2.6: `name` names the parameter itself
+        attr.name = name
+    return make_parameter(name, shape, attr, dtype, is_bias, default_initializer)

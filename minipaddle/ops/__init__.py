@@ -20,6 +20,7 @@ from minipaddle.ops.decompositions import *  # noqa: F403
 from minipaddle.ops.diagonal import *  # noqa: F403
 from minipaddle.ops.distribution_ops import *  # noqa: F403
 from minipaddle.ops.elementwise import *  # noqa: F403
+from minipaddle.ops.fake_quant import *  # noqa: F403
 from minipaddle.ops.fft_ops import *  # noqa: F403
 from minipaddle.ops.floor_division import *  # noqa: F403
 from minipaddle.ops.fluid_ops import *  # noqa: F403
@@ -30,6 +31,8 @@ from minipaddle.ops.histogram import *  # noqa: F403
 from minipaddle.ops.im2col import *  # noqa: F403
 from minipaddle.ops.incubate_ops import *  # noqa: F403
 from minipaddle.ops.indexing import *  # noqa: F403
+from minipaddle.ops.jit_ops import *  # noqa: F403
+from minipaddle.ops.int8 import *  # noqa: F403
 from minipaddle.ops.interpolate import *  # noqa: F403
 from minipaddle.ops.linalg import *  # noqa: F403
 from minipaddle.ops.logical import *  # noqa: F403
@@ -53,6 +56,7 @@ from minipaddle.ops.recompute_ops import *  # noqa: F403
 from minipaddle.ops.reduce import *  # noqa: F403
 from minipaddle.ops.reduce_extra import *  # noqa: F403
 from minipaddle.ops.reduce_math import *  # noqa: F403
+from minipaddle.ops.run_program import *  # noqa: F403
 from minipaddle.ops.rnnt_ops import *  # noqa: F403
 from minipaddle.ops.search import *  # noqa: F403
 from minipaddle.ops.sequence_ops import *  # noqa: F403

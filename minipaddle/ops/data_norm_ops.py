@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minipaddle import ops
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
@@ -56,8 +57,6 @@ class DataNorm(OpDef):
         return x
 
     def grad(self, node, g):
-        from minipaddle import ops
-
         x, size, total, square, *affine = node.inputs  # static mode drops trailing None inputs
         scale_w = affine[0] if affine else None
         outs = ops.data_norm_grad(x, g, size, total, square, scale_w, node.attrs["epsilon"], node.attrs["slot_dim"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.state import STATE
@@ -77,8 +78,6 @@ class PyFuncCall(OpDef):
         return grads if isinstance(grads, tuple) else (grads,)
 
     def infer_meta(self, *xs, out_shapes=(), out_dtypes=(), **attrs):
-        from minipaddle.core import dtype as dtypes
-
         metas = tuple(Meta(tuple(s), dtypes.to_dtype(d)) for s, d in zip(out_shapes, out_dtypes))
         return metas if len(metas) > 1 else metas[0]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
@@ -99,8 +100,6 @@ class SpectralNorm(OpDef):
         return weight, u, v
 
     def grad(self, node, g, gu=None, gv=None):
-        from minipaddle import ops
-
         w, u, v = node.inputs[0], node.output(1), node.output(2)
         dim = node.attrs["dim"]
         perm = (dim, *(i for i in range(w.ndim) if i != dim))

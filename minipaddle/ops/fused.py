@@ -1,7 +1,14 @@
 """Fused ops: several ops' work in one, made by the static passes (minipaddle/static/passes/).
 
 fc is what `fuse_fc` turns `matmul(x, w) -> add(b) [-> relu | sigmoid | tanh]` into: the same arithmetic, one
-op instead of three, so a Program runs fewer steps and keeps fewer intermediate arrays alive.
+op instead of three, so a Program runs fewer steps and keeps fewer intermediate arrays alive. The inference
+passes (minipaddle/inference/passes/) make two more, by Paddle's names:
+
+    conv2d_fusion            conv2d -> add(per-channel bias) -> activation   (conv_elementwise_add_act_fuse_pass)
+    fusion_repeated_fc_relu  fc(relu) -> fc(relu) -> ...                     (repeated_fc_relu_fuse_pass)
+
+Each fused kernel adds the bias and applies the activation in place on the GEMM's fresh result: no new array
+per step, which is where the fused op saves time on numpy.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.op import OPS, Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
 
-__all__ = ["fc"]  # the raw op functions; ops/__init__.py gathers them
+__all__ = ["fc", "conv2d_fusion", "fusion_repeated_fc_relu"]  # the raw op functions; ops/__init__.py gathers them
 
 FC_ACTIVATIONS = ("relu", "sigmoid", "tanh")  # each has a grad rule that reads only its output
 
@@ -28,6 +35,18 @@ class _OutputOf:
         return self.y
 
 
+def _bias_act(out, b, activation):
+    """activation(out + b), written into `out` (a fresh GEMM result) when the shapes and dtypes allow."""
+    if b is not None:
+        if np.broadcast_shapes(out.shape, b.shape) == out.shape and np.result_type(out, b) == out.dtype:
+            np.add(out, b, out=out)
+        else:
+            out = out + b
+    if activation == "relu":
+        return np.maximum(out, 0, out=out)
+    return out if activation is None else OPS[activation].kernel(out)
+
+
 @register
 class FC(OpDef):
     """y = activation(x @ w + b): x [..., in], w [in, out], b broadcastable to [..., out] or None."""
@@ -37,10 +56,7 @@ class FC(OpDef):
     saves_outputs = True  # the activation's gradient reads y
 
     def kernel(self, x, w, b, activation=None):
-        out = np.matmul(x, w)
-        if b is not None:
-            out = out + b
-        return out if activation is None else OPS[activation].kernel(out)
+        return _bias_act(np.matmul(x, w), b, activation)
 
     def grad(self, node, g):
         x, w, b = node.inputs
@@ -69,3 +85,83 @@ class FC(OpDef):
 def fc(x: Tensor, w: Tensor, b: Tensor | None = None, activation: str | None = None) -> Tensor:
     """activation(x @ w + b) in one op (b may be None; activation None, 'relu', 'sigmoid' or 'tanh')."""
     return apply(FC, (x, w, b), {"activation": activation})
+
+
+@register
+class Conv2DFusion(OpDef):
+    """y = activation(conv2d(x, w) + b): b broadcastable to the conv's output ([1, O, 1, 1] or [O, 1, 1])."""
+
+    name = "conv2d_fusion"
+    amp = "white"
+    saves_outputs = True  # the activation's gradient reads y
+
+    def kernel(self, x, w, b, strides, paddings, dilations, groups, activation=None):
+        out = OPS["conv2d"].kernel(x, w, strides, paddings, dilations, groups)
+        return _bias_act(out, b, activation)
+
+    def grad(self, node, g):
+        x, w, b = node.inputs
+        a = node.attrs
+        if a["activation"] is not None:
+            (g,) = OPS[a["activation"]].grad(_OutputOf(node.output(0)), g)
+        geometry = (a["strides"], a["paddings"], a["dilations"], a["groups"])
+        gx = ops.conv2d_grad_input(g, w, tuple(x.shape[2:]), *geometry) if node.needs_grad(0) else None
+        gw = ops.conv2d_grad_filter(x, g, tuple(w.shape[2:]), *geometry) if node.needs_grad(1) else None
+        gb = ops.unbroadcast(g, b.shape) if b is not None and node.needs_grad(2) else None
+        return gx, gw, gb
+
+    def infer_meta(self, x: Meta, w: Meta, b: Meta | None, strides, paddings, dilations, groups, activation=None):
+        if activation is not None and activation not in FC_ACTIVATIONS:
+            raise ValueError(f"conv2d_fusion: activation must be None or one of {FC_ACTIVATIONS}, got {activation!r}")
+        return OPS["conv2d"].infer_meta(x, w, strides, paddings, dilations, groups)
+
+
+def conv2d_fusion(x: Tensor, w: Tensor, b: Tensor | None, strides, paddings, dilations, groups=1,
+                  activation: str | None = None) -> Tensor:  # fmt: skip
+    """activation(conv2d(x, w) + b) in one op; geometry as ops.conv2d (paddings ((top, bottom), (left, right)))."""
+    attrs = {"strides": tuple(strides), "paddings": tuple(tuple(p) for p in paddings),
+             "dilations": tuple(dilations), "groups": int(groups), "activation": activation}  # fmt: skip
+    return apply(Conv2DFusion, (x, w, b), attrs)
+
+
+@register
+class RepeatedFCRelu(OpDef):
+    """y = relu(... relu(relu(x @ w0 + b0) @ w1 + b1) ...): inputs x, w0, b0, w1, b1, ... (two or more layers)."""
+
+    name = "fusion_repeated_fc_relu"
+    amp = "white"
+
+    def kernel(self, x, *weights_and_biases):
+        out = x
+        for w, b in zip(weights_and_biases[::2], weights_and_biases[1::2]):
+            out = _bias_act(np.matmul(out, w), b, "relu")
+        return out
+
+    def grad(self, node, g):
+        # Recompute the layers' outputs with fc (the fused op keeps only its inputs), then go back layer by layer.
+        x, params = node.inputs[0], node.inputs[1:]
+        hs = [x]
+        for w, b in zip(params[::2], params[1::2]):
+            hs.append(ops.fc(hs[-1], w, b, "relu"))
+        grads = [None] * len(params)
+        for k in range(len(params) // 2 - 1, -1, -1):
+            w, b = params[2 * k], params[2 * k + 1]
+            (g,) = OPS["relu"].grad(_OutputOf(hs[k + 1]), g)
+            in_features, out_features = w.shape
+            x2 = ops.reshape(hs[k], (-1, in_features))
+            grads[2 * k] = ops.matmul(x2, ops.reshape(g, (-1, out_features)), True, False)
+            grads[2 * k + 1] = ops.unbroadcast(g, b.shape)
+            g = ops.matmul(g, w, False, True)
+        return (g, *grads)
+
+    def infer_meta(self, x: Meta, *weights_and_biases: Meta) -> Meta:
+        if len(weights_and_biases) < 4 or len(weights_and_biases) % 2:
+            raise ValueError("fusion_repeated_fc_relu: takes x and pairs (w, b) of two or more layers, got "
+                             f"{len(weights_and_biases)} tensors after x")  # fmt: skip
+        return Meta(tuple(x.shape[:-1]) + (weights_and_biases[-2].shape[1],), x.dtype)
+
+
+def fusion_repeated_fc_relu(x: Tensor, weights, biases) -> Tensor:
+    """relu(fc) applied once per (w, b) pair, in one op."""
+    params = [t for pair in zip(weights, biases) for t in pair]
+    return apply(RepeatedFCRelu, (x, *params), {})

@@ -37,7 +37,9 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.nn.clip import ClipGradBase
 from minipaddle.ops.kinds import as_tensor
 from minipaddle.optimizer.lr import LRScheduler
+from minipaddle.profiler.events import RECORDING, optimizer_span
 from minipaddle.regularizer import L2Decay, WeightDecayRegularizer
+from minipaddle.static.optimize import accumulator, learning_rate, minimize
 from minipaddle.tensor.creation import full, to_tensor
 
 __all__ = ["Optimizer"]
@@ -148,6 +150,12 @@ class Optimizer:
     @no_grad()
     def step(self) -> None:
         """Update every trainable parameter that has a gradient, once."""
+        if RECORDING.recorder is not None:  # a paddle.profiler.Profiler records: time the step as one event
+            with optimizer_span():
+                return self._step()
+        self._step()
+
+    def _step(self) -> None:
         for group in self._param_groups:
             params_grads = [(p, p.grad) for p in group["params"] if not p.stop_gradient and p.grad is not None]
             self._apply_optimize(params_grads, group)
@@ -179,8 +187,6 @@ class Optimizer:
     def _lr_tensor(self, factor: float, like: Tensor) -> Tensor:
         """This parameter's learning rate as a 0-d Tensor (in static mode: a Variable the Executor refreshes)."""
         if STATE.static_mode:
-            from minipaddle.static.optimize import learning_rate
-
             lr = learning_rate(self, like.dtype)
             return lr if factor == 1.0 else ops.scale(lr, factor)
         return as_tensor(self.get_lr() * factor, like)
@@ -247,8 +253,6 @@ class Optimizer:
         if not isinstance(loss, Tensor):
             raise TypeError(f"{type(self).__name__}.minimize: loss must be a Tensor, got {type(loss).__name__}")
         if STATE.static_mode:  # append backward and the update ops to loss's Program
-            from minipaddle.static.optimize import minimize
-
             return minimize(self, loss, parameters, no_grad_set)
         params_grads = self.backward(loss, startup_program, parameters, no_grad_set)
         trainable = [(p, g) for p, g in params_grads if not p.stop_gradient]
@@ -283,8 +287,6 @@ class Optimizer:
             return found
         dtype = param.dtype if dtype is None else dtypes.to_dtype(dtype)
         if STATE.static_mode:  # a persistable Variable, started by the startup Program
-            from minipaddle.static.optimize import accumulator
-
             acc = accumulator(f"{param.name}_{name}", list(param.shape) if shape is None else shape, fill_value, dtype)
             self._accumulators[name][param.name] = acc
             return acc

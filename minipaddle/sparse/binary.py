@@ -9,11 +9,21 @@ the rules here follow its documentation.
 
 from __future__ import annotations
 
-import minipaddle as paddle
 from minipaddle.core.tensor import Tensor
 from minipaddle.sparse import tensor as st
 from minipaddle.sparse.tensor import SparseCooTensor, SparseCsrTensor
 from minipaddle.sparse.unary import check_sparse, with_values
+from minipaddle.tensor.creation import ones, zeros, zeros_like
+from minipaddle.tensor.indexing import gather_nd, index_add, index_select
+from minipaddle.tensor.manipulation import cast, concat, transpose
+from minipaddle.tensor.math import add as tensor_add
+from minipaddle.tensor.math import divide as tensor_divide
+from minipaddle.tensor.math import multiply as tensor_multiply
+from minipaddle.tensor.math import scale
+from minipaddle.tensor.math import subtract as tensor_subtract
+from minipaddle.tensor.math import sum as tensor_sum
+from minipaddle.tensor.search import nonzero
+from minipaddle.tensor.search import unique as tensor_unique
 
 __all__ = ["add", "addmm", "divide", "is_same_shape", "masked_matmul", "matmul", "multiply", "mv", "subtract"]
 
@@ -44,12 +54,12 @@ def _on_union(x, y, combine):
     xc, yc = x._as_coo(), y._as_coo()
     index_dtype = xc.indices().dtype
     sparse_shape = x.shape[: xc.sparse_dim()]
-    both = paddle.concat([paddle.cast(xc.indices(), "int64"), paddle.cast(yc.indices(), "int64")], axis=1)
-    unique, inverse = paddle.unique(st.linearize(both, sparse_shape), return_inverse=True)
+    both = concat([cast(xc.indices(), "int64"), cast(yc.indices(), "int64")], axis=1)
+    unique, inverse = tensor_unique(st.linearize(both, sparse_shape), return_inverse=True)
     count, nx = unique.shape[0], xc.nnz()
     xv = st._sum_into(xc.values(), inverse[:nx], count)
-    yv = st._sum_into(paddle.cast(yc.values(), x.dtype), inverse[nx:], count)
-    indices = paddle.cast(st.unravel(unique, sparse_shape), index_dtype)
+    yv = st._sum_into(cast(yc.values(), x.dtype), inverse[nx:], count)
+    indices = cast(st.unravel(unique, sparse_shape), index_dtype)
     return st.same_layout(SparseCooTensor(indices, combine(xv, yv), x.shape), x)
 
 
@@ -63,7 +73,7 @@ def add(x, y, name=None):
         [[0.0, 2.0], [4.0, 0.0]]
     """
     _check_pair(x, y, "add")
-    return _on_union(x, y, paddle.add)
+    return _on_union(x, y, tensor_add)
 
 
 def subtract(x, y, name=None):
@@ -75,7 +85,7 @@ def subtract(x, y, name=None):
         2
     """
     _check_pair(x, y, "subtract")
-    return _on_union(x, y, paddle.subtract)
+    return _on_union(x, y, tensor_subtract)
 
 
 def multiply(x, y, name=None):
@@ -91,7 +101,7 @@ def multiply(x, y, name=None):
         check_sparse(x, "multiply")
         return with_values(x, x.values() * y)
     _check_pair(x, y, "multiply")
-    return _on_union(x, y, paddle.multiply)
+    return _on_union(x, y, tensor_multiply)
 
 
 def divide(x, y, name=None):
@@ -110,10 +120,10 @@ def divide(x, y, name=None):
         return with_values(x, x.values() / y)
     _check_pair(x, y, "divide")
     xc = x._as_coo()
-    quotient = paddle.divide(x.to_dense(), paddle.cast(y.to_dense(), x.dtype))
-    every = paddle.nonzero(paddle.ones(x.shape[: xc.sparse_dim()], "bool"))
-    indices = paddle.cast(paddle.transpose(every, [1, 0]), xc.indices().dtype)
-    return st.same_layout(SparseCooTensor(indices, paddle.gather_nd(quotient, every), x.shape), x)
+    quotient = tensor_divide(x.to_dense(), cast(y.to_dense(), x.dtype))
+    every = nonzero(ones(x.shape[: xc.sparse_dim()], "bool"))
+    indices = cast(transpose(every, [1, 0]), xc.indices().dtype)
+    return st.same_layout(SparseCooTensor(indices, gather_nd(quotient, every), x.shape), x)
 
 
 def _is_number(v) -> bool:
@@ -150,9 +160,9 @@ def _check_matrices(x, y, fn: str) -> None:
 
 def _batch_row_col(coo: SparseCooTensor):
     """(batch, row, col) int64 coordinates of a 2-D or 3-D COO matrix (batch is 0 for 2-D)."""
-    indices = paddle.cast(coo.indices(), "int64")
+    indices = cast(coo.indices(), "int64")
     if coo.ndim == 2:
-        return paddle.zeros_like(indices[0]), indices[0], indices[1]
+        return zeros_like(indices[0]), indices[0], indices[1]
     return indices[0], indices[1], indices[2]
 
 
@@ -163,9 +173,9 @@ def _sparse_dense_matmul(x, y: Tensor) -> Tensor:
     batch, row, col = _batch_row_col(coo)
     rows, inner, cols = x.shape[-2], x.shape[-1], y.shape[-1]
     batches = x.shape[0] if x.ndim == 3 else 1
-    y_rows = paddle.index_select(y.reshape([batches * inner, cols]), batch * inner + col, axis=0)
+    y_rows = index_select(y.reshape([batches * inner, cols]), batch * inner + col, axis=0)
     scaled = y_rows * coo.values().unsqueeze(-1)
-    out = paddle.index_add(paddle.zeros([batches * rows, cols], y.dtype), batch * rows + row, 0, scaled)
+    out = index_add(zeros([batches * rows, cols], y.dtype), batch * rows + row, 0, scaled)
     return out.reshape(x.shape[:-1] + [cols])
 
 
@@ -240,13 +250,13 @@ def masked_matmul(x, y, mask, name=None):
     batch, row, col = _batch_row_col(coo)
     rows, inner, cols = x.shape[-2], x.shape[-1], y.shape[-1]
     batches = x.shape[0] if x.ndim == 3 else 1
-    x_rows = paddle.index_select(x.reshape([batches * rows, inner]), batch * rows + row, axis=0)
-    y_cols = paddle.index_select(
-        paddle.transpose(y, list(range(y.ndim - 2)) + [y.ndim - 1, y.ndim - 2]).reshape([batches * cols, inner]),
+    x_rows = index_select(x.reshape([batches * rows, inner]), batch * rows + row, axis=0)
+    y_cols = index_select(
+        transpose(y, list(range(y.ndim - 2)) + [y.ndim - 1, y.ndim - 2]).reshape([batches * cols, inner]),
         batch * cols + col,
         axis=0,
     )
-    return with_values(mask, paddle.sum(x_rows * y_cols, axis=-1))
+    return with_values(mask, tensor_sum(x_rows * y_cols, axis=-1))
 
 
 def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):  # noqa: A002 (Paddle's name)
@@ -264,7 +274,7 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None):  # noqa: A002 (Paddle's 
     if isinstance(input, Tensor) and isinstance(y, Tensor):
         product = matmul(x, y)
         _check_input_shape(input, product)
-        return paddle.add(paddle.scale(input, beta), paddle.scale(product, alpha))
+        return tensor_add(scale(input, beta), scale(product, alpha))
     if type(input) is type(x) and type(y) is type(x):
         product = matmul(x, y)
         _check_input_shape(input, product)

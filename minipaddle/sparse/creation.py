@@ -3,10 +3,12 @@ to_sparse_coo / to_sparse_csr methods."""
 
 from __future__ import annotations
 
-import minipaddle as paddle
 from minipaddle.core.tensor import Tensor
 from minipaddle.sparse.tensor import SparseCooTensor, SparseCsrTensor, dense_to_coo, dense_to_csr
 from minipaddle.tensor.checks import check_tensor
+from minipaddle.tensor.creation import to_tensor
+from minipaddle.tensor.manipulation import cast
+from minipaddle.tensor.math import max as tensor_max
 
 __all__ = ["sparse_coo_tensor", "sparse_csr_tensor"]
 
@@ -16,8 +18,8 @@ _INDEX_DTYPES = ("int8", "int16", "int32", "int64")
 def _as_tensor(data, dtype=None) -> Tensor:
     """A Tensor of `data` (a Tensor is kept, cast to `dtype` if one is given)."""
     if isinstance(data, Tensor):
-        return data if dtype is None else paddle.cast(data, dtype)
-    return paddle.to_tensor(data, dtype=dtype)
+        return data if dtype is None else cast(data, dtype)
+    return to_tensor(data, dtype=dtype)
 
 
 def _check_index(t: Tensor, fn: str, arg: str) -> None:
@@ -56,7 +58,7 @@ def sparse_coo_tensor(indices, values, shape=None, dtype=None, place=None, stop_
             f"{fn}: the indices and values must have the same number of non-zeros, "
             f"but received {nnz} and {values.shape[0] if values.ndim else 'a 0-d values'}"
         )
-    smallest = (paddle.max(indices, axis=1) + 1).tolist() if nnz else [0] * sparse_dim
+    smallest = (tensor_max(indices, axis=1) + 1).tolist() if nnz else [0] * sparse_dim
     smallest = smallest + values.shape[1:]
     if shape is None:
         shape = smallest
@@ -131,5 +133,5 @@ def to_sparse_csr(x):
     return dense_to_csr(x)
 
 
-# Bound onto the dense Tensor by minipaddle/tensor/methods.py.
+# Bound onto the dense Tensor by minipaddle/tensor_methods.py.
 METHODS = {"to_sparse_coo": to_sparse_coo, "to_sparse_csr": to_sparse_csr}

@@ -13,8 +13,18 @@ dense live here too, because every sparse function leans on them.
 
 from __future__ import annotations
 
-import minipaddle as paddle
+from minipaddle.core.dtype import bool_
 from minipaddle.core.tensor import CPU, Tensor
+from minipaddle.tensor.creation import arange, full, to_tensor
+from minipaddle.tensor.creation import zeros as tensor_zeros
+from minipaddle.tensor.indexing import gather_nd, index_add, scatter_nd_add
+from minipaddle.tensor.manipulation import cast, concat, repeat_interleave, stack, transpose
+from minipaddle.tensor.math import any as tensor_any
+from minipaddle.tensor.math import cumsum, floor_divide, remainder
+from minipaddle.tensor.math import sum as tensor_sum
+from minipaddle.tensor.reduce_extra import bincount
+from minipaddle.tensor.search import nonzero
+from minipaddle.tensor.search import unique as tensor_unique
 from minipaddle.tensor.to_string import format_data
 
 __all__ = ["SparseCooTensor", "SparseCsrTensor"]
@@ -204,23 +214,23 @@ def _strides(shape) -> list[int]:
 
 def linearize(indices: Tensor, shape) -> Tensor:
     """Row-major position of every column of `indices` [S, nnz] within `shape` (S dimensions)."""
-    strides = paddle.to_tensor(_strides(shape), dtype=indices.dtype).unsqueeze(1)
-    return paddle.sum(indices * strides, axis=0)
+    strides = to_tensor(_strides(shape), dtype=indices.dtype).unsqueeze(1)
+    return tensor_sum(indices * strides, axis=0)
 
 
 def unravel(flat: Tensor, shape) -> Tensor:
     """The inverse of `linearize`: [S, nnz] coordinates of the row-major positions `flat`."""
-    rows = [paddle.remainder(paddle.floor_divide(flat, paddle.full([], s, flat.dtype)), paddle.full([], d, flat.dtype))
+    rows = [remainder(floor_divide(flat, full([], s, flat.dtype)), full([], d, flat.dtype))
             for s, d in zip(_strides(shape), shape)]  # fmt: skip
-    return paddle.stack(rows) if rows else paddle.zeros([0, flat.shape[0]], flat.dtype)
+    return stack(rows) if rows else tensor_zeros([0, flat.shape[0]], flat.dtype)
 
 
 def _sum_into(values: Tensor, target: Tensor, count: int) -> Tensor:
     """values[i] added into row target[i] of a [count, ...] zero tensor (bool values are or-ed)."""
-    if values.dtype == paddle.bool:
-        return paddle.cast(_sum_into(paddle.cast(values, "int32"), target, count), "bool")
-    zeros = paddle.zeros([count] + values.shape[1:], values.dtype)
-    return paddle.index_add(zeros, target, 0, values)
+    if values.dtype == bool_:
+        return cast(_sum_into(cast(values, "int32"), target, count), "bool")
+    zeros = tensor_zeros([count] + values.shape[1:], values.dtype)
+    return index_add(zeros, target, 0, values)
 
 
 def coalesce(x: SparseCooTensor) -> SparseCooTensor:
@@ -229,9 +239,9 @@ def coalesce(x: SparseCooTensor) -> SparseCooTensor:
         return x
     sparse_shape = x.shape[: x.sparse_dim()]
     flat = linearize(x.indices(), sparse_shape)
-    unique, inverse = paddle.unique(flat, return_inverse=True)
+    unique, inverse = tensor_unique(flat, return_inverse=True)
     values = _sum_into(x.values(), inverse, unique.shape[0])
-    return SparseCooTensor(paddle.cast(unravel(unique, sparse_shape), x.indices().dtype), values, x.shape)
+    return SparseCooTensor(cast(unravel(unique, sparse_shape), x.indices().dtype), values, x.shape)
 
 
 # ---- layout conversions -------------------------------------------------------------------------------------------
@@ -240,23 +250,23 @@ def coalesce(x: SparseCooTensor) -> SparseCooTensor:
 def dense_to_coo(x: Tensor, sparse_dim: int) -> SparseCooTensor:
     """The non-zero entries of a dense tensor (blocks of its last ndim - sparse_dim dimensions, kept when any
     element of the block is non-zero); differentiable with respect to `x`."""
-    mask = x != 0 if x.dtype != paddle.bool else x
+    mask = x != 0 if x.dtype != bool_ else x
     if sparse_dim < x.ndim:
-        mask = paddle.any(mask, axis=list(range(sparse_dim, x.ndim)))
-    where = paddle.nonzero(mask)
-    return SparseCooTensor(paddle.transpose(where, [1, 0]), paddle.gather_nd(x, where), x.shape)
+        mask = tensor_any(mask, axis=list(range(sparse_dim, x.ndim)))
+    where = nonzero(mask)
+    return SparseCooTensor(transpose(where, [1, 0]), gather_nd(x, where), x.shape)
 
 
 def coo_to_dense(x: SparseCooTensor) -> Tensor:
     values = x.values()
-    if values.dtype == paddle.bool:
-        as_int = SparseCooTensor(x.indices(), paddle.cast(values, "int32"), x.shape)
-        return paddle.cast(coo_to_dense(as_int), "bool")
-    zeros = paddle.zeros(x.shape, values.dtype)
+    if values.dtype == bool_:
+        as_int = SparseCooTensor(x.indices(), cast(values, "int32"), x.shape)
+        return cast(coo_to_dense(as_int), "bool")
+    zeros = tensor_zeros(x.shape, values.dtype)
     if x.nnz() == 0:
         return zeros + values.sum() * 0  # keeps the gradient path to the (empty) values
-    where = paddle.transpose(x.indices(), [1, 0])
-    return paddle.scatter_nd_add(zeros, where, values)
+    where = transpose(x.indices(), [1, 0])
+    return scatter_nd_add(zeros, where, values)
 
 
 def _batch_rows(shape) -> tuple[int, int]:
@@ -272,21 +282,21 @@ def coo_to_csr(x: SparseCooTensor) -> SparseCsrTensor:
         )
     x = coalesce(x)
     batches, rows = _batch_rows(x.shape)
-    indices = paddle.cast(x.indices(), "int64")
+    indices = cast(x.indices(), "int64")
     row_key = linearize(indices[:-1], [batches, rows][-(x.ndim - 1) :])
-    counts = paddle.bincount(row_key, minlength=batches * rows).reshape([batches, rows])
-    starts = paddle.concat([paddle.zeros([batches, 1], "int64"), paddle.cumsum(counts, axis=1)], axis=1)
+    counts = bincount(row_key, minlength=batches * rows).reshape([batches, rows])
+    starts = concat([tensor_zeros([batches, 1], "int64"), cumsum(counts, axis=1)], axis=1)
     return SparseCsrTensor(starts.flatten(), indices[-1], x.values(), x.shape)
 
 
 def csr_to_coo(x: SparseCsrTensor) -> SparseCooTensor:
     batches, rows = _batch_rows(x.shape)
-    starts = paddle.cast(x.crows(), "int64").reshape([batches, rows + 1])
+    starts = cast(x.crows(), "int64").reshape([batches, rows + 1])
     counts = (starts[:, 1:] - starts[:, :-1]).flatten()
-    row_key = paddle.repeat_interleave(paddle.arange(batches * rows, dtype="int64"), counts)
+    row_key = repeat_interleave(arange(batches * rows, dtype="int64"), counts)
     coords = unravel(row_key, [batches, rows][-(x.ndim - 1) :])
-    cols = paddle.cast(x.cols(), "int64").unsqueeze(0)
-    return SparseCooTensor(paddle.concat([coords, cols], axis=0), x.values(), x.shape)
+    cols = cast(x.cols(), "int64").unsqueeze(0)
+    return SparseCooTensor(concat([coords, cols], axis=0), x.values(), x.shape)
 
 
 def dense_to_csr(x: Tensor) -> SparseCsrTensor:

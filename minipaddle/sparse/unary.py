@@ -5,10 +5,23 @@ from __future__ import annotations
 
 import builtins
 
-import minipaddle as paddle
+from minipaddle.core.dtype import int8, int16, int32, int64
 from minipaddle.sparse import tensor as st
 from minipaddle.sparse.tensor import SparseCooTensor, SparseCsrTensor
+from minipaddle.tensor import logic as dense_logic
+from minipaddle.tensor import math as dense_math
+from minipaddle.tensor import special_math as dense_special_math
 from minipaddle.tensor.checks import normalize_axis
+from minipaddle.tensor.creation import ones, to_tensor, zeros, zeros_like
+from minipaddle.tensor.indexing import index_select
+from minipaddle.tensor.indexing import slice as tensor_slice
+from minipaddle.tensor.logic import logical_and
+from minipaddle.tensor.manipulation import cast as tensor_cast
+from minipaddle.tensor.manipulation import stack
+from minipaddle.tensor.manipulation import transpose as tensor_transpose
+from minipaddle.tensor.math import pow as tensor_pow
+from minipaddle.tensor.math import sum as tensor_sum
+from minipaddle.tensor.search import nonzero
 
 __all__ = [
     "abs",
@@ -51,13 +64,12 @@ def with_values(x, values):
     return SparseCooTensor(x.indices(), values, x.shape)
 
 
-def _on_values(name: str):
-    """The sparse form of the dense function paddle.<name> (looked up at call time: minipaddle imports this
-    package before its own functions exist)."""
+def _on_values(name: str, dense):
+    """The sparse form of the dense function paddle.<name>, `dense`."""
 
     def fn(x, name=None):
         check_sparse(x, name_)
-        return with_values(x, getattr(paddle, name_)(x.values()))
+        return with_values(x, dense(x.values()))
 
     name_ = name
     fn.__name__ = fn.__qualname__ = name
@@ -78,23 +90,23 @@ def _on_values(name: str):
     return fn
 
 
-abs = _on_values("abs")  # noqa: A001 (Paddle's name)
-asin = _on_values("asin")
-asinh = _on_values("asinh")
-atan = _on_values("atan")
-atanh = _on_values("atanh")
-deg2rad = _on_values("deg2rad")
-expm1 = _on_values("expm1")
-isnan = _on_values("isnan")
-log1p = _on_values("log1p")
-neg = _on_values("neg")
-rad2deg = _on_values("rad2deg")
-sin = _on_values("sin")
-sinh = _on_values("sinh")
-sqrt = _on_values("sqrt")
-square = _on_values("square")
-tan = _on_values("tan")
-tanh = _on_values("tanh")
+abs = _on_values("abs", dense_math.abs)  # noqa: A001 (Paddle's name)
+asin = _on_values("asin", dense_math.asin)
+asinh = _on_values("asinh", dense_math.asinh)
+atan = _on_values("atan", dense_math.atan)
+atanh = _on_values("atanh", dense_math.atanh)
+deg2rad = _on_values("deg2rad", dense_special_math.deg2rad)
+expm1 = _on_values("expm1", dense_math.expm1)
+isnan = _on_values("isnan", dense_logic.isnan)
+log1p = _on_values("log1p", dense_math.log1p)
+neg = _on_values("neg", dense_math.neg)
+rad2deg = _on_values("rad2deg", dense_special_math.rad2deg)
+sin = _on_values("sin", dense_math.sin)
+sinh = _on_values("sinh", dense_math.sinh)
+sqrt = _on_values("sqrt", dense_math.sqrt)
+square = _on_values("square", dense_math.square)
+tan = _on_values("tan", dense_math.tan)
+tanh = _on_values("tanh", dense_math.tanh)
 
 
 def pow(x, factor, name=None):  # noqa: A001 (Paddle's name)
@@ -108,7 +120,7 @@ def pow(x, factor, name=None):  # noqa: A001 (Paddle's name)
     check_sparse(x, "pow")
     if isinstance(factor, bool) or not isinstance(factor, (int, float)):
         raise TypeError(f"paddle.sparse.pow: factor must be an int or float, got {type(factor).__name__}")
-    return with_values(x, paddle.pow(x.values(), factor))
+    return with_values(x, tensor_pow(x.values(), factor))
 
 
 def cast(x, index_dtype=None, value_dtype=None, name=None):
@@ -122,14 +134,14 @@ def cast(x, index_dtype=None, value_dtype=None, name=None):
     """
     check_sparse(x, "cast")
     if index_dtype is not None:
-        probe = paddle.cast(paddle.zeros([1], "int64"), index_dtype)
-        if probe.dtype not in (paddle.int8, paddle.int16, paddle.int32, paddle.int64):
+        probe = tensor_cast(zeros([1], "int64"), index_dtype)
+        if probe.dtype not in (int8, int16, int32, int64):
             raise TypeError(f"paddle.sparse.cast: index_dtype must be an integer dtype, got {index_dtype!r}")
 
     def idx(t):
-        return t if index_dtype is None else paddle.cast(t, index_dtype)
+        return t if index_dtype is None else tensor_cast(t, index_dtype)
 
-    values = x.values() if value_dtype is None else paddle.cast(x.values(), value_dtype)
+    values = x.values() if value_dtype is None else tensor_cast(x.values(), value_dtype)
     if isinstance(x, SparseCsrTensor):
         return SparseCsrTensor(idx(x.crows()), idx(x.cols()), values, x.shape)
     return SparseCooTensor(idx(x.indices()), values, x.shape)
@@ -173,28 +185,28 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None):  # noqa: A001 (Padd
     if isinstance(x, SparseCsrTensor):
         return _sum_csr(x, axis, dtype)
     if axis is None:
-        total = paddle.sum(values, dtype=dtype).reshape([1])
+        total = tensor_sum(values, dtype=dtype).reshape([1])
         shape = [1] * x.ndim if keepdim else [1]
-        return SparseCooTensor(paddle.zeros([len(shape), 1], x.indices().dtype), total, shape)
+        return SparseCooTensor(zeros([len(shape), 1], x.indices().dtype), total, shape)
     axis = normalize_axis(axis, x.ndim, "paddle.sparse.sum")
     sparse_dim = x.sparse_dim()
     if axis >= sparse_dim:
-        summed = paddle.sum(values, axis=axis - sparse_dim + 1, dtype=dtype, keepdim=keepdim)
+        summed = tensor_sum(values, axis=axis - sparse_dim + 1, dtype=dtype, keepdim=keepdim)
         shape = x.shape[:axis] + ([1] if keepdim else []) + x.shape[axis + 1 :]
         return SparseCooTensor(x.indices(), summed, shape)
     if sparse_dim == 1 and not keepdim:
         raise ValueError(
             "paddle.sparse.sum: reducing the only sparse axis of a COO tensor needs keepdim=True or axis=None"
         )
-    values = paddle.cast(values, dtype)
+    values = tensor_cast(values, dtype)
     rows = [x.indices()[i] for i in range(sparse_dim)]
     if keepdim:
-        rows[axis] = paddle.zeros_like(rows[axis])
+        rows[axis] = zeros_like(rows[axis])
         shape = x.shape[:axis] + [1] + x.shape[axis + 1 :]
     else:
         del rows[axis]
         shape = x.shape[:axis] + x.shape[axis + 1 :]
-    return st.coalesce(SparseCooTensor(paddle.stack(rows), values, shape))
+    return st.coalesce(SparseCooTensor(stack(rows), values, shape))
 
 
 def _sum_csr(x, axis, dtype):
@@ -202,9 +214,9 @@ def _sum_csr(x, axis, dtype):
         raise ValueError(f"paddle.sparse.sum: a SparseCsrTensor sums with axis None or -1, but received axis={axis}")
     coo = st.csr_to_coo(x)
     if axis is None:
-        total = paddle.sum(x.values(), dtype=dtype).reshape([1])
+        total = tensor_sum(x.values(), dtype=dtype).reshape([1])
         shape = [1] * x.ndim
-        return st.coo_to_csr(SparseCooTensor(paddle.zeros([x.ndim, 1], "int64"), total, shape))
+        return st.coo_to_csr(SparseCooTensor(zeros([x.ndim, 1], "int64"), total, shape))
     return st.coo_to_csr(sum(coo, axis=-1, dtype=dtype, keepdim=True))
 
 
@@ -228,10 +240,10 @@ def transpose(x, perm, name=None):
             f"paddle.sparse.transpose: the {sparse_dim} sparse dimensions may only be permuted among themselves, "
             f"but received perm={perm}"
         )
-    indices = paddle.index_select(coo.indices(), paddle.to_tensor(perm[:sparse_dim], dtype="int64"), axis=0)
+    indices = index_select(coo.indices(), to_tensor(perm[:sparse_dim], dtype="int64"), axis=0)
     values = coo.values()
     if sparse_dim < x.ndim:
-        values = paddle.transpose(values, [0] + [p - sparse_dim + 1 for p in perm[sparse_dim:]])
+        values = tensor_transpose(values, [0] + [p - sparse_dim + 1 for p in perm[sparse_dim:]])
     # COO keeps the entries in their order, as Paddle does; CSR sorts them by converting back.
     return st.same_layout(SparseCooTensor(indices, values, [x.shape[p] for p in perm]), x)
 
@@ -255,8 +267,8 @@ def reshape(x, shape, name=None):
             f"paddle.sparse.reshape: a COO tensor keeps its dense dimensions {dense}, but the new shape is {shape}"
         )
     sparse_shape = shape[: len(shape) - len(dense)]
-    flat = st.linearize(paddle.cast(coo.indices(), "int64"), x.shape[:sparse_dim])
-    indices = paddle.cast(st.unravel(flat, sparse_shape), coo.indices().dtype)
+    flat = st.linearize(tensor_cast(coo.indices(), "int64"), x.shape[:sparse_dim])
+    indices = tensor_cast(st.unravel(flat, sparse_shape), coo.indices().dtype)
     return st.same_layout(SparseCooTensor(indices, coo.values(), shape), x)
 
 
@@ -300,8 +312,8 @@ def slice(x, axes, starts, ends, name=None):  # noqa: A001 (Paddle's name)
         )
     coo = x._as_coo()
     sparse_dim = coo.sparse_dim()
-    indices, values, shape = paddle.cast(coo.indices(), "int64"), coo.values(), x.shape
-    keep = paddle.ones([coo.nnz()], "bool")
+    indices, values, shape = tensor_cast(coo.indices(), "int64"), coo.values(), x.shape
+    keep = ones([coo.nnz()], "bool")
     offsets = [0] * sparse_dim
     for axis, start, end in zip(axes, starts, ends):
         axis = normalize_axis(int(axis), x.ndim, "paddle.sparse.slice")
@@ -309,11 +321,11 @@ def slice(x, axes, starts, ends, name=None):  # noqa: A001 (Paddle's name)
         stop = max(stop, begin)
         shape = shape[:axis] + [stop - begin] + shape[axis + 1 :]
         if axis < sparse_dim:
-            keep = paddle.logical_and(keep, (indices[axis] >= begin) & (indices[axis] < stop))
+            keep = logical_and(keep, (indices[axis] >= begin) & (indices[axis] < stop))
             offsets[axis] = begin
         else:
-            values = paddle.slice(values, [axis - sparse_dim + 1], [begin], [stop])
-    kept = paddle.nonzero(keep).flatten()
-    indices = paddle.index_select(indices, kept, axis=1) - paddle.to_tensor(offsets, dtype="int64").unsqueeze(1)
-    out = SparseCooTensor(paddle.cast(indices, coo.indices().dtype), paddle.index_select(values, kept, 0), shape)
+            values = tensor_slice(values, [axis - sparse_dim + 1], [begin], [stop])
+    kept = nonzero(keep).flatten()
+    indices = index_select(indices, kept, axis=1) - to_tensor(offsets, dtype="int64").unsqueeze(1)
+    out = SparseCooTensor(tensor_cast(indices, coo.indices().dtype), index_select(values, kept, 0), shape)
     return st.same_layout(out, x)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from minipaddle import ops
 from minipaddle.core.op import get_op
+from minipaddle.static.block_ops import block_grad
 from minipaddle.static.builder import flat_inputs
 from minipaddle.static.program import ROLE_BACKWARD, ROLE_FORWARD, Variable
 
@@ -65,9 +66,7 @@ def _needs_grad_set(block, targets, no_grad: set, sources=()) -> set:
 
 
 def _differentiable(desc) -> bool:
-    from minipaddle.static.control_flow import CONTROL_FLOW_GRADS
-
-    return desc.type in CONTROL_FLOW_GRADS or get_op(desc.type).differentiable
+    return block_grad(desc.type) is not None or get_op(desc.type).differentiable
 
 
 def _all_vars(block) -> dict:
@@ -80,8 +79,6 @@ def _all_vars(block) -> dict:
 
 def backward_ops(block, targets, target_grads, no_grad: set, sources=()) -> dict:
     """Append the backward ops of `block` for `targets`; return {variable name: gradient Variable}."""
-    from minipaddle.static.control_flow import CONTROL_FLOW_GRADS
-
     wanted = _needs_grad_set(block, targets, no_grad, sources)
     grads: dict[str, Variable] = {t.name: g for t, g in zip(targets, target_grads)}
     with block.program.role(ROLE_BACKWARD):
@@ -89,9 +86,10 @@ def backward_ops(block, targets, target_grads, no_grad: set, sources=()) -> dict
             out_names = desc.outputs.get("Out", [])
             if not any(n in grads for n in out_names):
                 continue
-            if desc.type in CONTROL_FLOW_GRADS:  # cond / while: their gradients are control flow too
+            grad_of_block_op = block_grad(desc.type)
+            if grad_of_block_op is not None:  # cond / while: their gradients are control flow too
                 arriving = {n: grads[n] for n in out_names if n in grads}
-                for name, g in CONTROL_FLOW_GRADS[desc.type](desc, block, arriving, wanted, no_grad).items():
+                for name, g in grad_of_block_op(desc, block, arriving, wanted, no_grad).items():
                     grads[name] = g if name not in grads else ops.add(grads[name], g)
                 continue
             op = get_op(desc.type)

@@ -15,6 +15,7 @@ from minipaddle.core import dispatch
 from minipaddle.core.op import Meta, get_op
 from minipaddle.core.state import STATE, set_static_mode, unique_name
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.constant import assign_value
 from minipaddle.static.program import Variable, default_main_program
 
 
@@ -52,8 +53,6 @@ def _as_variable(t, block) -> Variable | None:
     if t is None or isinstance(t, Variable):
         return t
     if isinstance(t, Tensor):  # a constant from Python: its values become part of the Program
-        from minipaddle.ops.constant import assign_value
-
         return assign_value(t._data)
     raise TypeError(f"static mode: an op input must be a Variable or Tensor, got {type(t).__name__}")
 

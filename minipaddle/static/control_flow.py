@@ -18,6 +18,9 @@ import numpy as np
 from minipaddle import ops
 from minipaddle.core.state import STATE, unique_name
 from minipaddle.core.tensor import Tensor
+from minipaddle.static.backward import backward_ops
+from minipaddle.static.block_ops import register_block_op
+from minipaddle.static.executor import run_plan
 from minipaddle.static.program import Variable, default_main_program
 
 # ---- helpers --------------------------------------------------------------------------------------------------
@@ -171,8 +174,6 @@ class CondStep:
         self.outs = desc.outputs.get("Out", [])
 
     def run(self, env: dict) -> None:
-        from minipaddle.static.executor import run_plan
-
         take = bool(np.asarray(env[self.pred]).reshape(-1)[0])
         key = "true" if take else "false"
         run_plan(self.sub_plans[f"{key}_block"], env)
@@ -291,8 +292,6 @@ class WhileStep:
         self.history_key = self.outs[0] + "@HISTORY"
 
     def run(self, env: dict) -> None:
-        from minipaddle.static.executor import run_plan
-
         history = [] if self.desc.attrs.get("keep_history") else None
         for _ in range(self.MAX_ITERATIONS):
             run_plan(self.sub_plans["cond_block"], env)
@@ -317,8 +316,6 @@ class WhileStep:
 
 def cond_grad(desc, block, out_grads: dict, wanted: set, no_grad: set) -> dict:
     """Gradients of a `cond` op's inputs: a `cond` whose branches are the backward of each forward branch."""
-    from minipaddle.static.backward import backward_ops
-
     program = block.program
     targets_wanted = [n for n in desc.inputs["inputs"] if n in wanted]
     if not targets_wanted:
@@ -358,8 +355,6 @@ def cond_grad(desc, block, out_grads: dict, wanted: set, no_grad: set) -> dict:
 
 def while_grad(desc, block, out_grads: dict, wanted: set, no_grad: set) -> dict:
     """Gradients of a `while` op's loop variables and outside inputs: the body's backward, once per iteration."""
-    from minipaddle.static.backward import backward_ops
-
     program = block.program
     state = desc.inputs["loop_vars"]
     ext = [n for n in desc.inputs["inputs"] if n in wanted]
@@ -425,8 +420,6 @@ class WhileGradStep:
         self.sub_plans = sub_plans
 
     def run(self, env: dict) -> None:
-        from minipaddle.static.executor import run_plan
-
         a = self.desc.attrs
         history = env.get(a["history"])
         if history is None:
@@ -458,5 +451,6 @@ class WhileGradStep:
             env[name] = value
 
 
-CONTROL_FLOW_OPS = {"cond": CondStep, "while": WhileStep, "while_grad": WhileGradStep}
-CONTROL_FLOW_GRADS = {"cond": cond_grad, "while": while_grad}
+register_block_op("cond", CondStep, cond_grad)
+register_block_op("while", WhileStep, while_grad)
+register_block_op("while_grad", WhileGradStep)

@@ -10,14 +10,19 @@ model in dynamic mode. Ops with sub-blocks (cond, while) carry their own compile
 from __future__ import annotations
 
 import contextlib
+import re
+import warnings
 
 import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.kernel import run_kernel
+from minipaddle.core.place import require_cpu
 from minipaddle.core.state import STATE, run_after_hooks, run_before_hooks, static_mode_off
 from minipaddle.core.tensor import Place, Tensor
+from minipaddle.static.block_ops import BLOCK_OPS
 from minipaddle.static.builder import flat_inputs, op_of
+from minipaddle.static.optimize import refresh_learning_rates
 from minipaddle.static.program import Program, Variable, default_main_program
 
 
@@ -102,21 +107,36 @@ class Step:
         self.op = op_of(desc)
         self.reads = flat_inputs(desc)
         self.writes = desc.outputs.get("Out", [])
-        self.attrs = desc.attrs
+        self.attrs = run_attrs(desc.attrs)
         self.desc = desc
         self.sub_plans = sub_plans
         self.where = f"{desc.type} (built in {desc.scope})" if desc.scope else desc.type
 
 
+# `X0_threshold`, `Input0_threshold`, `out_threshold`: the scales a quantized model notes per input and output.
+_QUANT_NOTE = re.compile(r"^(?:[A-Za-z]+\d+|out)_threshold$")
+
+
+def _is_quant_note(key: str) -> bool:
+    return key in ("with_quant_attr", "skip_quant") or _QUANT_NOTE.match(key) is not None
+
+
+def run_attrs(attrs: dict) -> dict:
+    """The attributes a kernel takes: without the quantization annotations that a saved quantized model puts on
+    its ops for int8 engines (`X0_threshold`, `out_threshold`, `with_quant_attr`, `skip_quant`), which describe an
+    op and do not change what it computes (an op's own `iou_threshold` stays)."""
+    if not any(_is_quant_note(k) for k in attrs):
+        return attrs
+    return {k: v for k, v in attrs.items() if not _is_quant_note(k)}
+
+
 def compile_block(program: Program, idx: int = 0) -> list:
     """Lower one block into a flat list of Steps (control-flow ops compile their sub-blocks too)."""
-    from minipaddle.static.control_flow import CONTROL_FLOW_OPS
-
     plan = []
     for desc in program.blocks[idx].ops:
-        if desc.type in CONTROL_FLOW_OPS:
+        if desc.type in BLOCK_OPS:
             subs = {key: compile_block(program, b) for key, b in desc.attrs.items() if key.endswith("_block")}
-            plan.append(CONTROL_FLOW_OPS[desc.type](desc, subs))
+            plan.append(BLOCK_OPS[desc.type].step(desc, subs))
         else:
             plan.append(Step(desc))
     return plan
@@ -167,7 +187,7 @@ class Executor:
 
     def __init__(self, place=None) -> None:
         if place is not None and not (isinstance(place, Place) or str(place).lower().startswith("cpu")):
-            raise ValueError(f"Executor: minipaddle runs on the CPU only, got place {place!r}")
+            raise ValueError(f"Executor: place must be a paddle Place (e.g. paddle.CPUPlace()), got {place!r}")
         self.place = place
         self._plans: dict = {}
 
@@ -185,6 +205,7 @@ class Executor:
         Returns:
             A list with one value per entry of fetch_list.
         """
+        require_cpu(self.place, "Executor.run")
         program = default_main_program() if program is None else program
         if not isinstance(program, Program):
             program = getattr(program, "program", program)  # a CompiledProgram wraps its Program
@@ -194,11 +215,13 @@ class Executor:
         block = program.global_block()
 
         if program.lr_feeds:  # optimizers' learning rates (an LRScheduler may have stepped since the last run)
-            from minipaddle.static.optimize import refresh_learning_rates
-
             refresh_learning_rates(program, scope)
         env = dict(scope.vars)
         for name, value in (feed or {}).items():
+            if not block.has_var(name):  # paddle 2.6 warns and runs without it
+                warnings.warn(f"The variable {name} is not found in program. It is not declared or is pruned.",
+                              UserWarning, stacklevel=2)  # fmt: skip
+                continue
             env[name] = _check_feed(block, name, value)
         run_plan(self._plan(program), env)
 
@@ -206,10 +229,8 @@ class Executor:
             if v.persistable and name in env:
                 scope.vars[name] = env[name]
         results = []
-        for f in fetch_list or []:
+        for f in _flat_fetch_list(fetch_list):
             name = f.name if isinstance(f, Variable) else f
-            if not isinstance(name, str):
-                raise TypeError(f"Executor.run: fetch_list holds Variables or names, got {type(f).__name__}")
             if name not in env:
                 raise ValueError(
                     f"Executor.run: cannot fetch {name!r}: no op of the program computes it and it was not fed"
@@ -230,11 +251,32 @@ class Executor:
         self._plans.clear()
 
 
+def _flat_fetch_list(fetch_list) -> list:
+    """fetch_list as paddle 2.6 reads it: one Variable or name, or a list/tuple of them in which a list/tuple is
+    flattened one level (`[loss, [acc, pred]]`)."""
+    if fetch_list is None:
+        return []
+    if isinstance(fetch_list, (Variable, str)):
+        return [fetch_list]
+    if not isinstance(fetch_list, (list, tuple)):
+        raise TypeError(
+            f"Executor.run: fetch_list must be a Variable, a name or a list of them, got {type(fetch_list).__name__}"
+        )
+    flat = []
+    for i, item in enumerate(fetch_list):
+        for f in item if isinstance(item, (list, tuple)) else (item,):
+            if not isinstance(f, (Variable, str)):
+                raise TypeError(
+                    f"Executor.run: fetch_list[{i}] must be a Variable or a name (or a list of them), got "
+                    f"{type(f).__name__}"
+                )
+            flat.append(f)
+    return flat
+
+
 def _check_feed(block, name: str, value) -> np.ndarray:
     """A fed value as an array of the data variable's dtype, with its known dimensions checked."""
     arr = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
-    if not block.has_var(name):
-        raise ValueError(f"Executor.run: feed names {name!r}, but the program has no variable of that name")
     v = block.var(name)
     want = v.dtype.np
     if arr.dtype != want:

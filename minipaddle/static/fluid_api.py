@@ -9,11 +9,13 @@ import numpy as np
 from minipaddle import ops
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
-from minipaddle.core.state import STATE, unique_name
+from minipaddle.core.state import STATE, static_mode_off, unique_name
 from minipaddle.core.tensor import Tensor
+from minipaddle.nn.initializer import Assign
 from minipaddle.nn.param_attr import ParamAttr
+from minipaddle.ops.fluid_ops import Auc
 from minipaddle.static.builder import slot_inputs
-from minipaddle.static.parameters import declare_persistable
+from minipaddle.static.parameters import declare_parameter, declare_persistable
 from minipaddle.static.program import default_main_program
 from minipaddle.tensor.checks import check_tensor
 
@@ -49,6 +51,9 @@ class WeightNormParamAttr(ParamAttr):
         super().__init__(name, initializer, learning_rate, regularizer, trainable, do_model_average, need_clip)
         self.dim = dim
 
+    def _make_parameter(self, name: str, shape, param_maker, fn: str):
+        return make_weight_normalized(self, name, shape, param_maker, fn)
+
 
 def _plain_attr(attr: WeightNormParamAttr, name: str, initializer) -> ParamAttr:
     return ParamAttr(name, initializer, attr.learning_rate, attr.regularizer, attr.trainable, attr.do_model_average,
@@ -60,10 +65,6 @@ def make_weight_normalized(attr: WeightNormParamAttr, name: str, shape, param_ma
 
     `param_maker(attr, shape)` makes an initialized dynamic Parameter from a ParamAttr (the layer's own defaults
     apply to v); g starts as ||v||. Both are then declared in the main and startup Programs."""
-    from minipaddle.core.state import static_mode_off
-    from minipaddle.nn.initializer import Assign
-    from minipaddle.static.parameters import declare_parameter
-
     if not STATE.static_mode:
         raise RuntimeError(
             f"{fn}: WeightNormParamAttr works in static mode only (paddle.enable_static()); in dynamic mode use "
@@ -142,8 +143,6 @@ def _append_auc(input, label, stat_pos, stat_neg, num_thresholds, slide_steps, c
     """One auc op; in static mode it writes its new counters back into the persistable variables it read."""
     if not STATE.static_mode:
         return ops.auc(input, label, stat_pos, stat_neg, num_thresholds, slide_steps, curve)
-    from minipaddle.ops.fluid_ops import Auc
-
     block = default_main_program().current_block()
     out = block.create_var(unique_name("auc") + ".tmp_0", (), "float64")
     attrs = {"num_thresholds": num_thresholds, "slide_steps": slide_steps, "curve": curve}

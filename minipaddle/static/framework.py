@@ -4,6 +4,7 @@ accuracy, and ExponentialMovingAverage."""
 from __future__ import annotations
 
 import contextlib
+import os
 
 import numpy as np
 
@@ -13,7 +14,9 @@ from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, unique_name
 from minipaddle.core.tensor import CPUPlace, Tensor
+from minipaddle.metric import accuracy as metric_accuracy
 from minipaddle.nn.param_attr import create_parameter
+from minipaddle.static.executor import global_scope
 from minipaddle.static.parameters import declare_persistable
 from minipaddle.static.program import ROLE_OPTIMIZE, Program, default_main_program
 from minipaddle.tensor.checks import check_shape
@@ -25,8 +28,13 @@ __all__ = [
 
 
 def cpu_places(device_count: int | None = None) -> list:
-    """`device_count` CPU places (default 1: minipaddle computes in one process)."""
-    n = 1 if device_count is None else int(device_count)
+    """`device_count` CPU places; by default as many as the environment variable CPU_NUM says, else 1 (paddle 2.6)."""
+    if device_count is None:
+        text = os.environ.get("CPU_NUM", "1")
+        if not text.strip().isdigit():
+            raise ValueError(f"cpu_places: the environment variable CPU_NUM must be a whole number, got {text!r}")
+        device_count = int(text)
+    n = int(device_count)
     if n < 1:
         raise ValueError(f"cpu_places: device_count must be at least 1, got {device_count}")
     return [CPUPlace() for _ in range(n)]
@@ -92,8 +100,6 @@ def create_global_var(shape, value, dtype, persistable: bool = False, force_cpu:
 
 def accuracy(input, label, k: int = 1, correct=None, total=None):
     """Top-k accuracy of `input` scores against int `label`s [N, 1] (paddle.metric.accuracy)."""
-    from minipaddle.metric import accuracy as metric_accuracy
-
     return metric_accuracy(input, label, k=k, correct=correct, total=total)
 
 
@@ -142,8 +148,6 @@ class ExponentialMovingAverage:
     @contextlib.contextmanager
     def apply(self, executor=None, need_restore: bool = True):
         """Swap the bias-corrected averages into the parameters' values (in the global scope) inside the `with`."""
-        from minipaddle.static.executor import global_scope
-
         if not self._averages:
             raise RuntimeError("ExponentialMovingAverage.apply: call update() and train before applying")
         scope = global_scope()
@@ -161,8 +165,6 @@ class ExponentialMovingAverage:
 
     def restore(self, executor=None) -> None:
         """Put the parameters' own values back after apply(need_restore=False)."""
-        from minipaddle.static.executor import global_scope
-
         scope = global_scope()
         for name, value in getattr(self, "_saved", {}).items():
             scope.vars[name] = value

@@ -6,6 +6,7 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
+from minipaddle.static.program import default_main_program
 from minipaddle.tensor.checks import check_shape
 
 
@@ -24,8 +25,6 @@ def data(name: str, shape, dtype=None, lod_level: int = 0):
         shape: its shape; -1 or None where the size is known only at run time (usually the batch).
         dtype: its dtype (default: paddle.get_default_dtype()).
     """
-    from minipaddle.static.program import default_main_program
-
     if not isinstance(name, str) or not name:
         raise TypeError(f"data: name must be a non-empty string, got {name!r}")
     shape = _spec_shape(shape, "data")
@@ -59,9 +58,15 @@ class InputSpec:
         return cls(a.shape, dtypes.from_numpy(a.dtype), name)
 
     def batch(self, batch_size: int) -> InputSpec:
+        """The spec with a leading batch dimension: InputSpec([4]).batch(8).shape == (8, 4)."""
+        if isinstance(batch_size, (list, tuple)) and len(batch_size) == 1:
+            batch_size = batch_size[0]
+        if not isinstance(batch_size, int):
+            raise TypeError(f"InputSpec.batch: batch_size must be an int, got {type(batch_size).__name__}")
         return InputSpec((batch_size, *self.shape), self.dtype, self.name, self.stop_gradient)
 
     def unbatch(self) -> InputSpec:
+        """The spec without its leading (batch) dimension."""
         if not self.shape:
             raise ValueError("InputSpec.unbatch: a 0-d spec has no batch dimension")
         return InputSpec(self.shape[1:], self.dtype, self.name, self.stop_gradient)
@@ -72,7 +77,9 @@ class InputSpec:
         return (self.shape, self.dtype, self.name) == (other.shape, other.dtype, other.name)
 
     def __hash__(self) -> int:
-        return hash((self.shape, self.dtype.name, self.name))
+        # As Paddle: the name is left out, so specs differing only by name share a cached Program (== still
+        # compares names).
+        return hash((self.shape, self.dtype.name))
 
     def __repr__(self) -> str:
         return (

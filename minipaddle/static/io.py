@@ -24,6 +24,14 @@ import numpy as np
 from minipaddle.core.tensor import Tensor
 from minipaddle.static.executor import Executor, global_scope
 from minipaddle.static.files import arrays_from_bytes, arrays_to_bytes, atomic_write, read_file
+from minipaddle.static.pdmodel import (
+    is_pdmodel,
+    persistable_specs,
+    read_pdiparams,
+    read_pdmodel,
+    write_pdiparams,
+    write_pdmodel,
+)
 from minipaddle.static.program import Program, Variable, default_main_program
 from minipaddle.static.prune import prune
 from minipaddle.static.serialize import program_to_bytes, read_program
@@ -325,13 +333,19 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     """Save what inference needs: the Program cut down to the ops from feed_vars to fetch_vars (in inference
     mode), and the parameters those ops read.
 
-    Writes `path_prefix.pdmodel` (the Program as JSON, with the feed and fetch names) and `path_prefix.pdiparams`.
+    Writes Paddle 2.6's own files, which paddle 2.6's load_inference_model, jit.load and inference predictor
+    read: `path_prefix.pdmodel` (a ProgramDesc protobuf, each minipaddle op written as Paddle's through the table
+    in static/paddle_ops.py, with Paddle's version and op version map) and `path_prefix.pdiparams` (its parameter
+    stream). A Program that Paddle's format cannot hold here (an op outside the table, control flow on a
+    variable) is written in minipaddle's JSON form instead, with a warning naming the op; `format="minipaddle"`
+    asks for the JSON form (and .npz parameters) always. The JSON is what `program.to_json()` gives too.
 
     Args:
         path_prefix: 'directory/name'.
         feed_vars, fetch_vars: a Variable or a list of Variables: the model's inputs and outputs.
         executor: the Executor (values come from the global scope).
         program: (keyword) the Program; default: the one fetch_vars belong to.
+        format: (keyword) "paddle" (default) or "minipaddle".
 
     Example:
         >>> paddle.static.save_inference_model("./infer/mnist", [image], [predict], exe)
@@ -341,10 +355,25 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     for suffix in (".pdmodel", ".pdiparams"):
         if os.path.isdir(prefix + suffix):
             raise ValueError(f"save_inference_model: {prefix + suffix!r} is an existing directory")
+    fmt = kwargs.pop("format", "paddle")
+    if fmt not in ("paddle", "minipaddle"):
+        raise ValueError(f"save_inference_model: format must be 'paddle' or 'minipaddle', got {fmt!r}")
     allowed = ("program", "clip_extra", "legacy_format", "skip_prune_program")
     pruned, feeds, fetches = _inference_parts(feed_vars, fetch_vars, kwargs, "save_inference_model", allowed)
-    model = program_to_bytes(pruned, feeds, fetches)
-    params = arrays_to_bytes(_values_of(_persistables(pruned).values(), global_scope(), "save_inference_model"))
+    model = None
+    if fmt == "paddle":
+        try:
+            model, names = write_pdmodel(pruned, feeds, fetches)
+        except NotImplementedError as e:
+            warnings.warn(f"save_inference_model: writing minipaddle's JSON program, not Paddle's .pdmodel: {e}",
+                          stacklevel=2)  # fmt: skip
+    if model is not None:
+        variables = {v.name: v for v in pruned.list_vars()}
+        values = _values_of([variables[n] for n in names], global_scope(), "save_inference_model")
+        params = write_pdiparams(values)
+    else:
+        model = program_to_bytes(pruned, feeds, fetches)
+        params = arrays_to_bytes(_values_of(_persistables(pruned).values(), global_scope(), "save_inference_model"))
     atomic_write(prefix + ".pdiparams", params)
     atomic_write(prefix + ".pdmodel", model)
 
@@ -369,7 +398,11 @@ def _inference_paths(path_prefix, kwargs: dict) -> tuple:
 
 
 def load_inference_model(path_prefix, executor, **kwargs) -> list:
-    """Load a model saved by save_inference_model: its Program, and its parameters into the global scope.
+    """Load an inference model: its Program, and its parameters into the global scope.
+
+    Reads Paddle 2.6's files (a `.pdmodel` ProgramDesc protobuf, whose ops are translated into minipaddle's by
+    static/paddle_ops.py, and a `.pdiparams` parameter stream; written by paddle.jit.save, Paddle's
+    save_inference_model, or minipaddle's) and minipaddle's JSON form, told apart by their bytes.
 
     Args:
         path_prefix: the 'directory/name' given to save_inference_model. (Paddle's older forms also work: a
@@ -380,12 +413,15 @@ def load_inference_model(path_prefix, executor, **kwargs) -> list:
         [program, feed_target_names, fetch_targets]: feed `program` with {name: array} for each feed name and
         fetch `fetch_targets` (Variables).
 
+    Raises NotImplementedError naming the op and the model when a Paddle model holds an op outside the table.
+
     Example:
         >>> program, feeds, fetches = paddle.static.load_inference_model("./infer/mnist", exe)
         >>> (out,) = exe.run(program, feed={feeds[0]: images}, fetch_list=fetches)
     """
     _executor_arg(executor, "load_inference_model")
     _kwargs_arg(kwargs, ("model_filename", "params_filename"), "load_inference_model")
+    info = None
     if path_prefix is None:  # the model and parameters given as bytes
         model, params = kwargs.get("model_filename"), kwargs.get("params_filename")
         if model is None or params is None:
@@ -395,11 +431,43 @@ def load_inference_model(path_prefix, executor, **kwargs) -> list:
     else:
         model_path, params_path = _inference_paths(path_prefix, kwargs)
         model = read_file(model_path, "load_inference_model")
-        params = read_file(params_path, "load_inference_model")
+        params = read_file(params_path, "load_inference_model") if os.path.isfile(params_path) else None
         where = f"load_inference_model: {model_path}"
-    program, feeds, fetches = read_program(model, where)
+        if os.path.isfile(params_path + ".info"):
+            info = _read_info(params_path + ".info")
     source = "the parameter bytes" if path_prefix is None else params_path
-    arrays = arrays_from_bytes(params, f"load_inference_model: {source}")
-    _put(_persistables(program).values(), arrays, global_scope(), "load_inference_model", "the parameter file")
+    if is_pdmodel(model):
+        program, feeds, fetches = read_pdmodel(model, where, info)
+    else:
+        program, feeds, fetches = read_program(model, where)
+    _put(_persistables(program).values(), _read_params(program, params, source), global_scope(),
+         "load_inference_model", "the parameter file")  # fmt: skip
     block = program.global_block()
     return [program, feeds, [block.var(n) for n in fetches]]
+
+
+def _read_params(program: Program, params, source: str) -> dict:
+    """The values in a parameter file: Paddle's .pdiparams stream or minipaddle's .npz (told by the bytes)."""
+    if params is None:
+        if _persistables(program):
+            raise FileNotFoundError(f"load_inference_model: no parameter file {source!r}")
+        return {}
+    if bytes(params[:2]) == b"PK":
+        return arrays_from_bytes(params, f"load_inference_model: {source}")
+    return read_pdiparams(params, persistable_specs(program), f"load_inference_model: {source}")
+
+
+def _read_info(path: str) -> dict:
+    """The `.pdiparams.info` pickle ({name: {'structured_name', 'stop_gradient', 'trainable'}}), read through the
+    restricted reader (it builds only containers, never code)."""
+    from minipaddle.framework.pickle_reader import RefusedPickle, restricted_loads
+
+    try:
+        info = restricted_loads(read_file(path, "load_inference_model"))
+    except RefusedPickle as e:
+        raise ValueError(f"load_inference_model: {path} is refused: {e}") from None
+    except Exception as e:  # a truncated or damaged pickle
+        raise ValueError(f"load_inference_model: {path} is not a readable .pdiparams.info ({e})") from None
+    if not isinstance(info, dict):
+        raise ValueError(f"load_inference_model: {path} holds a {type(info).__name__}, not a dict of names")
+    return info

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Parameter
+from minipaddle.nn import static_hooks
 from minipaddle.ops.constant import AssignValue
 from minipaddle.static.builder import slot_inputs
 from minipaddle.static.program import Variable, default_main_program, default_startup_program
@@ -56,8 +58,6 @@ def declare_parameter(param: Parameter) -> StaticParameter:
 def declare_persistable(name: str, value: np.ndarray) -> Variable:
     """A persistable, non-parameter Variable (optimizer state, a learning rate) starting at `value`: declared in
     the main Program, and set to `value` by the startup Program."""
-    from minipaddle.core import dtype as dtypes
-
     d = dtypes.from_numpy(value.dtype)
     main = default_main_program().global_block()
     v = main.create_var(name, value.shape, d, persistable=True, stop_gradient=True)
@@ -67,9 +67,10 @@ def declare_persistable(name: str, value: np.ndarray) -> Variable:
 
 
 def _initialize_in_startup(name: str, values: np.ndarray) -> None:
-    from minipaddle.core import dtype as dtypes
-
     startup = default_startup_program().global_block()
     attrs = {"values": values.reshape(-1).tolist(), "shape": tuple(values.shape),
              "dtype": dtypes.from_numpy(values.dtype).name}  # fmt: skip
     startup.append_op(AssignValue.name, slot_inputs(AssignValue, []), {"Out": [name]}, attrs)
+
+
+static_hooks.install(declare_parameter=declare_parameter)

@@ -28,7 +28,7 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.op import OPS
-from minipaddle.static.control_flow import CONTROL_FLOW_OPS
+from minipaddle.static.block_ops import BLOCK_OPS
 from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.program import Block, OpDesc, Program, Variable
 
@@ -40,7 +40,7 @@ _TAGS = ("__list__", "__dtype__", "__scalar__", "__array__", "__slice__", "__ell
 
 def known_op(op_type: str) -> bool:
     """Whether this minipaddle can run ops of this type (a registered op, or control flow: cond, while)."""
-    return op_type in OPS or op_type in CONTROL_FLOW_OPS
+    return op_type in OPS or op_type in BLOCK_OPS
 
 
 def op_version(op_type: str) -> int:

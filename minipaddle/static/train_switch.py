@@ -9,9 +9,13 @@ ways, so the decision is left to run time:
 
 from __future__ import annotations
 
+import numpy as np
+
 from minipaddle.core.state import STATE
+from minipaddle.nn import static_hooks
 from minipaddle.ops.constant import AssignValue, assign_value_attrs
 from minipaddle.static.builder import slot_inputs
+from minipaddle.static.control_flow import cond
 from minipaddle.static.program import ROLE_FORWARD, TRAINING_FLAG, OpDesc, default_main_program
 
 
@@ -23,8 +27,6 @@ def needs_switch(training: bool) -> bool:
 
 def training_flag():
     """The Program's `@IS_TRAINING@` bool Variable, made by the first op of block 0 (True; for_test clones: False)."""
-    import numpy as np
-
     program = default_main_program()
     block = program.global_block()
     if TRAINING_FLAG not in block.vars:
@@ -38,11 +40,12 @@ def training_flag():
 
 def train_or_eval(build):
     """`build(training)` builds one behaviour; return cond(training flag, build(True), build(False))."""
-    from minipaddle.static.control_flow import cond
-
     flag = training_flag()
     STATE.in_train_switch = True
     try:
         return cond(flag, lambda: build(True), lambda: build(False))
     finally:
         STATE.in_train_switch = False
+
+
+static_hooks.install(needs_switch=needs_switch, train_or_eval=train_or_eval)

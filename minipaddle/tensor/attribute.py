@@ -38,6 +38,8 @@ def rank(input) -> Tensor:
 def shape(input) -> Tensor:
     """The shape, as a 1-D int32 tensor (Tensor.shape gives a Python list)."""
     check_tensor(input, "shape", "input")
+    if -1 in input.shape:  # a static Variable with a size known only at run time: the shape op reads it then
+        return ops.shape_of(input)
     return Tensor(np.asarray(input.shape, dtype=np.int32))
 
 

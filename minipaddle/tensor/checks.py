@@ -9,6 +9,7 @@ import numbers
 
 import numpy as np
 
+from minipaddle import ops
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
 
@@ -95,3 +96,27 @@ def check_broadcast(x: Tensor, y: Tensor, fn: str) -> None:
     xs, ys = tuple(x.shape), tuple(y.shape)
     if xs != ys:
         broadcast_shapes(xs, ys, fn)
+
+
+def _as_dtype(t: Tensor, like: Tensor) -> Tensor:
+    return t if t.dtype is like.dtype else ops.cast(t, like.dtype)
+
+
+def _int_arg(v, fn: str, arg: str) -> int:
+    if isinstance(v, Tensor) and v.size == 1:
+        v = v.item()
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise TypeError(f"{fn}: {arg} must be an int, got {type(v).__name__}")
+    return int(v)
+
+
+def _int(v, fn: str, arg: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise TypeError(f"{fn}: {arg} must be an int, got {type(v).__name__}")
+    return int(v)
+
+
+def _int_list(v, fn: str, arg: str) -> list:
+    if not isinstance(v, (list, tuple)):
+        raise TypeError(f"{fn}: {arg} must be a list or tuple of ints, got {type(v).__name__}")
+    return [_int(s, fn, f"{arg}[{i}]") for i, s in enumerate(v)]

@@ -11,7 +11,7 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Place, Tensor
-from minipaddle.tensor.checks import check_number, check_shape, check_tensor, normalize_axis
+from minipaddle.tensor.checks import _int_arg, check_number, check_shape, check_tensor, normalize_axis
 
 __all__ = [
     "to_tensor",
@@ -31,6 +31,8 @@ __all__ = [
     "diag_embed",
     "tril",
     "triu",
+    "tril_indices",
+    "triu_indices",
 ]
 
 
@@ -331,3 +333,32 @@ def _triangle(op_fn, fn: str, which: str):
 
 tril = _triangle(ops.tril, "tril", "lower")
 triu = _triangle(ops.triu, "triu", "upper")
+
+
+def _tri_indices(row, col, offset, dtype, lower: bool, fn: str) -> Tensor:
+    row = _int_arg(row, fn, "row")
+    col = row if col is None else _int_arg(col, fn, "col")
+    offset = _int_arg(offset, fn, "offset")
+    d = dtypes.to_dtype(dtype)
+    if d not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"{fn}: dtype must be int32 or int64, got {d.name}")
+    return ops.tri_indices(row, col, offset, lower, d.np)
+
+
+def tril_indices(row, col, offset=0, dtype="int64") -> Tensor:
+    """The coordinates of the lower triangle of a row x col matrix (diagonal moved by `offset`), as [2, n]:
+    row indices, then column indices.
+
+    Example:
+        >>> paddle.tril_indices(2, 2)    # [[0, 1, 1], [0, 0, 1]]
+    """
+    return _tri_indices(row, col, offset, dtype, True, "tril_indices")
+
+
+def triu_indices(row, col=None, offset=0, dtype="int64") -> Tensor:
+    """The coordinates of the upper triangle of a row x col matrix (col defaults to row), as [2, n].
+
+    Example:
+        >>> paddle.triu_indices(2)    # [[0, 0, 1], [0, 1, 1]]
+    """
+    return _tri_indices(row, col, offset, dtype, False, "triu_indices")

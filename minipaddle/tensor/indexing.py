@@ -20,7 +20,20 @@ from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_bool, check_shape, check_tensor, normalize_axis
+from minipaddle.tensor import manipulation
+from minipaddle.tensor.checks import (
+    _as_dtype,
+    _int,
+    _int_arg,
+    check_bool,
+    check_broadcast,
+    check_number,
+    check_shape,
+    check_tensor,
+    normalize_axis,
+)
+from minipaddle.tensor.manipulation import _diag_axes
+from minipaddle.tensor.write_back import write_back
 
 __all__ = [
     "slice",
@@ -35,6 +48,15 @@ __all__ = [
     "scatter_nd",
     "scatter_nd_add",
     "unfold",
+    "take_along_axis",
+    "put_along_axis",
+    "masked_fill",
+    "index_add",
+    "index_fill",
+    "index_put",
+    "take",
+    "diagonal_scatter",
+    "select_scatter",
 ]
 
 
@@ -334,8 +356,6 @@ def scatter(x, index, updates, overwrite=True, name=None) -> Tensor:
 
 def scatter_(x, index, updates, overwrite=True, name=None) -> Tensor:
     """In-place scatter: writes into x and returns it."""
-    from minipaddle.tensor.inplace import write_back
-
     index, updates = _scatter_args(x, index, updates, "scatter_")
     return write_back(x, lambda old: ops.scatter(old, index, updates, check_bool(overwrite, "scatter_", "overwrite")),
                       "scatter_")  # fmt: skip
@@ -368,3 +388,379 @@ def scatter_nd(index, updates, shape, name=None) -> Tensor:
     shape = check_shape(shape, "scatter_nd")
     index = _nd_args(index, updates, shape, "scatter_nd")
     return ops.scatter_add_to_zeros(updates, index, "nd", 0, shape)
+
+
+# ---- along an axis ---------------------------------------------------------------------------------------------
+
+
+def _along_args(arr, indices, axis, fn: str):
+    check_tensor(arr, fn, "arr")
+    indices = _check_index(indices, fn, "indices")
+    if arr.ndim != indices.ndim:
+        raise ValueError(
+            f"{fn}: indices must have as many dimensions as arr, got shapes {indices.shape} and {arr.shape}"
+        )
+    axis = normalize_axis(axis, arr.ndim, fn)
+    _check_range(indices, arr.shape[axis], fn, f"arr's axis {axis}")
+    return indices, axis
+
+
+def _fits(arr: Tensor, indices: Tensor) -> bool:
+    """Paddle broadcasts indices to arr's shape (but for the axis) only when no dimension of indices is larger."""
+    return all(i <= a for a, i in zip(arr.shape, indices.shape))
+
+
+def _check_within(arr: Tensor, indices: Tensor, axis: int, fn: str) -> None:
+    for i, (a, n) in enumerate(zip(arr.shape, indices.shape)):
+        if i != axis and n > a:
+            raise ValueError(
+                f"{fn}: with broadcast=False, indices (shape {indices.shape}) must be no larger than arr "
+                f"(shape {arr.shape}) in every dimension but axis {axis}; dimension {i} is not"
+            )
+
+
+def _broadcast_to(t: Tensor, shape, fn: str, what: str) -> Tensor:
+    shape = tuple(shape)
+    if tuple(t.shape) == shape:
+        return t
+    padded = (1,) * (len(shape) - t.ndim) + tuple(t.shape)
+    if t.ndim > len(shape) or any(d != 1 and d != s for d, s in zip(padded, shape)):
+        raise ValueError(f"{fn}: {what} of shape {t.shape} cannot be broadcast to {list(shape)}")
+    return ops.expand(t, shape)
+
+
+def take_along_axis(arr, indices, axis, broadcast=True) -> Tensor:
+    """Take values from arr at the positions in `indices` along `axis`: out[i][j] = arr[i][indices[i][j]] for
+    axis=1. indices has arr's number of dimensions; with broadcast=True it is broadcast against arr first (in
+    every dimension but axis), else it must be no larger than arr there.
+
+    Args:
+        arr (Tensor): the input.
+        indices (Tensor): int32 or int64 positions along axis (negative ones count from the end).
+        axis (int): the axis to take along.
+        broadcast (bool): broadcast indices and arr against each other first.
+
+    Returns:
+        Tensor of indices' (broadcast) shape and arr's dtype.
+
+    Example:
+        >>> x = paddle.to_tensor([[1, 2, 3], [4, 5, 6]])
+        >>> paddle.take_along_axis(x, paddle.to_tensor([[0], [2]]), axis=1)    # [[1], [6]]
+    """
+    indices, axis = _along_args(arr, indices, axis, "take_along_axis")
+    if check_bool(broadcast, "take_along_axis", "broadcast"):
+        if _fits(arr, indices):
+            shape = list(arr.shape)
+            shape[axis] = indices.shape[axis]
+            indices = _broadcast_to(indices, shape, "take_along_axis", "indices")
+        else:  # indices are larger somewhere: arr is broadcast to them instead (but for the axis)
+            shape = list(indices.shape)
+            shape[axis] = arr.shape[axis]
+            arr = _broadcast_to(arr, shape, "take_along_axis", "arr")
+    else:
+        _check_within(arr, indices, axis, "take_along_axis")
+    return ops.take_along_axis(arr, indices, axis)
+
+
+_REDUCES = {"assign": "assign", "add": "add", "mul": "mul", "multiply": "mul", "mean": "mean", "amin": "amin",
+            "amax": "amax"}  # fmt: skip
+
+
+def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=True, broadcast=True) -> Tensor:
+    """Write `values` into a copy of arr at the positions in `indices` along `axis`.
+
+    Where several values go to one position, `reduce` combines them: 'assign' (the last one wins), 'add',
+    'mul' (or 'multiply'), 'mean', 'amin', 'amax'; include_self=False leaves arr's old value out of that.
+
+    Args:
+        arr (Tensor): the input.
+        indices (Tensor): int32 or int64 positions, with arr's number of dimensions.
+        values (Tensor|number): broadcast to indices' shape.
+        axis (int): the axis to write along.
+        reduce (str): how values meeting at one position combine.
+        include_self (bool): whether arr's value at a written position takes part.
+        broadcast (bool): broadcast indices to arr's shape (but for the axis) first.
+
+    Returns:
+        Tensor of arr's shape and dtype.
+
+    Example:
+        >>> x = paddle.zeros([2, 3])
+        >>> paddle.put_along_axis(x, paddle.to_tensor([[0, 0], [2, 1]]), 1.0, 1, reduce='add')
+        >>> # [[2., 0., 0.], [0., 1., 1.]]
+    """
+    fn = "put_along_axis"
+    indices, axis = _along_args(arr, indices, axis, fn)
+    if reduce not in _REDUCES:
+        raise ValueError(f"{fn}: reduce must be one of {sorted(_REDUCES)}, got {reduce!r}")
+    include_self = check_bool(include_self, fn, "include_self")
+    if not isinstance(values, Tensor):
+        if not isinstance(values, (numbers.Number, np.generic, np.ndarray, list, tuple)):
+            raise TypeError(f"{fn}: values must be a Tensor or a number, got {type(values).__name__}")
+        values = Tensor(np.asarray(values).astype(arr.dtype.np))
+    values = _as_dtype(values, arr)
+    if check_bool(broadcast, fn, "broadcast"):
+        if _fits(arr, indices):
+            shape = list(arr.shape)
+            shape[axis] = indices.shape[axis]
+            indices = _broadcast_to(indices, shape, fn, "indices")
+    else:
+        _check_within(arr, indices, axis, fn)
+        if values.size != 1 and (
+            values.ndim != indices.ndim or any(v < i for v, i in zip(values.shape, indices.shape))
+        ):
+            raise ValueError(f"{fn}: with broadcast=False, values (shape {values.shape}) must be at least as large "
+                             f"as indices (shape {indices.shape}) in every dimension")  # fmt: skip
+        if values.size != 1:  # the leading block of values, as Paddle reads it
+            values = ops.index_view(values, tuple(builtins.slice(0, n) for n in indices.shape))
+    values = _broadcast_to(values, indices.shape, fn, "values")
+    return ops.put_along_axis(arr, indices, values, axis, _REDUCES[reduce], include_self)
+
+
+# ---- filling and adding at positions ---------------------------------------------------------------------------
+
+
+def _fill_value(value, x: Tensor, fn: str) -> Tensor:
+    """A number or a one-element Tensor as a Tensor of x's dtype (gradients flow to a Tensor value)."""
+    if isinstance(value, Tensor):
+        if value.size != 1:
+            raise ValueError(f"{fn}: value must hold one element, got shape {value.shape}")
+        return _as_dtype(value, x)
+    if not isinstance(value, (numbers.Number, np.generic)):
+        raise TypeError(f"{fn}: value must be a number or a Tensor, got {type(value).__name__}")
+    return Tensor(np.asarray(value).astype(x.dtype.np))
+
+
+def masked_fill(x, mask, value, name=None) -> Tensor:
+    """x with `value` where `mask` is True (mask broadcasts with x; a non-bool mask is read as mask != 0).
+
+    Example:
+        >>> x = paddle.to_tensor([1.0, 2.0, 3.0])
+        >>> paddle.masked_fill(x, x > 1, 0.0)    # [1., 0., 0.]
+    """
+    check_tensor(x, "masked_fill")
+    check_tensor(mask, "masked_fill", "mask")
+    check_broadcast(x, mask, "masked_fill")
+    if mask.dtype is not dtypes.bool_:
+        mask = ops.cast(mask, dtypes.bool_)
+    return ops.where(mask, _fill_value(value, x, "masked_fill"), x)
+
+
+def _axis_index(x, index, axis, fn: str):
+    check_tensor(x, fn)
+    index = _check_index(index, fn)
+    axis = normalize_axis(axis, x.ndim, fn)
+    _check_range(index, x.shape[axis], fn, f"axis {axis}")
+    return index, axis
+
+
+def index_add(x, index, axis, value, name=None) -> Tensor:
+    """x plus `value` added at the positions `index` along `axis` (repeated positions add up).
+
+    value has x's shape but for `axis`, where its size is len(index).
+
+    Example:
+        >>> x = paddle.ones([3, 2])
+        >>> paddle.index_add(x, paddle.to_tensor([0, 2]), 0, paddle.full([2, 2], 5.0))  # rows 0 and 2 become 6
+    """
+    index, axis = _axis_index(x, index, axis, "index_add")
+    check_tensor(value, "index_add", "value")
+    if index.ndim != 1:
+        raise ValueError(f"index_add: index must be 1-D, got shape {index.shape}")
+    want = list(x.shape)
+    want[axis] = index.shape[0]
+    if value.shape != want:
+        raise ValueError(f"index_add: value must have shape {want} (x's shape with len(index) at axis {axis}), "
+                         f"got {value.shape}")  # fmt: skip
+    if value.dtype is not x.dtype:
+        raise TypeError(f"index_add: value must have x's dtype {x.dtype.name}, got {value.dtype.name}")
+    return ops.add(x, ops.scatter_add_to_zeros(value, index, "axis", axis, x.shape))
+
+
+def index_fill(x, index, axis, value, name=None) -> Tensor:
+    """x with every slice at the positions `index` along `axis` filled with `value`.
+
+    Example:
+        >>> x = paddle.zeros([2, 3])
+        >>> paddle.index_fill(x, paddle.to_tensor([0, 2]), 1, 7.0)    # [[7., 0., 7.], [7., 0., 7.]]
+    """
+    index, axis = _axis_index(x, index, axis, "index_fill")
+    flat = ops.reshape(index, (-1,))
+    hits = ops.scatter_add_to_zeros(ops.full_like(flat, 1, None), flat, "axis", 0, (x.shape[axis],))
+    mask = ops.greater_than(hits, ops.full_like(hits, 0, None))  # the chosen positions along the axis
+    mask = ops.reshape(mask, tuple(x.shape[axis] if i == axis else 1 for i in range(x.ndim)))
+    return ops.where(mask, _fill_value(value, x, "index_fill"), x)
+
+
+def index_put(x, indices, value, accumulate=False, name=None) -> Tensor:
+    """x with x[indices] = value, or x[indices] += value with accumulate=True (repeated positions add up).
+
+    Args:
+        x (Tensor): the input.
+        indices (tuple|list of Tensor): one int or bool Tensor per indexed dimension, as in x[i0, i1, ...].
+        value (Tensor): broadcast to the indexed part; x's dtype.
+        accumulate (bool): add instead of overwriting.
+
+    Example:
+        >>> x = paddle.zeros([3, 3])
+        >>> paddle.index_put(x, (paddle.to_tensor([0, 2]), paddle.to_tensor([1, 1])), paddle.to_tensor(5.0))
+    """
+    fn = "index_put"
+    check_tensor(x, fn)
+    if not isinstance(indices, (list, tuple)) or not indices:
+        raise TypeError(f"{fn}: indices must be a non-empty tuple or list of Tensors, got {type(indices).__name__}")
+    width = 0
+    for k, i in enumerate(indices):
+        check_tensor(i, fn, f"indices[{k}]")
+        if not (i.dtype.is_integer or i.dtype is dtypes.bool_):
+            raise TypeError(f"{fn}: indices[{k}] must be an int or bool Tensor, got {i.dtype.name}")
+        width += i.ndim if i.dtype is dtypes.bool_ else 1
+    if width > x.ndim:
+        raise IndexError(f"{fn}: indices cover {width} dimensions but x has only {x.ndim} (shape {x.shape})")
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{fn}: value must be a Tensor, got {type(value).__name__}")
+    if value.dtype is not x.dtype:
+        raise TypeError(f"{fn}: value must have x's dtype {x.dtype.name}, got {value.dtype.name}")
+    accumulate = check_bool(accumulate, fn, "accumulate")
+    if in_dynamic_mode():  # check that value fits the indexed part (numpy would raise its own error)
+        part = ops.index_get(ops.full_like(x, 0, None), list(indices))
+        try:
+            np.broadcast_shapes(tuple(value.shape), tuple(part.shape))
+        except ValueError:
+            raise ValueError(f"{fn}: value of shape {value.shape} does not broadcast to the indexed part of shape "
+                             f"{part.shape}") from None  # fmt: skip
+        if value.ndim > part.ndim:
+            raise ValueError(f"{fn}: value of shape {value.shape} has more dimensions than the indexed part "
+                             f"{part.shape}")  # fmt: skip
+    return ops.index_put(x, value, list(indices), accumulate)
+
+
+def diagonal_scatter(x, y, offset=0, axis1=0, axis2=1, name=None) -> Tensor:
+    """x with its diagonal (as paddle.diagonal(x, offset, axis1, axis2) reads it) replaced by y.
+
+    Example:
+        >>> paddle.diagonal_scatter(paddle.zeros([2, 2]), paddle.to_tensor([1.0, 2.0]))    # [[1., 0.], [0., 2.]]
+    """
+    fn = "diagonal_scatter"
+    check_tensor(x, fn)
+    check_tensor(y, fn, "y")
+    a1, a2 = _diag_axes(x, axis1, axis2, fn)
+    offset = _int_arg(offset, fn, "offset")
+    rows, cols = x.shape[a1], x.shape[a2]
+    length = max(0, min(rows - max(-offset, 0), cols - max(offset, 0)))
+    want = [d for i, d in enumerate(x.shape) if i not in (a1, a2)] + [length]
+    if y.shape != want:
+        raise ValueError(f"{fn}: y must have the diagonal's shape {want}, got {y.shape}")
+    y = _as_dtype(y, x)
+    placed = ops.diag_embed(y, offset, a1, a2, rows, cols)
+    on_diagonal = ops.diag_embed(ops.full_like(y, True, np.dtype(bool)), offset, a1, a2, rows, cols)
+    return ops.where(on_diagonal, placed, x)
+
+
+def select_scatter(x, values, axis, index, name=None) -> Tensor:
+    """x with the slice at position `index` along `axis` replaced by `values` (x's shape without axis).
+
+    Example:
+        >>> paddle.select_scatter(paddle.zeros([2, 3]), paddle.ones([2]), axis=1, index=0)   # [[1,0,0],[1,0,0]]
+    """
+    fn = "select_scatter"
+    check_tensor(x, fn)
+    check_tensor(values, fn, "values")
+    axis = normalize_axis(axis, x.ndim, fn)
+    index = _int_arg(index, fn, "index")
+    n = x.shape[axis]
+    if not -n <= index < n:
+        raise IndexError(f"{fn}: index {index} is out of range for axis {axis} of size {n}")
+    want = [d for i, d in enumerate(x.shape) if i != axis]
+    if values.shape != want:
+        raise ValueError(f"{fn}: values must have the slice's shape {want}, got {values.shape}")
+    where = (builtins.slice(None),) * axis + (index % n,)
+    return ops.set_value(x, _as_dtype(values, x), where)
+
+
+def take(x, index, mode="raise", name=None) -> Tensor:
+    """The elements of the flattened x at `index`; the result has index's shape.
+
+    mode: 'raise' (an index must be in [-numel, numel)), 'wrap' (indices wrap around), 'clip' (clamped into
+    [0, numel - 1]).
+
+    Example:
+        >>> x = paddle.arange(6).reshape([2, 3])
+        >>> paddle.take(x, paddle.to_tensor([0, -1]))    # [0, 5]
+    """
+    fn = "take"
+    check_tensor(x, fn)
+    index = _check_index(index, fn)
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"{fn}: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    flat = ops.reshape(x, (-1,))
+    n = flat.shape[0]
+    if n == 0 and index.size:
+        raise IndexError(f"{fn}: x has no elements to take from")
+    if mode == "clip":
+        index = ops.clip(index, 0, n - 1)
+    else:
+        if mode == "raise":
+            _check_range(index, n, fn, "the flattened x")
+        index = ops.remainder(index, ops.full_like(index, n, None))
+    return ops.gather(flat, index, "axis", 0)
+
+
+# ---- Tensor-only methods -----------------------------------------------------------------------------------------
+
+
+def _write_back(x, compute, name):
+    return write_back(x, compute, name)
+
+
+def fill_diagonal_(x, value, offset=0, wrap=False, name=None) -> Tensor:
+    """Fill x's diagonal with `value` in place (the filled elements get no gradient); returns x.
+
+    For a matrix, the diagonal moved by `offset` (> 0 above); a tall matrix with wrap=True gets the diagonal again
+    below each square block, as numpy.fill_diagonal. For more dimensions, the elements [i, i, ..., i].
+
+    Example:
+        >>> paddle.zeros([2, 3]).fill_diagonal_(1.0, offset=1)    # [[0, 1, 0], [0, 0, 1]]
+    """
+    fn = "fill_diagonal_"
+    check_tensor(x, fn)
+    value = check_number(value, fn, "value")
+    offset, wrap = _int(offset, fn, "offset"), check_bool(wrap, fn, "wrap")
+    if x.ndim < 2:
+        raise ValueError(f"{fn}: x must have at least 2 dimensions, got shape {x.shape}")
+    return _write_back(x, lambda old: ops.fill_diagonal(old, value, offset, wrap), fn)
+
+
+def fill_diagonal_tensor(x, y, offset=0, dim1=0, dim2=1, name=None) -> Tensor:
+    """x with its diagonal over dims (dim1, dim2), moved by `offset`, replaced by y.
+
+    y has x's shape without dim1 and dim2, followed by the diagonal's length (the shape of
+    paddle.diagonal(x, offset, dim1, dim2)), and x's dtype.
+
+    Example:
+        >>> paddle.zeros([2, 3]).fill_diagonal_tensor(paddle.to_tensor([1.0, 2.0]))    # [[1, 0, 0], [0, 2, 0]]
+    """
+    return _fill_diagonal_tensor(x, y, offset, dim1, dim2, "fill_diagonal_tensor")
+
+
+def _fill_diagonal_tensor(x, y, offset, dim1, dim2, fn: str) -> Tensor:
+    check_tensor(x, fn)
+    check_tensor(y, fn, "y")
+    if x.ndim < 2:
+        raise ValueError(f"{fn}: x must have at least 2 dimensions, got shape {x.shape}")
+    offset = _int(offset, fn, "offset")
+    d1, d2 = normalize_axis(dim1, x.ndim, fn), normalize_axis(dim2, x.ndim, fn)
+    if d1 == d2:
+        raise ValueError(f"{fn}: dim1 and dim2 must differ, got {dim1} and {dim2}")
+    if y.dtype is not x.dtype:
+        raise TypeError(f"{fn}: y must have x's dtype {x.dtype.name}, got {y.dtype.name}")
+    want = manipulation.diagonal(x, offset, d1, d2).shape
+    if y.shape != want:
+        raise ValueError(f"{fn}: y must have the diagonal's shape {want}, got {y.shape}")
+    return diagonal_scatter(x, y, offset, d1, d2)
+
+
+def fill_diagonal_tensor_(x, y, offset=0, dim1=0, dim2=1, name=None) -> Tensor:
+    """In-place fill_diagonal_tensor: writes y onto x's diagonal; returns x."""
+    fn = "fill_diagonal_tensor_"
+    return _write_back(x, lambda old: _fill_diagonal_tensor(old, y, offset, dim1, dim2, fn), fn)

@@ -16,9 +16,13 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.linalg import transposed_shapes
+from minipaddle.tensor import creation, indexing, manipulation
+from minipaddle.tensor import math as tensor_math
 from minipaddle.tensor.checks import (
+    _int_arg,
     check_bool,
     check_broadcast,
+    check_float_tensor,
     check_number,
     check_tensor,
     normalize_axes,
@@ -39,6 +43,10 @@ __all__ = [
     "cholesky",
     "cond",
     "histogram",
+    "outer",
+    "inner",
+    "tensordot",
+    "cdist",
 ]
 
 
@@ -343,3 +351,190 @@ def multi_dot(x, name=None) -> Tensor:
     for t in x[1:]:
         out = matmul(out, t)
     return out
+
+
+# ---- products --------------------------------------------------------------------------------------------------
+
+
+def outer(x, y, name=None) -> Tensor:
+    """The outer product: x and y are flattened, out[i, j] = x[i] * y[j].
+
+    Example:
+        >>> paddle.outer(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([1.0, 10.0]))  # [[1., 10.], [2., 20.]]
+    """
+    check_tensor(x, "outer")
+    check_tensor(y, "outer", "y")
+    x, y = binary_operands(x, y, "outer")
+    return ops.multiply(ops.reshape(x, (-1, 1)), ops.reshape(y, (1, -1)))
+
+
+def inner(x, y, name=None) -> Tensor:
+    """The inner product over the last axes: out has shape x.shape[:-1] + y.shape[:-1] (a 0-d operand scales).
+
+    Example:
+        >>> paddle.inner(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([3.0, 4.0]))    # 11.
+    """
+    check_tensor(x, "inner")
+    check_tensor(y, "inner", "y")
+    x, y = binary_operands(x, y, "inner")
+    if x.ndim == 0 or y.ndim == 0:
+        return ops.multiply(x, y)
+    k = x.shape[-1]
+    if y.shape[-1] != k:
+        raise ValueError(f"inner: the last dimensions must match, got shapes {x.shape} and {y.shape}")
+    out = ops.matmul(ops.reshape(x, (-1, k)), ops.reshape(y, (-1, k)), False, True)
+    return ops.reshape(out, tuple(x.shape[:-1]) + tuple(y.shape[:-1]))
+
+
+def _tensordot_axes(axes, x: Tensor, y: Tensor) -> tuple[list, list]:
+    fn = "tensordot"
+    if isinstance(axes, Tensor):
+        axes = axes.tolist()
+    if isinstance(axes, (int, np.integer)) and not isinstance(axes, bool):
+        n = int(axes)
+        if not 0 <= n <= min(x.ndim, y.ndim):
+            raise ValueError(f"tensordot: axes={n} must be between 0 and the smaller rank ({min(x.ndim, y.ndim)})")
+        return list(range(x.ndim - n, x.ndim)), list(range(n))
+    if not isinstance(axes, (list, tuple)):
+        raise TypeError(f"{fn}: axes must be an int, a list of ints or a pair of lists, got {type(axes).__name__}")
+    if all(isinstance(a, (int, np.integer)) for a in axes):
+        ax, ay = list(axes), list(axes)  # one list: the same axes of x and y
+    else:
+        if len(axes) == 1:
+            axes = [axes[0], axes[0]]
+        if len(axes) != 2:
+            raise ValueError(f"{fn}: axes must be a pair of lists, got {axes}")
+        ax, ay = list(axes[0]), list(axes[1])
+        if len(ax) < len(ay):  # the shorter list is completed from the longer one
+            ax += ay[len(ax) :]
+        ay += ax[len(ay) :]
+    ax = [normalize_axis(_int_arg(a, fn, "axes"), x.ndim, fn) for a in ax]
+    ay = [normalize_axis(_int_arg(a, fn, "axes"), y.ndim, fn) for a in ay]
+    if len(set(ax)) != len(ax) or len(set(ay)) != len(ay):
+        raise ValueError(f"{fn}: axes name a dimension twice: {ax} of x, {ay} of y")
+    return ax, ay
+
+
+def tensordot(x, y, axes=2, name=None) -> Tensor:
+    """Sum the products of x and y over the paired axes: axes=n pairs x's last n with y's first n; a pair of
+    lists pairs them one by one. The result has x's free axes, then y's.
+
+    Example:
+        >>> paddle.tensordot(paddle.ones([2, 3]), paddle.ones([3, 4]), axes=1).shape    # [2, 4]
+    """
+    check_tensor(x, "tensordot")
+    check_tensor(y, "tensordot", "y")
+    x, y = binary_operands(x, y, "tensordot")
+    ax, ay = _tensordot_axes(axes, x, y)
+    for a, b in zip(ax, ay):
+        if x.shape[a] != y.shape[b]:
+            if x.shape[a] == 1:  # a size-1 axis broadcasts: sum the other operand over its axis first
+                y = ops.sum(y, (b,), True)
+            elif y.shape[b] == 1:
+                x = ops.sum(x, (a,), True)
+            else:
+                raise ValueError(f"tensordot: x's dimension {a} (size {x.shape[a]}) and y's dimension {b} "
+                                 f"(size {y.shape[b]}) must have the same size")  # fmt: skip
+    free_x = [i for i in range(x.ndim) if i not in ax]
+    free_y = [i for i in range(y.ndim) if i not in ay]
+    k = int(np.prod([x.shape[a] for a in ax]))
+    xt = ops.reshape(ops.transpose(x, tuple(free_x + ax)), (-1, k))
+    yt = ops.reshape(ops.transpose(y, tuple(ay + free_y)), (k, -1))
+    out = ops.matmul(xt, yt)
+    return ops.reshape(out, tuple(x.shape[i] for i in free_x) + tuple(y.shape[i] for i in free_y))
+
+
+_CDIST_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
+
+
+def cdist(x, y, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary", name=None) -> Tensor:
+    """The p-norm distance between each row vector of x and each row vector of y.
+
+    Args:
+        x (Tensor): [..., P, M], float32 or float64.
+        y (Tensor): [..., R, M], the same dtype; the batch dimensions broadcast.
+        p (float): the order of the norm, >= 0 (0 counts differing entries, inf takes the largest).
+        compute_mode (str): 'use_mm_for_euclid_dist_if_necessary' (the default: for p = 2 with P or R above 25, use
+            |x|^2 + |y|^2 - 2 x y^T, fast but less exact), 'use_mm_for_euclid_dist' (always that for p = 2) or
+            'donot_use_mm_for_euclid_dist' (always the direct differences).
+
+    Returns:
+        Tensor: [..., P, R] (as in Paddle, [P, R] without batch dimensions when P or R is 0).
+
+    Example:
+        >>> paddle.cdist(paddle.to_tensor([[0.0, 0.0]]), paddle.to_tensor([[3.0, 4.0], [1.0, 0.0]]))    # [[5., 1.]]
+    """
+    fn = "cdist"
+    check_float_tensor(x, fn)
+    check_float_tensor(y, fn, "y")
+    if x.dtype is not y.dtype:
+        raise TypeError(f"{fn}: x and y must have the same dtype, got {x.dtype.name} and {y.dtype.name}")
+    if isinstance(p, bool) or not isinstance(p, numbers.Real):
+        raise TypeError(f"{fn}: p must be a float or an int, got {type(p).__name__}")
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(
+            f"{fn}: compute_mode must be one of {', '.join(map(repr, _CDIST_MODES))}, got {compute_mode!r}"
+        )
+    if x.ndim < 2 or y.ndim < 2:
+        raise ValueError(f"{fn}: x and y must have at least 2 dimensions, got shapes {x.shape} and {y.shape}")
+    if x.shape[-1] != y.shape[-1]:
+        raise ValueError(f"{fn}: x and y must have the same last dimension, got shapes {x.shape} and {y.shape}")
+    if not p >= 0:
+        raise ValueError(f"{fn}: p must be >= 0, got {p}")
+    p = float(p)
+    r1, r2 = x.shape[-2], y.shape[-2]
+    if r1 == 0 or r2 == 0 or x.shape[-1] == 0:  # no pairs, or no coordinates to differ in
+        return creation.zeros([r1, r2], x.dtype)
+    if p == 2.0 and (compute_mode == _CDIST_MODES[1] or (compute_mode == _CDIST_MODES[0] and max(r1, r2) > 25)):
+        x_norm = ops.sum(ops.multiply(x, x), (x.ndim - 1,), True)  # [..., P, 1]
+        y_norm = ops.sum(ops.multiply(y, y), (y.ndim - 1,), True)  # [..., R, 1]
+        cross = matmul(x, y, transpose_y=True)
+        squared = tensor_math.add(
+            tensor_math.add(tensor_math.scale(cross, -2.0), manipulation.moveaxis(y_norm, -1, -2)), x_norm
+        )
+        return tensor_math.sqrt(tensor_math.clip(squared, min=0.0))
+    differences = tensor_math.subtract(manipulation.unsqueeze(x, -2), manipulation.unsqueeze(y, -3))
+    return norm(differences, p=p, axis=-1)
+
+
+def householder_product(x, tau, name=None) -> Tensor:
+    """The first n columns of the product H_1 H_2 ... H_k of Householder reflections H_i = I - tau_i v_i v_i^H, where
+    v_i is column i of x below the diagonal with 1 on it (the form LAPACK's geqrf returns Q in).
+
+    Args:
+        x (Tensor): [..., m, n] with m >= n; float32, float64, complex64 or complex128.
+        tau (Tensor): [..., k] with k <= n, x's dtype and batch dimensions.
+
+    Returns:
+        Tensor: [..., m, n], x's dtype.
+
+    Example:
+        >>> x = paddle.to_tensor([[1.0, 0.0], [0.5, 1.0], [0.25, 0.5]])
+        >>> paddle.linalg.householder_product(x, paddle.to_tensor([1.5, 0.5]))
+    """
+    fn = "householder_product"
+    check_tensor(x, fn)
+    check_tensor(tau, fn, "tau")
+    for arg, t in (("x", x), ("tau", tau)):
+        if not (t.dtype.is_floating or t.dtype.is_complex) or t.dtype.name in ("float16", "bfloat16"):
+            raise TypeError(f"{fn}: {arg} must be float32, float64, complex64 or complex128, got {t.dtype.name}")
+    if x.dtype is not tau.dtype:
+        raise TypeError(f"{fn}: x and tau must have the same dtype, got {x.dtype.name} and {tau.dtype.name}")
+    if x.ndim < 2 or tau.ndim != x.ndim - 1:
+        raise ValueError(f"{fn}: x must have at least 2 dimensions and tau one fewer, got shapes {x.shape} and "
+                         f"{tau.shape}")  # fmt: skip
+    m, n = x.shape[-2:]
+    if m < n or tau.shape[-1] > n or tau.shape[:-1] != x.shape[:-2]:
+        raise ValueError(f"{fn}: x must be [..., m, n] with m >= n and tau [..., k] with k <= n and x's batch "
+                         f"dimensions, got shapes {x.shape} and {tau.shape}")  # fmt: skip
+    batch = tuple(x.shape[:-2])
+    q = ops.expand(ops.eye(m, m, x.dtype.np), batch + (m, m))
+    for i in range(tau.shape[-1]):  # one reflection per step (k steps, each a vectorized product)
+        below = indexing.getitem(x, (Ellipsis, slice(i + 1, None), slice(i, i + 1)))  # [..., m-i-1, 1]
+        v = manipulation.concat([creation.ones(list(batch) + [1, 1], x.dtype), below], axis=-2)  # [..., m-i, 1]
+        right = indexing.getitem(q, (Ellipsis, slice(i, None)))  # [..., m, m-i]
+        t = manipulation.reshape(indexing.getitem(tau, (Ellipsis, slice(i, i + 1))), list(batch) + [1, 1])
+        v_h = manipulation.moveaxis(tensor_math.conj(v), -1, -2)
+        updated = tensor_math.subtract(right, tensor_math.multiply(matmul(matmul(right, v), v_h), t))
+        q = manipulation.concat([indexing.getitem(q, (Ellipsis, slice(0, i))), updated], axis=-1)
+    return indexing.getitem(q, (Ellipsis, slice(0, n)))

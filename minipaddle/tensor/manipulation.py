@@ -12,8 +12,18 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
+from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_shape, check_tensor, normalize_axes, normalize_axis
+from minipaddle.tensor.checks import (
+    _int,
+    _int_arg,
+    _int_list,
+    check_shape,
+    check_tensor,
+    normalize_axes,
+    normalize_axis,
+)
+from minipaddle.tensor.creation import to_tensor
 from minipaddle.tensor.math import binary_operands
 
 __all__ = [
@@ -40,6 +50,22 @@ __all__ = [
     "where",
     "assign",
     "shard_index",
+    "diagonal",
+    "diagflat",
+    "moveaxis",
+    "rot90",
+    "repeat_interleave",
+    "unflatten",
+    "vsplit",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "broadcast_tensors",
+    "clone",
+    "tolist",
+    "view",
+    "view_as",
+    "as_strided",
 ]
 
 
@@ -126,8 +152,6 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
 def assign(x, output=None) -> Tensor:
     """A copy of x (a Tensor, numpy array or nested list); gradients flow through it."""
     if not isinstance(x, Tensor):
-        from minipaddle.tensor.creation import to_tensor
-
         x = to_tensor(np.asarray(x))
     if output is not None:
         check_tensor(output, "assign", "output")
@@ -325,3 +349,344 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1) -> Tensor:
     if index_num <= 0:
         raise ValueError(f"shard_index: index_num must be positive, got {index_num}")
     return ops.shard_index(input, int(index_num), int(nshards), int(shard_id), int(ignore_value))
+
+
+# ---- diagonals -------------------------------------------------------------------------------------------------
+
+
+def _diag_axes(x: Tensor, axis1, axis2, fn: str) -> tuple[int, int]:
+    if x.ndim < 2:
+        raise ValueError(f"{fn}: x must have at least 2 dimensions, got shape {x.shape}")
+    a1, a2 = normalize_axis(axis1, x.ndim, fn), normalize_axis(axis2, x.ndim, fn)
+    if a1 == a2:
+        raise ValueError(f"{fn}: axis1 and axis2 must name different dimensions, both are {a1}")
+    return a1, a2
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1, name=None) -> Tensor:
+    """The diagonal at `offset` of the matrices in the (axis1, axis2) plane, as a new last axis.
+
+    Example:
+        >>> x = paddle.arange(6.0).reshape([2, 3])
+        >>> paddle.diagonal(x)              # [0., 4.]
+        >>> paddle.diagonal(x, offset=1)    # [1., 5.]
+    """
+    check_tensor(x, "diagonal")
+    a1, a2 = _diag_axes(x, axis1, axis2, "diagonal")
+    return ops.extract_diagonal(x, _int_arg(offset, "diagonal", "offset"), a1, a2)
+
+
+def diagflat(x, offset=0, name=None) -> Tensor:
+    """A square matrix with x flattened onto its `offset` diagonal (0 elsewhere).
+
+    Example:
+        >>> paddle.diagflat(paddle.to_tensor([1.0, 2.0]))    # [[1., 0.], [0., 2.]]
+    """
+    check_tensor(x, "diagflat")
+    return ops.diag_embed(ops.reshape(x, (-1,)), _int_arg(offset, "diagflat", "offset"), 0, 1)
+
+
+# ---- moving, rotating, repeating, reshaping ----------------------------------------------------------------------
+
+
+def _axes_list(v, fn: str, arg: str) -> list:
+    if isinstance(v, Tensor):
+        v = v.tolist()
+    if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+        return [int(v)]
+    if isinstance(v, (list, tuple)):
+        return [_int_arg(a, fn, arg) for a in v]
+    raise TypeError(f"{fn}: {arg} must be an int or a list/tuple of ints, got {type(v).__name__}")
+
+
+def moveaxis(x, source, destination, name=None) -> Tensor:
+    """Move x's axes at `source` to the positions `destination`; the other axes keep their order.
+
+    Example:
+        >>> paddle.moveaxis(paddle.ones([2, 3, 4]), 0, -1).shape    # [3, 4, 2]
+    """
+    check_tensor(x, "moveaxis")
+    src, dst = _axes_list(source, "moveaxis", "source"), _axes_list(destination, "moveaxis", "destination")
+    if len(src) != len(dst):
+        raise ValueError(f"moveaxis: source {src} and destination {dst} must have the same length")
+    src = [normalize_axis(a, x.ndim, "moveaxis") for a in src]
+    dst = [normalize_axis(a, x.ndim, "moveaxis") for a in dst]
+    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        raise ValueError(f"moveaxis: source {src} and destination {dst} must each name distinct axes")
+    rest = [a for a in range(x.ndim) if a not in src]
+    perm = [None] * x.ndim
+    for s, d in zip(src, dst):
+        perm[d] = s
+    fill = iter(rest)
+    perm = [p if p is not None else next(fill) for p in perm]
+    return ops.transpose(x, tuple(perm))
+
+
+def rot90(x, k=1, axes=[0, 1], name=None) -> Tensor:  # noqa: B006 (Paddle's default)
+    """Rotate x by 90 degrees k times in the plane of `axes`, from the first axis towards the second.
+
+    Example:
+        >>> paddle.rot90(paddle.to_tensor([[1, 2], [3, 4]]))    # [[2, 4], [1, 3]]
+    """
+    check_tensor(x, "rot90")
+    axes = _axes_list(axes, "rot90", "axes")
+    if len(axes) != 2:
+        raise ValueError(f"rot90: axes must name exactly 2 dimensions, got {axes}")
+    if x.ndim < 2:
+        raise ValueError(f"rot90: x must have at least 2 dimensions, got shape {x.shape}")
+    a0, a1 = (normalize_axis(a, x.ndim, "rot90") for a in axes)
+    if a0 == a1:
+        raise ValueError(f"rot90: the two axes must be different, got {axes}")
+    k = _int_arg(k, "rot90", "k") % 4
+    if k == 0:
+        return ops.assign(x)
+    if k == 2:
+        return ops.flip(x, (a0, a1))
+    perm = list(range(x.ndim))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    if k == 1:
+        return ops.transpose(ops.flip(x, (a1,)), tuple(perm))
+    return ops.flip(ops.transpose(x, tuple(perm)), (a1,))
+
+
+def repeat_interleave(x, repeats, axis=None, name=None) -> Tensor:
+    """Repeat each element (or each slice along `axis`) of x `repeats` times, keeping them next to each other.
+
+    Args:
+        x (Tensor): the input; with axis None it is flattened first.
+        repeats (int|Tensor): one count for all, or a 1-D int Tensor with one count per slice.
+        axis (int, optional): the axis to repeat along.
+
+    Example:
+        >>> paddle.repeat_interleave(paddle.to_tensor([1, 2]), 2)    # [1, 1, 2, 2]
+    """
+    fn = "repeat_interleave"
+    check_tensor(x, fn)
+    if axis is None:
+        x, axis = ops.reshape(x, (-1,)), 0
+    else:
+        axis = normalize_axis(axis, x.ndim, fn)
+    n = x.shape[axis] if x.ndim else 1
+    if x.ndim == 0:
+        x = ops.reshape(x, (1,))
+    if isinstance(repeats, Tensor):
+        if not repeats.dtype.is_integer:
+            raise TypeError(f"{fn}: repeats must be an int or an int Tensor, got a {repeats.dtype.name} Tensor")
+        if repeats.ndim > 1 or repeats.size != n:
+            raise ValueError(f"{fn}: repeats must hold one count per slice along axis {axis} ({n}), "
+                             f"got shape {repeats.shape}")  # fmt: skip
+        if in_dynamic_mode() and repeats.size and repeats.numpy().min() < 0:
+            raise ValueError(f"{fn}: repeats must not be negative, got {repeats.numpy().tolist()}")
+        index = ops.repeat_index(repeats)
+    else:
+        r = _int_arg(repeats, fn, "repeats")
+        if r <= 0:
+            raise ValueError(f"{fn}: repeats must be larger than zero, got {r}")
+        index = Tensor(np.repeat(np.arange(n), r))
+    return ops.gather(x, index, "axis", axis)
+
+
+def unflatten(x, axis, shape, name=None) -> Tensor:
+    """Split dimension `axis` of x into several with the sizes in `shape` (one may be -1).
+
+    Example:
+        >>> paddle.unflatten(paddle.ones([4, 6]), 1, [2, 3]).shape    # [4, 2, 3]
+    """
+    check_tensor(x, "unflatten")
+    axis = normalize_axis(axis, x.ndim, "unflatten")
+    shape = list(check_shape(shape, "unflatten"))
+    d = x.shape[axis]
+    if not shape or shape.count(-1) > 1 or any(s < -1 for s in shape):
+        raise ValueError(f"unflatten: shape must be non-empty with at most one -1 and sizes >= 0, got {shape}")
+    known = int(np.prod([s for s in shape if s != -1]))
+    if -1 in shape:
+        if known == 0 or d % known:
+            raise ValueError(f"unflatten: dimension {axis} of size {d} cannot be split into {shape}")
+        shape[shape.index(-1)] = d // known
+    elif known != d:
+        raise ValueError(f"unflatten: shape {shape} holds {known} elements but dimension {axis} has size {d}")
+    return ops.reshape(x, tuple(x.shape[:axis]) + tuple(shape) + tuple(x.shape[axis + 1 :]))
+
+
+def vsplit(x, num_or_sections, name=None) -> list:
+    """Split x along its first axis (vertically): into num_or_sections equal parts, or parts of the listed sizes.
+
+    Example:
+        >>> [t.shape for t in paddle.vsplit(paddle.ones([4, 2]), 2)]    # [[2, 2], [2, 2]]
+    """
+    check_tensor(x, "vsplit")
+    if x.ndim < 2:
+        raise ValueError(f"vsplit: x must have at least 2 dimensions, got shape {x.shape}")
+    return split(x, num_or_sections, 0)
+
+
+def _atleast(inputs, ndim: int):
+    out = []
+    for t in inputs:
+        t = t if isinstance(t, Tensor) else to_tensor(t)
+        if t.ndim < ndim:
+            shape = list(t.shape)
+            if ndim == 3 and t.ndim == 2:
+                shape = shape + [1]
+            elif ndim == 3 and t.ndim == 1:
+                shape = [1] + shape + [1]
+            else:
+                shape = [1] * (ndim - t.ndim) + shape
+            t = ops.reshape(t, tuple(shape))
+        out.append(t)
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_1d(*inputs, name=None):
+    """Each input with at least 1 dimension (a 0-d tensor becomes shape [1]); one input gives a Tensor, several
+    a list. Non-Tensor inputs are converted with paddle.to_tensor.
+
+    Example:
+        >>> paddle.atleast_1d(paddle.to_tensor(3.0)).shape    # [1]
+    """
+    return _atleast(inputs, 1)
+
+
+def atleast_2d(*inputs, name=None):
+    """Each input with at least 2 dimensions: [] -> [1, 1], [n] -> [1, n].
+
+    Example:
+        >>> paddle.atleast_2d(paddle.to_tensor([1, 2])).shape    # [1, 2]
+    """
+    return _atleast(inputs, 2)
+
+
+def atleast_3d(*inputs, name=None):
+    """Each input with at least 3 dimensions: [] -> [1, 1, 1], [n] -> [1, n, 1], [m, n] -> [m, n, 1].
+
+    Example:
+        >>> paddle.atleast_3d(paddle.ones([2, 3])).shape    # [2, 3, 1]
+    """
+    return _atleast(inputs, 3)
+
+
+def _check_one_dtype(tensors, fn: str, arg: str, what: str) -> None:
+    """Every item of the sequence `tensors` (the argument `arg`) a Tensor, all of the first one's dtype."""
+    for k, t in enumerate(tensors):
+        check_tensor(t, fn, f"{arg}[{k}]")
+        if t.dtype is not tensors[0].dtype:
+            raise TypeError(f"{fn}: all {what} must have one dtype; {arg}[0] is {tensors[0].dtype.name}, "
+                            f"{arg}[{k}] is {t.dtype.name}")  # fmt: skip
+
+
+def broadcast_tensors(input, name=None) -> list:  # noqa: A002 (Paddle's name)
+    """The tensors of `input` broadcast to one common shape (all must have one dtype).
+
+    Example:
+        >>> a, b = paddle.broadcast_tensors([paddle.ones([2, 1]), paddle.ones([3])])    # both [2, 3]
+    """
+    fn = "broadcast_tensors"
+    if not isinstance(input, (list, tuple)):
+        raise TypeError(f"{fn}: input must be a list or tuple of Tensors, got {type(input).__name__}")
+    if len(input) < 2:
+        raise ValueError(f"{fn}: give at least 2 tensors, got {len(input)}")
+    _check_one_dtype(input, fn, "input", "tensors")
+    try:
+        shape = np.broadcast_shapes(*(tuple(t.shape) for t in input))
+    except ValueError:
+        raise ValueError(f"{fn}: shapes {[t.shape for t in input]} cannot be broadcast together") from None
+    return [t if tuple(t.shape) == shape else ops.expand(t, shape) for t in input]
+
+
+# ---- copies, views and conversions -----------------------------------------------------------------------------
+
+
+def clone(x, name=None) -> Tensor:
+    """A copy of x that stays in the graph: gradients flow back through it.
+
+    Example:
+        >>> y = paddle.clone(x)
+    """
+    check_tensor(x, "clone")
+    return ops.assign(x)
+
+
+def tolist(x) -> list:
+    """x's values as a nested Python list (a 0-d tensor gives a number).
+
+    Example:
+        >>> paddle.tolist(paddle.to_tensor([[1, 2], [3, 4]]))    # [[1, 2], [3, 4]]
+    """
+    check_tensor(x, "tolist")
+    return x.tolist()
+
+
+def view(x, shape_or_dtype, name=None) -> Tensor:
+    """x seen with another shape (as reshape, sharing x's storage) or its bytes read as another dtype (the last
+    dimension shrinks or grows by the ratio of the item sizes).
+
+    Example:
+        >>> x = paddle.ones([2, 6])
+        >>> paddle.view(x, [3, 4]).shape       # [3, 4]
+        >>> paddle.view(x, 'uint8').shape      # [2, 24]
+    """
+    check_tensor(x, "view")
+    if isinstance(shape_or_dtype, (list, tuple, Tensor)):
+        return reshape(x, shape_or_dtype)
+    try:
+        d = dtypes.to_dtype(shape_or_dtype)
+    except (TypeError, ValueError, KeyError):
+        raise TypeError(
+            f"view: shape_or_dtype must be a shape (list/tuple) or a dtype, got {shape_or_dtype!r}"
+        ) from None
+    if d.itemsize != x.dtype.itemsize:
+        last = x.shape[-1] if x.ndim else 1
+        if x.ndim == 0 or (last * x.dtype.itemsize) % d.itemsize:
+            raise ValueError(f"view: the last dimension of x (shape {x.shape}, {x.dtype.name}) must hold a whole "
+                             f"number of {d.name} items to be viewed as {d.name}")  # fmt: skip
+    return ops.view_dtype(x, d.np)
+
+
+def view_as(x, other, name=None) -> Tensor:
+    """x seen with other's shape (sharing x's storage).
+
+    Example:
+        >>> paddle.view_as(paddle.ones([2, 6]), paddle.ones([3, 4])).shape    # [3, 4]
+    """
+    check_tensor(x, "view_as")
+    check_tensor(other, "view_as", "other")
+    return view(x, list(other.shape))
+
+
+def as_strided(x, shape, stride, offset=0, name=None) -> Tensor:
+    """A view of x's storage with the given shape and strides: element [i0, i1, ...] of the result is element
+    offset/itemsize + i0*stride[0] + i1*stride[1] + ... of x read in row-major order. It shares x's storage
+    (writes to either are seen by both); elements may be read more than once, and their gradients add up.
+
+    Args:
+        x (Tensor): the tensor to view.
+        shape (list[int]): the result's shape.
+        stride (list[int]): the step in elements along each dimension (non-negative, one per dimension of shape).
+        offset (int): where the view starts, in BYTES (as Paddle's storage offset): a multiple of x's element size.
+
+    Returns:
+        Tensor: `shape`, x's dtype.
+
+    Example:
+        >>> x = paddle.arange(6, dtype='float32')
+        >>> paddle.as_strided(x, [2, 3], [1, 1])    # [[0, 1, 2], [1, 2, 3]]
+    """
+    fn = "as_strided"
+    check_tensor(x, fn)
+    shape, stride = _int_list(shape, fn, "shape"), _int_list(stride, fn, "stride")
+    offset = _int(offset, fn, "offset")
+    if len(shape) != len(stride):
+        raise ValueError(f"{fn}: shape and stride must have the same length, got {shape} and {stride}")
+    if any(s < 0 for s in shape) or any(s < 0 for s in stride):
+        raise ValueError(f"{fn}: shape and stride must be non-negative, got {shape} and {stride}")
+    itemsize = x.element_size()
+    if offset < 0 or offset % itemsize:
+        raise ValueError(f"{fn}: offset is in bytes and must be a non-negative multiple of the element size "
+                         f"{itemsize}, got {offset}")  # fmt: skip
+    start = offset // itemsize
+    if 0 not in shape:
+        last = start + sum((n - 1) * s for n, s in zip(shape, stride))
+        if last >= x.size:
+            raise ValueError(f"{fn}: the view with shape {shape}, stride {stride} and offset {offset} reads element "
+                             f"{last}, past the {x.size} elements of x")  # fmt: skip
+    return ops.as_strided(x, shape, stride, start)

@@ -7,6 +7,7 @@ live in minipaddle/ops/.
 from __future__ import annotations
 
 import builtins
+import itertools
 import numbers
 
 import numpy as np
@@ -17,15 +18,19 @@ from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
+from minipaddle.tensor import attribute
 from minipaddle.tensor.checks import (
+    _int_arg,
     check_bool,
     check_broadcast,
+    check_float_tensor,
     check_number,
     check_shape,
     check_tensor,
     normalize_axes,
     normalize_axis,
 )
+from minipaddle.tensor.creation import to_tensor
 
 __all__ = [
     "add",
@@ -48,7 +53,6 @@ __all__ = [
     "tanh",
     "max",
     "min",
-    # trigonometric and hyperbolic
     "sin",
     "cos",
     "tan",
@@ -61,7 +65,6 @@ __all__ = [
     "acosh",
     "atanh",
     "stanh",
-    # rounding, erf, logarithms, powers
     "floor",
     "ceil",
     "round",
@@ -76,18 +79,15 @@ __all__ = [
     "square",
     "clip",
     "increment",
-    # integer division
     "floor_divide",
     "remainder",
     "mod",
     "floor_mod",
-    # products and sums of several tensors
     "kron",
     "addmm",
     "add_n",
     "multiplex",
     "trace",
-    # reductions
     "cumsum",
     "prod",
     "logsumexp",
@@ -96,6 +96,10 @@ __all__ = [
     "amax",
     "amin",
     "broadcast_shape",
+    "combinations",
+    "vander",
+    "renorm",
+    "polar",
 ]
 
 
@@ -118,8 +122,6 @@ def binary_operands(x, y, fn: str) -> tuple[Tensor, Tensor]:
 def _with_scalar(t: Tensor, v, fn: str, scalar_first: bool) -> tuple[Tensor, Tensor]:
     """A tensor with a Python number or numpy array on one side."""
     if isinstance(v, (np.ndarray, list, tuple)):
-        from minipaddle.tensor.creation import to_tensor
-
         other = to_tensor(np.asarray(v))
         return binary_operands(other, t, fn)[::-1] if scalar_first else binary_operands(t, other, fn)
     if not isinstance(v, (numbers.Number, np.generic)):
@@ -559,3 +561,103 @@ def broadcast_shape(x_shape, y_shape) -> list:
     """
     x_shape, y_shape = check_shape(x_shape, "broadcast_shape"), check_shape(y_shape, "broadcast_shape")
     return list(broadcast_shapes(x_shape, y_shape, "broadcast_shape"))
+
+
+def combinations(x, r=2, with_replacement=False, name=None) -> Tensor:
+    """All r-element combinations of the 1-D x, one per row (in lexicographic order of positions).
+
+    Example:
+        >>> paddle.combinations(paddle.to_tensor([1, 2, 3]))    # [[1, 2], [1, 3], [2, 3]]
+    """
+    fn = "combinations"
+    check_tensor(x, fn)
+    if x.ndim != 1:
+        raise TypeError(f"{fn}: x must be a 1-D Tensor, got shape {x.shape}")
+    r = _int_arg(r, fn, "r")
+    if r < 0:
+        raise ValueError(f"{fn}: r must not be negative, got {r}")
+    if r == 0:
+        return ops.gather(x, Tensor(np.zeros(0, np.int64)), "axis", 0)
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    index = np.array(list(pick(range(x.shape[0]), r)), np.int64).reshape(-1, r)
+    return ops.gather(x, Tensor(index), "axis", 0)
+
+
+def vander(x, n=None, increasing=False, name=None) -> Tensor:
+    """The Vandermonde matrix of the 1-D x: column j is x ** (n - 1 - j), or x ** j with increasing=True.
+
+    Example:
+        >>> paddle.vander(paddle.to_tensor([1.0, 2.0, 3.0]))    # [[1, 1, 1], [4, 2, 1], [9, 3, 1]]
+    """
+    fn = "vander"
+    check_tensor(x, fn)
+    if x.ndim != 1:
+        raise ValueError(f"{fn}: x must be a 1-D Tensor, got shape {x.shape}")
+    n = x.shape[0] if n is None else _int_arg(n, fn, "n")
+    if n < 0:
+        raise ValueError(f"{fn}: n must not be negative, got {n}")
+    column = ops.reshape(x, (-1, 1))
+    if n == 0:
+        return ops.expand(column, (x.shape[0], 0))
+    powers = [ops.full_like(column, 1, None)]  # x ** 0, x ** 1, ... by repeated multiplication (exact gradients)
+    for _ in range(n - 1):
+        powers.append(ops.multiply(powers[-1], column))
+    out = ops.concat(powers, 1)
+    return out if check_bool(increasing, fn, "increasing") else ops.flip(out, (1,))
+
+
+# ---- paddle.* functions (also Tensor methods) ---------------------------------------------------------------------
+
+
+def renorm(x, p, axis, max_norm) -> Tensor:
+    """Rescale each slice of x along `axis` whose p-norm exceeds max_norm to have p-norm max_norm.
+
+    The slice x[..., i, ...] (index i on `axis`) is multiplied by max_norm / norm_i when its p-norm norm_i (over all
+    the other axes) is larger than max_norm, and left unchanged otherwise.
+
+    Args:
+        x (Tensor): float32 or float64, at least 1-D.
+        p (float): the order of the norm (> 0).
+        axis (int): the axis whose slices are renormalized (negative counts from the end).
+        max_norm (float): the largest p-norm a slice keeps.
+
+    Returns:
+        Tensor: x's shape and dtype.
+
+    Example:
+        >>> paddle.renorm(paddle.to_tensor([[3.0, 4.0], [0.3, 0.4]]), p=2, axis=0, max_norm=1.0)
+        >>> # [[0.6, 0.8], [0.3, 0.4]]
+    """
+    fn = "renorm"
+    check_float_tensor(x, fn)
+    p = float(check_number(p, fn, "p"))
+    max_norm = float(check_number(max_norm, fn, "max_norm"))
+    if x.ndim == 0:
+        raise ValueError(f"{fn}: x must have at least 1 dimension to take slices along axis, got a 0-D tensor")
+    if not 0 < p < np.inf:
+        raise ValueError(f"{fn}: p must be a positive finite number, got {p}")
+    axis = normalize_axis(axis, x.ndim, fn)
+    others = tuple(i for i in range(x.ndim) if i != axis)
+    norm = ops.pow(ops.sum(ops.pow(ops.abs(x), p), others, True), 1.0 / p)
+    too_large = ops.greater_than(norm, ops.full_like(norm, max_norm, None))
+    safe = ops.where(too_large, norm, ops.full_like(norm, 1.0, None))  # no division by a small, unused norm
+    factor = ops.where(too_large, ops.divide(ops.full_like(norm, max_norm, None), safe), ops.full_like(norm, 1, None))
+    return ops.multiply(x, factor)
+
+
+def polar(abs, angle, name=None) -> Tensor:  # noqa: A002 (Paddle's names)
+    """The complex tensor with magnitude `abs` and phase `angle`: abs * (cos(angle) + i sin(angle)).
+
+    Args:
+        abs (Tensor): float32 or float64 magnitudes.
+        angle (Tensor): float32 or float64 phases in radians (broadcast against abs).
+
+    Returns:
+        Tensor: complex64 for float32 inputs, complex128 when either is float64.
+
+    Example:
+        >>> paddle.polar(paddle.to_tensor([2.0]), paddle.to_tensor([np.pi / 2]))    # [~0+2j]
+    """
+    check_float_tensor(abs, "polar", "abs")
+    check_float_tensor(angle, "polar", "angle")
+    return attribute.complex(multiply(abs, cos(angle)), multiply(abs, sin(angle)))

@@ -16,8 +16,8 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor import math
 from minipaddle.tensor.checks import check_number, check_tensor
-from minipaddle.tensor.inplace import write_back
 from minipaddle.tensor.random import _int_range
+from minipaddle.tensor.write_back import write_back
 
 __all__ = ["randint_like", "poisson", "normal_", "cauchy_", "geometric_"]
 
@@ -135,7 +135,7 @@ def geometric_(x, probs, name=None) -> Tensor:
                       "geometric_")  # fmt: skip
 
 
-# Tensor methods (tensor/methods.py binds them); uniform_ and exponential_ are methods only, as in paddle 2.6.
+# Tensor methods (tensor_methods.py binds them); uniform_ and exponential_ are methods only, as in paddle 2.6.
 METHODS = {
     "uniform_": uniform_,
     "normal_": normal_,

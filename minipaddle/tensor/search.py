@@ -15,7 +15,18 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
 from minipaddle.tensor.checks import check_bool, check_tensor, normalize_axis
 
-__all__ = ["argmax", "argmin", "argsort", "sort", "topk", "mode", "nonzero", "masked_select", "unique"]
+__all__ = [
+    "argmax",
+    "argmin",
+    "argsort",
+    "sort",
+    "topk",
+    "mode",
+    "nonzero",
+    "masked_select",
+    "unique",
+    "unique_consecutive",
+]
 
 
 def _index_dtype(dtype, fn: str) -> np.dtype:
@@ -191,3 +202,24 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
     values, index, inverse, counts = ops.unique(x, axis, d)
     extras = [t for t, want in ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if want]
     return (values, *extras) if extras else values
+
+
+def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, dtype="int64", name=None):
+    """Collapse each run of equal consecutive elements (or slices along `axis`) into one.
+
+    Returns:
+        out, and when asked, inverse (each element's run number) and counts (each run's length) in `dtype`.
+
+    Example:
+        >>> paddle.unique_consecutive(paddle.to_tensor([1, 1, 2, 1]))    # [1, 2, 1]
+    """
+    fn = "unique_consecutive"
+    check_tensor(x, fn)
+    d = dtypes.to_dtype(dtype)
+    if d not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"{fn}: dtype must be int32 or int64, got {d.name}")
+    if axis is not None:
+        axis = normalize_axis(axis, x.ndim, fn)
+    out, inverse, counts = ops.unique_consecutive(x, axis, d.np)
+    extra = [t for t, wanted in ((inverse, return_inverse), (counts, return_counts)) if wanted]
+    return (out, *extra) if extra else out

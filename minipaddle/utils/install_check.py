@@ -4,25 +4,32 @@ from __future__ import annotations
 
 import numpy as np
 
+from minipaddle import static
+from minipaddle.core.state import in_dynamic_mode
+from minipaddle.core.tensor import CPUPlace
+from minipaddle.nn import Linear
+from minipaddle.optimizer import SGD
+from minipaddle.tensor.creation import to_tensor
+
 __all__ = ["run_check"]
 
 
-def _train_step_dynamic(paddle, data: np.ndarray) -> float:
-    linear = paddle.nn.Linear(2, 1)
-    opt = paddle.optimizer.SGD(learning_rate=0.01, parameters=linear.parameters())
-    loss = linear(paddle.to_tensor(data)).mean()
+def _train_step_dynamic(data: np.ndarray) -> float:
+    linear = Linear(2, 1)
+    opt = SGD(learning_rate=0.01, parameters=linear.parameters())
+    loss = linear(to_tensor(data)).mean()
     loss.backward()
     opt.step()
     return float(loss)
 
 
-def _train_step_static(paddle, data: np.ndarray) -> float:
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.static.program_guard(main, startup):
-        x = paddle.static.data("x", [-1, 2], "float32")
-        loss = paddle.static.nn.fc(x, 1).mean()
-        paddle.optimizer.SGD(learning_rate=0.01).minimize(loss)
-    exe = paddle.static.Executor(paddle.CPUPlace())
+def _train_step_static(data: np.ndarray) -> float:
+    main, startup = static.Program(), static.Program()
+    with static.program_guard(main, startup):
+        x = static.data("x", [-1, 2], "float32")
+        loss = static.nn.fc(x, 1).mean()
+        SGD(learning_rate=0.01).minimize(loss)
+    exe = static.Executor(CPUPlace())
     exe.run(startup)
     (value,) = exe.run(main, feed={"x": data}, fetch_list=[loss])
     return float(np.asarray(value))
@@ -38,23 +45,21 @@ def run_check() -> None:
         PaddlePaddle works well on 1 CPU.
         PaddlePaddle is installed successfully! Let's start deep learning with PaddlePaddle now.
     """
-    import minipaddle as paddle  # the whole package, which this module is part of
-
     print("Running verify PaddlePaddle program ... ")
     data = np.ones((2, 2), dtype="float32")
-    was_static = not paddle.in_dynamic_mode()
+    was_static = not in_dynamic_mode()
     if was_static:
-        paddle.disable_static()
+        static.disable_static()
     try:
-        losses = [_train_step_dynamic(paddle, data)]
-        paddle.enable_static()
+        losses = [_train_step_dynamic(data)]
+        static.enable_static()
         try:
-            losses.append(_train_step_static(paddle, data))
+            losses.append(_train_step_static(data))
         finally:
-            paddle.disable_static()
+            static.disable_static()
     finally:
         if was_static:
-            paddle.enable_static()
+            static.enable_static()
     if not all(np.isfinite(losses)):
         raise RuntimeError(f"run_check: the check model's loss is not finite ({losses}); minipaddle is broken")
     print("PaddlePaddle works well on 1 CPU.")

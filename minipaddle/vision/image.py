@@ -14,6 +14,7 @@ import os
 import numpy as np
 
 from minipaddle.core.state import STATE
+from minipaddle.tensor.creation import to_tensor
 from minipaddle.vision.png import read_png
 
 __all__ = ["set_image_backend", "get_image_backend", "image_load"]
@@ -73,8 +74,6 @@ def from_numpy(img: np.ndarray, backend: str):
     if backend == "pil":
         return require_pil("the 'pil' backend").fromarray(img)
     if backend == "tensor":
-        from minipaddle.tensor.creation import to_tensor
-
         return to_tensor(np.ascontiguousarray((img[..., None] if img.ndim == 2 else img).transpose(2, 0, 1)))
     return img
 

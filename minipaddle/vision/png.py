@@ -5,7 +5,7 @@ and RGBA (6), bit depth 8. Each row of a PNG is stored "filtered" against its le
 None, Sub and Up filters are undone with numpy over a whole row, while Average and Paeth depend on the pixel
 just decoded to their left, so those rows are undone pixel by pixel (as the format defines them).
 Write: uint8 HW / HW1 / HW3 / HW4 arrays, with the Up filter, written atomically (a temporary file, then renamed:
-framework/files.py).
+static/files.py).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import zlib
 
 import numpy as np
 
-from minipaddle.framework.files import atomic_write
+from minipaddle.static.files import atomic_write
 
 __all__ = ["read_png", "decode_png", "write_png"]
 

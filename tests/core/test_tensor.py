@@ -70,8 +70,8 @@ def test_set_device():
         paddle.set_device("gpu")
     with pytest.raises(ValueError, match="CPU only"):
         paddle.set_device("gpu:0")
-    with pytest.raises(RuntimeError, match="CPU only"):
-        paddle.CUDAPlace(0)
+    with pytest.raises(RuntimeError, match="CPU only"):  # a GPU place can be made (core/place.py), not used
+        paddle.to_tensor([1.0], place=paddle.CUDAPlace(0))
 
 
 GOLDEN = pathlib.Path(__file__).parent.parent / "golden" / "printing" / "cases.json"

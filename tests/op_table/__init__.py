@@ -12,6 +12,7 @@ from tests.op_table import (
     data_norm_ops,
     debug,
     distribution,
+    fake_quant,
     fft,
     fluid_ops,
     fused,
@@ -66,7 +67,10 @@ SECTIONS += [nce_ops]  # paddle.static.nn.nce's sampling op
 SECTIONS += [data_norm_ops]  # paddle.static.nn.data_norm and its statistics' pseudo-gradients
 SECTIONS += [rnnt]  # paddle.nn.functional.rnnt_loss (warprnnt)
 SECTIONS += [collective]  # paddle.distributed's collectives as ops (identity on one process), recompute
+SECTIONS += [fake_quant]  # quantization: the fake-quant ops, quantize_linear / dequantize_linear
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 
-__all__ = ["OP_TABLE", "OpInfo", "Sample"]
+__all__ = [
+    "OP_TABLE", "OpInfo", "Sample",
+]

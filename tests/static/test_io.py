@@ -141,7 +141,7 @@ def test_the_inference_model_holds_only_what_the_fetches_need(static_mode, fresh
     main, startup, image, label, probs, loss, aux = _classifier()
     exe = _run_startup(startup)
     prefix = str(tmp_path / "infer" / "clf")
-    paddle.static.save_inference_model(prefix, [image], [probs], exe, program=main)
+    paddle.static.save_inference_model(prefix, [image], [probs], exe, program=main, format="minipaddle")
     model = json.loads(open(prefix + ".pdmodel").read())
     assert (model["feed_names"], model["fetch_names"]) == (["image"], [probs.name])
     types = [op["type"] for op in model["blocks"][0]["ops"]]
@@ -249,13 +249,22 @@ def test_normalize_program_is_the_pruned_inference_program(static_mode, fresh_sc
 # ---- damaged files and crashes --------------------------------------------------------------------------------------
 
 
-def test_truncated_files_are_refused_with_a_clear_error(static_mode, fresh_scope, tmp_path):
+TRUNCATED = {
+    "minipaddle": ((".pdmodel", r"not JSON \(the file may be truncated\)"),
+                   (".pdiparams", "not a minipaddle parameter file .* or it is truncated"), "neither .* nor a min"),
+    "paddle": ((".pdmodel", r"not a Paddle ProgramDesc \(.pdmodel\), or it is truncated"),
+               (".pdiparams", r"ends early \(truncated\)"), r"neither a Paddle .pdiparams .* nor"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("fmt", ["minipaddle", "paddle"])
+def test_truncated_files_are_refused_with_a_clear_error(static_mode, fresh_scope, tmp_path, fmt):
     main, startup, image, _, probs, _, _ = _classifier()
     exe = _run_startup(startup)
     prefix = str(tmp_path / "m")
-    paddle.static.save_inference_model(prefix, [image], [probs], exe)
-    for suffix, message in ((".pdmodel", r"not JSON \(the file may be truncated\)"),
-                            (".pdiparams", "not a minipaddle parameter file .* or it is truncated")):  # fmt: skip
+    paddle.static.save_inference_model(prefix, [image], [probs], exe, format=fmt)
+    *truncations, pickled = TRUNCATED[fmt]
+    for suffix, message in truncations:
         whole = open(prefix + suffix, "rb").read()
         with open(prefix + suffix, "wb") as f:
             f.write(whole[: len(whole) * 2 // 3])
@@ -264,7 +273,7 @@ def test_truncated_files_are_refused_with_a_clear_error(static_mode, fresh_scope
         with open(prefix + suffix, "wb") as f:
             f.write(whole)
     open(prefix + ".pdiparams", "wb").write(b"\x80\x04K\x01.")  # a pickle: refused, never unpickled
-    with pytest.raises(ValueError, match="not an .npz"):
+    with pytest.raises(ValueError, match=pickled):
         paddle.static.load_inference_model(prefix, exe)
 
 

@@ -17,8 +17,10 @@ def test_sections_are_the_tree_the_table_and_the_curves():
         "The Layer tree (viz.draw_layers)",
         "The summary with torchinfo's extras (viz.summary_table)",
         "Training curves (viz.plot_history)",
+        "Where a step's time goes (paddle.profiler, viz.plot_profile)",
     ]
-    tree, table, plot = (html for _, html in sections)
+    tree, table, plot, profile = (html for _, html in sections)
+    assert profile.startswith("<svg") and "ms per step" in profile
     assert tree.startswith("<svg") if shutil.which("dot") else "digraph" in tree
     assert table.startswith("<pre>") and "Total mult-adds: 3,115" in table and "├─ features: Sequential" in table
     assert plot.startswith("<svg") and "<?xml" not in plot

@@ -10,6 +10,7 @@ import numpy as np
 from minipaddle import ops
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
+from minipaddle.nn import static_hooks
 from minipaddle.tensor.checks import check_tensor
 
 __all__ = ["dropout", "dropout2d", "dropout3d", "alpha_dropout"]
@@ -57,11 +58,8 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
         return x
     if not x.dtype.is_floating:
         raise TypeError(f"dropout: x must be a float tensor, got {x.dtype.name}")
-    if training and STATE.static_mode:  # a Program decides train or eval when it runs (static/train_switch.py)
-        from minipaddle.static.train_switch import needs_switch, train_or_eval
-
-        if needs_switch(training):
-            return train_or_eval(lambda t: dropout(x, p, axis, t, mode))
+    if training and STATE.static_mode and static_hooks.needs_switch(training):  # decided when the Program runs
+        return static_hooks.train_or_eval(lambda t: dropout(x, p, axis, t, mode))
     if not training:
         return x if mode == "upscale_in_train" else ops.scale(x, 1.0 - p)
     axes = None

@@ -18,6 +18,7 @@ from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, no_grad
 from minipaddle.core.tensor import Tensor
+from minipaddle.nn import static_hooks
 from minipaddle.nn.functional.distance import p_norm
 from minipaddle.tensor.checks import check_float_tensor, check_tensor, normalize_axis
 
@@ -84,12 +85,9 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     check_tensor(running_var, "batch_norm", "running_var")
     w = _per_channel(weight, x, axis, "batch_norm", "weight")
     b = _per_channel(bias, x, axis, "batch_norm", "bias")
-    if training and use_global_stats is None and STATE.static_mode:  # train or eval is decided when the Program runs
-        from minipaddle.static.train_switch import needs_switch, train_or_eval
-
-        if needs_switch(training):
-            return train_or_eval(lambda t: batch_norm(x, running_mean, running_var, weight, bias, t, momentum,
-                                                      epsilon, data_format))  # fmt: skip
+    if training and use_global_stats is None and STATE.static_mode and static_hooks.needs_switch(training):
+        return static_hooks.train_or_eval(lambda t: batch_norm(x, running_mean, running_var, weight, bias, t,
+                                                               momentum, epsilon, data_format))  # fmt: skip
     if use_global_stats is None:
         use_global_stats = not training
     if use_global_stats:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from minipaddle.nn.functional.extra import channel_shuffle, check_image_format, check_positive_int, pixel_unshuffle
 from minipaddle.nn.layer.layers import Layer
-from minipaddle.tensor.manipulation_extra import unflatten
+from minipaddle.tensor.manipulation import unflatten
 
 __all__ = ["PixelUnshuffle", "ChannelShuffle", "Unflatten"]
 

@@ -29,6 +29,7 @@ from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, layer_scope, no_grad, unique_name
 from minipaddle.core.tensor import Parameter, Tensor
 from minipaddle.nn.param_attr import make_parameter
+from minipaddle.profiler.events import RECORDING, layer_span
 
 __all__ = ["Layer"]
 
@@ -94,6 +95,12 @@ class Layer:
         raise TypeError(f"{type(self).__name__} does not define forward(); subclasses of Layer must define it")
 
     def __call__(self, *inputs, **kwargs):
+        if RECORDING.recorder is not None:  # a paddle.profiler.Profiler records: time this call as a Forward event
+            with layer_span(self):
+                return self._call_in_scope(*inputs, **kwargs)
+        return self._call_in_scope(*inputs, **kwargs)
+
+    def _call_in_scope(self, *inputs, **kwargs):
         with layer_scope(self._scope_path()):
             if self._forward_pre_hooks:
                 for hook in list(self._forward_pre_hooks.values()):

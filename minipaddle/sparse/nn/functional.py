@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-import minipaddle as paddle
+from minipaddle.geometric.message_passing import send_u_recv
 from minipaddle.nn import functional as F
 from minipaddle.sparse import tensor as st
 from minipaddle.sparse.tensor import SparseCooTensor
 from minipaddle.sparse.unary import check_sparse, with_values
+from minipaddle.tensor.creation import arange, zeros
+from minipaddle.tensor.indexing import index_add, index_select
+from minipaddle.tensor.manipulation import cast
+from minipaddle.tensor.math import exp
+from minipaddle.tensor.math import max as tensor_max
+from minipaddle.tensor.search import unique
 
 __all__ = ["leaky_relu", "relu", "relu6", "softmax"]
 
@@ -53,14 +59,14 @@ def softmax(x, axis=-1, name=None):
     values = coo.values()
     if coo.nnz() == 0:
         return x
-    rows = st.linearize(paddle.cast(coo.indices()[:-1], "int64"), x.shape[:-1])
-    _, row = paddle.unique(rows, return_inverse=True)
-    count = int(paddle.max(row)) + 1
+    rows = st.linearize(cast(coo.indices()[:-1], "int64"), x.shape[:-1])
+    _, row = unique(rows, return_inverse=True)
+    count = int(tensor_max(row)) + 1
     # Shifting each row by its maximum changes nothing mathematically and keeps exp from overflowing.
-    shift = paddle.geometric.send_u_recv(
-        values.detach().unsqueeze(-1), paddle.arange(coo.nnz()), row, reduce_op="max", out_size=count
-    ).squeeze(-1)
-    e = paddle.exp(values - paddle.index_select(shift, row))
-    total = paddle.index_add(paddle.zeros([count], values.dtype), row, 0, e)
-    out = SparseCooTensor(coo.indices(), e / paddle.index_select(total, row), x.shape)
+    shift = send_u_recv(values.detach().unsqueeze(-1), arange(coo.nnz()), row, reduce_op="max", out_size=count).squeeze(
+        -1
+    )
+    e = exp(values - index_select(shift, row))
+    total = index_add(zeros([count], values.dtype), row, 0, e)
+    out = SparseCooTensor(coo.indices(), e / index_select(total, row), x.shape)
     return st.same_layout(out, x) if x.is_sparse_csr() else out

@@ -11,8 +11,9 @@ import numpy as np
 import minipaddle.nn.functional as F
 from minipaddle import ops
 from minipaddle.core.state import unique_name
+from minipaddle.nn.functional.deform_conv import deform_conv2d as deform
 from minipaddle.nn.initializer import Constant, Normal
-from minipaddle.nn.param_attr import make_parameter
+from minipaddle.nn.param_attr import ParamAttr, make_parameter
 from minipaddle.tensor.checks import check_tensor
 from minipaddle.tensor.manipulation import reshape
 
@@ -112,8 +113,6 @@ def deform_conv2d(x, offset, mask, num_filters, filter_size, stride=1, padding=0
     Example:
         >>> out = paddle.static.nn.deform_conv2d(x, offset, None, num_filters=2, filter_size=3, padding=1)
     """
-    from minipaddle.vision.ops import deform_conv2d as deform  # vision stands above static: import when called
-
     fn = "deform_conv2d"
     check_tensor(x, fn, "x")
     groups = 1 if groups is None else groups
@@ -160,8 +159,6 @@ def batch_norm(input, act=None, is_test=False, momentum=0.9, epsilon=1e-05, para
     prefix = name or unique_name("batch_norm")
     w = _param(prefix, [channels], param_attr, input.dtype, default=Constant(1.0), fn="batch_norm")
     b = _param(prefix, [channels], bias_attr, input.dtype, is_bias=True, fn="batch_norm")
-    from minipaddle.nn.param_attr import ParamAttr
-
     mean = _param(prefix, [channels], ParamAttr(name=moving_mean_name, initializer=Constant(0.0), trainable=False),
                   input.dtype, fn="batch_norm")  # fmt: skip
     var = _param(prefix, [channels], ParamAttr(name=moving_variance_name, initializer=Constant(1.0), trainable=False),

@@ -10,14 +10,14 @@ from __future__ import annotations
 from minipaddle import ops
 from minipaddle.core.state import STATE, unique_name
 from minipaddle.core.tensor import Tensor
+from minipaddle.static.block_ops import register_block_op
 from minipaddle.static.control_flow import (
-    CONTROL_FLOW_GRADS,
-    CONTROL_FLOW_OPS,
     _as_var,
     _flatten,
     _pack,
     external_reads,
 )
+from minipaddle.static.executor import run_plan
 from minipaddle.static.program import ROLE_BACKWARD, Variable, default_main_program
 
 __all__ = ["static_pylayer"]
@@ -109,8 +109,6 @@ class PyLayerStep:
         self.sub_plans = sub_plans
 
     def run(self, env: dict) -> None:
-        from minipaddle.static.executor import run_plan
-
         run_plan(self.sub_plans["forward_block"], env)
         for out, src in zip(self.desc.outputs["Out"], self.desc.attrs["forward_outs"]):
             env[out] = env[src]
@@ -124,8 +122,6 @@ class PyLayerGradStep:
         self.sub_plans = sub_plans
 
     def run(self, env: dict) -> None:
-        from minipaddle.static.executor import run_plan
-
         for seed, g in zip(self.desc.attrs["seeds"], self.desc.inputs["out_grads"]):
             env[seed] = env[g]
         run_plan(self.sub_plans["backward_block"], env)
@@ -159,7 +155,7 @@ def pylayer_grad(desc, block, out_grads: dict, wanted: set, no_grad: set) -> dic
     return result
 
 
-# Registered beside cond and while: the Executor runs, and static backward differentiates, control-flow ops by
-# looking their type up in these two tables (static/control_flow.py).
-CONTROL_FLOW_OPS.update(pylayer=PyLayerStep, pylayer_grad=PyLayerGradStep)
-CONTROL_FLOW_GRADS["pylayer"] = pylayer_grad
+# Registered beside cond and while: the Executor runs, and static backward differentiates, ops that run sub-blocks
+# by looking their type up in static/block_ops.py.
+register_block_op("pylayer", PyLayerStep, pylayer_grad)
+register_block_op("pylayer_grad", PyLayerGradStep)

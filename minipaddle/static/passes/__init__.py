@@ -6,6 +6,7 @@ with `diff(before, after)`.
     fuse_fc(program, keep=())                matmul + add (+ relu/sigmoid/tanh) -> one fc op
     fold_conv_bn(program, scope=None, keep=())  conv + inference batch_norm -> conv with folded weights and bias
     reuse_buffers(program, keep=())          temporaries with disjoint lifetimes share one name (buffer)
+    convert_to_int8(program, scope=None, keep=())  quantized conv2d / matmul -> int8 weights, exact int32 products
 
     infer = paddle.static.passes.apply_passes(program, ["constant_folding", "fuse_fc", "dead_code_elimination"],
                                               keep=[y])
@@ -20,12 +21,13 @@ from minipaddle.static.passes.dead_code import dead_code_elimination
 from minipaddle.static.passes.diff import ProgramDiff, diff
 from minipaddle.static.passes.fold_conv_bn import fold_conv_bn
 from minipaddle.static.passes.fuse_fc import fuse_fc
+from minipaddle.static.passes.int8 import convert_to_int8
 from minipaddle.static.passes.reuse_buffers import buffer_count, reuse_buffers
 from minipaddle.static.program import Program
 
 __all__ = [
     "PASSES", "ProgramDiff", "apply_passes", "buffer_count", "constant_folding", "dead_code_elimination", "diff",
-    "fold_conv_bn", "fuse_fc", "reuse_buffers",
+    "fold_conv_bn", "fuse_fc", "reuse_buffers", "convert_to_int8",
 ]  # fmt: skip
 
 PASSES = {
@@ -34,6 +36,7 @@ PASSES = {
     "fuse_fc": fuse_fc,
     "fold_conv_bn": fold_conv_bn,
     "reuse_buffers": reuse_buffers,
+    "convert_to_int8": convert_to_int8,
 }
 
 

@@ -31,9 +31,10 @@ _CONVS = ("conv2d", "conv3d")
 _AFFINE = ("add", "subtract", "multiply", "divide")
 
 
-def fold_conv_bn(program: Program, scope=None, keep=()) -> Program:
+def fold_conv_bn(program: Program, scope=None, keep=(), convs=None) -> Program:
     """A copy of `program` with each conv followed by an inference batch_norm (or any per-channel affine chain)
-    folded into the conv's weight and one bias add. New weights go into `scope` (default: the global scope)."""
+    folded into the conv's weight and one bias add. New weights go into `scope` (default: the global scope).
+    `convs`: fold only the convs writing these names (default: all)."""
     scope = global_scope() if scope is None else scope
     new = program.clone()
     block = new.global_block()
@@ -48,7 +49,7 @@ def fold_conv_bn(program: Program, scope=None, keep=()) -> Program:
 
     drop, add_at, touched = set(), {}, set()
     for conv in block.ops:
-        if conv.type not in _CONVS:
+        if conv.type not in _CONVS or (convs is not None and conv.output_names()[0] not in convs):
             continue
         x, w = flat_inputs(conv)
         if w not in const or not block.var(w).persistable:

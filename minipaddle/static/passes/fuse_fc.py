@@ -54,8 +54,9 @@ def fuse_fc(program: Program, keep=()) -> Program:
             activation = block.ops[k].type
             chain.append(k)
         end = chain[-1]
-        # x, w and the bias must still hold the same values where the fused op will run (the chain's end)
-        if any(writers_between(writers, n, i, end) for n in (x, w, bias)):
+        # x, w and the bias must still hold the same values where the fused op will run (the chain's end); the
+        # bias may be made between the matmul and the add (a constant built there)
+        if any(writers_between(writers, n, i, end) for n in (x, w)) or writers_between(writers, bias, j, end):
             continue
         out = block.ops[end].output_names()[0]
         gone += [block.ops[c].output_names()[0] for c in chain[:-1]]

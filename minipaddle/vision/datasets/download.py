@@ -12,7 +12,7 @@ import os
 import urllib.error
 import urllib.request
 
-from minipaddle.framework.files import atomic_file
+from minipaddle.static.files import atomic_file
 
 __all__ = ["data_home", "dataset_file"]
 

@@ -17,6 +17,8 @@ import numbers
 import numpy as np
 
 from minipaddle.core.tensor import Tensor
+from minipaddle.tensor.creation import to_tensor as make_tensor
+from minipaddle.tensor.manipulation import flip
 from minipaddle.vision.transforms import color, geometry
 
 __all__ = [
@@ -61,8 +63,6 @@ def _on_hwc(img, fn: str, op):
     if kind == "numpy":
         return op(img)
     if kind == "tensor":
-        from minipaddle.tensor.creation import to_tensor as make_tensor
-
         out = op(img.numpy().transpose(1, 2, 0))
         return make_tensor(np.ascontiguousarray((out[..., None] if out.ndim == 2 else out).transpose(2, 0, 1)))
     from PIL import Image  # only reached with a PIL image, so Pillow is installed
@@ -90,8 +90,6 @@ def to_tensor(pic, data_format="CHW") -> Tensor:
         >>> F.to_tensor(np.zeros((28, 28), 'uint8')).shape
         [1, 28, 28]
     """
-    from minipaddle.tensor.creation import to_tensor as make_tensor
-
     if data_format not in ("CHW", "HWC"):
         raise ValueError(f"to_tensor: data_format must be 'CHW' or 'HWC', got {data_format!r}")
     kind = _kind(pic, "to_tensor")
@@ -108,8 +106,6 @@ def to_tensor(pic, data_format="CHW") -> Tensor:
 def hflip(img):
     """Mirror left-right."""
     if _kind(img, "hflip") == "tensor":
-        from minipaddle.tensor.manipulation import flip
-
         return flip(img, axis=[-1])
     return _on_hwc(img, "hflip", lambda a: np.ascontiguousarray(a[:, ::-1]))
 
@@ -117,8 +113,6 @@ def hflip(img):
 def vflip(img):
     """Mirror top-bottom."""
     if _kind(img, "vflip") == "tensor":
-        from minipaddle.tensor.manipulation import flip
-
         return flip(img, axis=[-2])
     return _on_hwc(img, "vflip", lambda a: np.ascontiguousarray(a[::-1]))
 
@@ -300,8 +294,6 @@ def normalize(img, mean, std, data_format="CHW", to_rgb=False):
         raise ValueError(f"normalize: data_format must be 'CHW' or 'HWC', got {data_format!r}")
     shape = (-1, 1, 1) if data_format == "CHW" else (1, 1, -1)
     if isinstance(img, Tensor):
-        from minipaddle.tensor.creation import to_tensor as make_tensor
-
         mean_t = make_tensor(np.asarray(mean, dtype=np.float64).reshape(shape), dtype=img.dtype)
         std_t = make_tensor(np.asarray(std, dtype=np.float64).reshape(shape), dtype=img.dtype)
         return (img - mean_t) / std_t

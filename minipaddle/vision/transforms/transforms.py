@@ -18,6 +18,7 @@ import numpy as np
 
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
+from minipaddle.tensor.creation import to_tensor
 from minipaddle.vision.transforms import functional as F
 from minipaddle.vision.transforms.geometry import check_interpolation
 
@@ -528,8 +529,6 @@ class RandomErasing(BaseTransform):
             v = np.asarray(self.value, dtype=np.float64).reshape(-1)
             v = v.reshape(-1, 1, 1) if is_tensor else v
         if is_tensor:
-            from minipaddle.tensor.creation import to_tensor
-
             v = to_tensor(np.broadcast_to(v, (channels, eh, ew)).copy(), dtype=img.dtype)
         elif np.ndim(img) == 2:
             v = np.reshape(v, np.shape(v)[:2]) if np.ndim(v) == 3 else v[0]

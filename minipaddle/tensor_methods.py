@@ -1,5 +1,7 @@
 """Bind the public functions onto Tensor as methods and Python operators, in one place (as Paddle's own
-`math_op_patch` does). core/tensor.py stays free of imports from above the core."""
+`math_op_patch` does). core/tensor.py stays free of imports from above the core. The methods come from every
+floor (nn.functional's activations, sparse's to_sparse_coo), so the binder stands on the top floor and
+minipaddle/__init__.py calls `bind()` once."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from minipaddle.core.op import get_op
 from minipaddle.core.tensor import Parameter, Tensor
 from minipaddle.nn.functional import activation
 from minipaddle.nn.param_attr import create_parameter
+from minipaddle.profiler.events import RECORDING, backward_span
 from minipaddle.sparse import creation as sparse_creation
 from minipaddle.tensor import (
     attribute,
@@ -22,7 +25,6 @@ from minipaddle.tensor import (
     linalg_extra,
     logic,
     manipulation,
-    manipulation_extra,
     math,
     pca,
     properties,
@@ -32,7 +34,7 @@ from minipaddle.tensor import (
     search,
     special_math,
     stat,
-    tensor_extra,
+    write_back,
 )
 from minipaddle.tensor.to_string import format_parameter, format_tensor
 
@@ -179,6 +181,13 @@ def backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
         grad_tensor: the gradient of this tensor (default: ones of its shape).
         retain_graph: keep the graph so that backward can run through it again.
     """
+    if RECORDING.recorder is not None:  # a paddle.profiler.Profiler records: time the backward as one event
+        with backward_span():
+            return _backward(self, grad_tensor, retain_graph)
+    _backward(self, grad_tensor, retain_graph)
+
+
+def _backward(self, grad_tensor, retain_graph: bool) -> None:
     if grad_tensor is None and not self.stop_gradient:  # the common case, `loss.backward()`, kept short
         seed = np.empty(self._data.shape, self._data.dtype)
         seed.fill(1)  # d(self)/d(self) = 1 (np.ones_like does the same, slower)
@@ -257,14 +266,14 @@ def retain_grads(self) -> None:
 
 def _inplace_methods(functions: dict) -> dict:
     """The `_` methods of paddle 2.6 (tensor/inplace.py): each one whose out-of-place function exists."""
-    built = {n: inplace.inplace_of(functions[n[:-1]], n) for n in inplace.WRITE_BACK + inplace.REBIND
+    built = {n: write_back.inplace_of(functions[n[:-1]], n) for n in write_back.WRITE_BACK + write_back.REBIND
              if n[:-1] in functions}  # fmt: skip
     return {**built, **inplace.SPECIAL}
 
 
 # Every function of these modules becomes a method too (`x.sum()` is `paddle.sum(x)`), as in Paddle.
-METHOD_MODULES = (math, linalg, linalg_extra, logic, manipulation, manipulation_extra, indexing, attribute, search,
-                  stat, special_math, reduce_extra, tensor_extra, pca)  # fmt: skip
+METHOD_MODULES = (math, linalg, linalg_extra, logic, manipulation, indexing, attribute, search,
+                  stat, special_math, reduce_extra, pca)  # fmt: skip
 # not called on a tensor first, or clash with an attribute
 NOT_METHODS = {"assign", "shape", "complex", "searchsorted", "logspace", "einsum", "tril_indices", "triu_indices",
                "tolist"}  # fmt: skip
@@ -291,7 +300,6 @@ METHODS = {
     "stft": signal.stft,  # paddle.signal's transforms, bound as methods in Paddle 2.6
     "istft": signal.istft,
     **random_extra.METHODS,  # the in-place random fills: uniform_, normal_, exponential_, cauchy_, geometric_
-    **tensor_extra.METHODS,  # fill_diagonal_, copy_, detach_, to, matrix_power, strides and the like
     **sparse_creation.METHODS,  # to_sparse_coo, to_sparse_csr: the way into paddle.sparse
 }
 
@@ -300,7 +308,7 @@ def bind() -> None:
     """Attach every method and operator to Tensor. Called once, when minipaddle is imported."""
     from_modules = {n: getattr(m, n) for m in METHOD_MODULES for n in m.__all__ if n not in NOT_METHODS}
     methods = {**properties.METHODS, **from_modules, **OPERATORS, **METHODS}
-    attributes = {**properties.PROPERTIES, **tensor_extra.PROPERTIES}
+    attributes = properties.PROPERTIES
     for name, fn in {**methods, **_inplace_methods(methods), **attributes}.items():
         setattr(Tensor, name, fn)
     for fn in (__bool__, __float__, __int__, __complex__, __index__, __len__, __iter__, __getitem__, __setitem__,

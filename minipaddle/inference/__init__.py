@@ -1,0 +1,35 @@
+"""paddle.inference: load a saved model, optimize it with IR passes, run it (Config, create_predictor).
+
+    config = paddle.inference.Config("lenet.pdmodel", "lenet.pdiparams")
+    predictor = paddle.inference.create_predictor(config)
+    h = predictor.get_input_handle(predictor.get_input_names()[0])
+    h.reshape(images.shape); h.copy_from_cpu(images)
+    predictor.run()
+    logits = predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu()
+
+config.py      Config and its pass list (PassBuilder)
+predictor.py   create_predictor, Predictor, PredictorPool, the optimization log (PassStep)
+handle.py      the input/output handles (paddle.inference.Tensor)
+passes/        the IR passes by paddle's names
+enums.py       DataType, PlaceType, PrecisionType, get_version
+mixed_precision.py  convert_to_mixed_precision
+"""
+
+from minipaddle.inference.config import Config, PassBuilder
+from minipaddle.inference.enums import (
+    DataType,
+    PlaceType,
+    PrecisionType,
+    get_num_bytes_of_data_type,
+    get_trt_compile_version,
+    get_trt_runtime_version,
+    get_version,
+)
+from minipaddle.inference.handle import Tensor
+from minipaddle.inference.predictor import PassStep, Predictor, PredictorPool, create_predictor
+
+__all__ = [
+    "Config", "DataType", "PassBuilder", "PassStep", "PlaceType", "PrecisionType", "Predictor", "PredictorPool",
+    "Tensor", "create_predictor", "get_num_bytes_of_data_type", "get_trt_compile_version",
+    "get_trt_runtime_version", "get_version",
+]  # fmt: skip

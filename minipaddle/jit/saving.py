@@ -1,0 +1,154 @@
+"""`paddle.jit.save`: a converted Layer or function as an inference model.
+
+    paddle.jit.save(layer, "out/model", input_spec=[InputSpec([None, 784], "float32")])
+      -> out/model.pdmodel          the Program (inference mode: dropout off, batch norm on running statistics)
+         out/model.pdiparams        the parameters and buffers it reads
+         out/model.pdiparams.info   JSON: for each saved variable, its structured name ('fc.weight'),
+                                    stop_gradient and trainable (Paddle writes this one with pickle)
+
+The files are written by paddle.static.save_inference_model (static/io.py), so
+paddle.static.load_inference_model and paddle.jit.load both read them, and loading never runs code. A Layer's
+other to_static methods are saved beside forward as `model.<method>.pdmodel` / `.pdiparams`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import types
+
+from minipaddle.core.tensor import Tensor
+from minipaddle.jit import logging_utils
+from minipaddle.jit.program_translator import _SWITCH, StaticFunction
+from minipaddle.static.input import InputSpec
+
+INFO_SUFFIX = ".pdiparams.info"
+_CONFIGS = ("output_spec", "with_hook", "combine_params", "clip_extra", "skip_forward", "input_names_after_prune",
+            "skip_prune_program")  # fmt: skip
+
+
+def _prefix(path) -> str:
+    if not isinstance(path, str):
+        raise TypeError(f"jit.save: path must be a string, got {type(path).__name__}")
+    if not os.path.basename(path):
+        raise ValueError(
+            "The input path MUST be format of dirname/file_prefix [dirname\\file_prefix in Windows system], but "
+            f"received file_prefix is empty string (path {path!r})."
+        )
+    directory = os.path.dirname(path)
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+    return path
+
+
+def _input_spec(input_spec):
+    if input_spec is None:
+        return None
+    if not isinstance(input_spec, (list, tuple)):
+        raise TypeError(f"jit.save: input_spec must be a list or tuple, got {type(input_spec).__name__}")
+    return [InputSpec.from_tensor(s) if isinstance(s, Tensor) else s for s in input_spec]
+
+
+def save(layer, path, input_spec=None, **configs) -> None:
+    """Save a Layer (converted or not) or a converted function as an inference model at the prefix `path`.
+
+    Args:
+        layer: a Layer (its forward is converted on the fly when it is not a StaticFunction; then input_spec is
+            needed unless the forward was called before), a StaticFunction, or a plain function.
+        path: 'directory/prefix': writes prefix.pdmodel, prefix.pdiparams and prefix.pdiparams.info.
+        input_spec: InputSpecs (or Tensors) for forward's inputs.
+        configs: output_spec (the outputs to keep: indices or Variables of the traced Program),
+            skip_prune_program, skip_forward; with_hook, combine_params, clip_extra and input_names_after_prune
+            are accepted (they change nothing on a CPU).
+
+    Example:
+        >>> paddle.jit.save(net, "./infer/net", input_spec=[paddle.static.InputSpec([None, 4], "float32")])
+    """
+    from minipaddle.nn import Layer
+
+    if not _SWITCH["enabled"]:
+        raise RuntimeError("jit.save: to_static is disabled (paddle.jit.enable_to_static(False)); enable it to save")
+    for key in ("model_filename", "params_filename"):
+        if key in configs:
+            raise ValueError(f"jit.save: the config {key!r} is not allowed (the files are named after path)")
+    unknown = set(configs) - set(_CONFIGS)
+    if unknown:
+        raise ValueError(f"jit.save: unknown configs {sorted(unknown)}; known: {', '.join(_CONFIGS)}")
+    prefix = _prefix(path)
+    spec = _input_spec(input_spec)
+    if isinstance(layer, Layer):
+        inner = getattr(layer, "_layers", layer)  # DataParallel wraps the Layer
+        _save_layer(inner, prefix, spec, configs)
+    elif isinstance(layer, StaticFunction):
+        _write(prefix, layer.concrete_program_specify_input_spec(spec), None, configs)
+    elif inspect.isfunction(layer):
+        _write(prefix, StaticFunction(layer, spec).concrete_program_specify_input_spec(spec), None, configs)
+    else:
+        raise TypeError(f"jit.save: layer must be a Layer, a to_static function or a function, got "
+                        f"{type(layer).__name__}")  # fmt: skip
+
+
+def _save_layer(layer, prefix: str, spec, configs: dict) -> None:
+    forward = layer.__dict__.get("forward") or layer.forward
+    if not isinstance(forward, StaticFunction):  # a plain Layer: converted for this save only
+        forward = StaticFunction(types.MethodType(type(layer).forward, layer), spec)
+    others = [n for n in sorted(dir(layer)) if n != "forward" and isinstance(getattr(layer, n, None), StaticFunction)]
+    if others and spec is not None:
+        raise ValueError("jit.save: input_spec must be None when the Layer has to_static methods besides forward")
+    was_training = layer.training
+    layer.eval()  # the inference Program: dropout off, batch norm on its running statistics
+    try:
+        if not configs.get("skip_forward"):
+            _write(prefix, forward.concrete_program_specify_input_spec(spec), layer, configs)
+        for name in others:
+            _write(f"{prefix}.{name}", getattr(layer, name).concrete_program_specify_input_spec(None), layer, configs)
+    finally:
+        if was_training:
+            layer.train()
+
+
+def _write(prefix: str, concrete, layer, configs: dict) -> None:
+    from minipaddle.static.executor import Executor, Scope, scope_guard
+    from minipaddle.static.files import atomic_write
+    from minipaddle.static.io import save_inference_model
+
+    outputs = _outputs(concrete, configs.get("output_spec"))
+    scope = Scope()
+    for t, v in concrete.parameters:
+        scope.vars[v.name] = t.numpy()
+    options = {"program": concrete.main_program}
+    if configs.get("skip_prune_program"):
+        options["skip_prune_program"] = True
+    with scope_guard(scope):
+        save_inference_model(prefix, concrete.inputs, outputs, Executor(), **options)
+    if layer is None:
+        logging_utils.warn("jit.save: a function was saved; it has no parameters, so no .pdiparams.info is written")
+        return
+    names = {id(t): n for n, t in list(layer.named_parameters()) + list(layer.named_buffers())}
+    info = {}
+    for t, v in concrete.parameters:
+        entry = {"structured_name": names.get(id(t), v.name), "stop_gradient": bool(t.stop_gradient)}
+        if getattr(t, "trainable", None) is not None and v.is_parameter:
+            entry["trainable"] = bool(t.trainable)
+        info[v.name] = entry
+    atomic_write(prefix + INFO_SUFFIX, json.dumps(info, indent=1, sort_keys=True).encode("utf-8"))
+
+
+def _outputs(concrete, output_spec) -> list:
+    outputs = list(concrete.outputs)
+    if output_spec is None:
+        return outputs
+    if not isinstance(output_spec, (list, tuple)):
+        raise TypeError(f"jit.save: output_spec must be a list, got {type(output_spec).__name__}")
+    by_name = {v.name: v for v in outputs}
+    chosen = []
+    for o in output_spec:
+        if isinstance(o, int) and 0 <= o < len(outputs):
+            chosen.append(outputs[o])
+        elif getattr(o, "name", o) in by_name:
+            chosen.append(by_name[getattr(o, "name", o)])
+        else:
+            raise ValueError(f"jit.save: output_spec entry {o!r} is not an output of the traced Program "
+                             f"(outputs: {sorted(by_name)}; or give their indices)")  # fmt: skip
+    return chosen

@@ -1,0 +1,371 @@
+"""The fake-quantization ops of Paddle 2.6, under Paddle's own op names, so a quantized Program reads as Paddle's.
+
+Fake quantization simulates int8 in floating point: x is mapped onto the integer grid q in [-bnt, bnt]
+(bnt = 2^(bits-1) - 1 = 127 for 8 bits) with a scale s (the largest |x| the grid covers, not s / 127):
+
+    q = round(bnt * (1 / s) * clip(x, -s, s))      round_type 1 (the fake ops' default): ties away from zero
+    q = clip(round(bnt * (1 / s) * x), -bnt-1, bnt)   round_type 0: ties to even, the int8 range [-128, 127]
+    quant-dequant: out = q * s / bnt
+
+The order of the float operations is Paddle's (bnt * inv_s first, then times x), so results agree bit for bit.
+Where s comes from names the op:
+- abs_max: s = max |x| over the tensor; channel_wise_abs_max: one s per slice along quant_axis;
+- moving_average_abs_max: state = rate * state + 1, accum = rate * accum + max |x|, s = accum / state (training);
+  the stored s when is_test;
+- moving_average_abs_max_scale records that moving average for an output and passes x through unchanged.
+quantize_linear / dequantize_linear are the saved (ONNX-style) form with a given scale and zero point.
+
+Gradients: the straight-through estimator (dx = dout; scales and statistics get none), as Paddle; quantize_linear
+and dequantize_linear have no gradient, as in Paddle 2.6 (inference only).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle.core.dispatch import apply
+from minipaddle.core.op import Meta, OpDef, register
+from minipaddle.core.tensor import Tensor
+
+__all__ = [
+    "fake_quantize_abs_max", "fake_quantize_dequantize_abs_max", "fake_channel_wise_quantize_abs_max",
+    "fake_channel_wise_quantize_dequantize_abs_max", "fake_quantize_moving_average_abs_max",
+    "fake_quantize_dequantize_moving_average_abs_max", "moving_average_abs_max_scale", "fake_dequantize_max_abs",
+    "fake_channel_wise_dequantize_max_abs", "quantize_linear", "dequantize_linear",
+]  # fmt: skip
+
+
+def bin_count(bit_length: int) -> int:
+    """The largest level of a signed symmetric grid: 2^(bits-1) - 1 (127 for 8 bits)."""
+    return (1 << (bit_length - 1)) - 1
+
+
+def _inverse(s: np.ndarray) -> np.ndarray:
+    """1 / s, with Paddle's guard for a zero scale (an all-zero tensor quantizes to zeros, not NaN)."""
+    one = np.ones((), s.dtype)
+    return np.where(s <= 1e-30, one / (s + np.asarray(1e-6, s.dtype)), one / np.where(s <= 1e-30, one, s))
+
+
+def _round_away(v: np.ndarray) -> np.ndarray:
+    """Round half away from zero (C's std::round): 0.5 -> 1, 2.5 -> 3, -2.5 -> -3."""
+    return np.copysign(np.floor(np.abs(v) + np.asarray(0.5, v.dtype)), v)
+
+
+def quantize_values(x: np.ndarray, s: np.ndarray, bit_length: int, round_type: int) -> np.ndarray:
+    """The integer levels (in x's dtype) of x on the grid of scale s (s broadcast against x)."""
+    s = np.asarray(s, x.dtype)
+    bnt = np.asarray(bin_count(bit_length), x.dtype)
+    factor = bnt * _inverse(s)
+    if round_type == 0:
+        return np.clip(np.round(factor * x), -bnt - 1, bnt)
+    return _round_away(factor * np.clip(x, -s, s))
+
+
+def dequantize_values(q: np.ndarray, s: np.ndarray, bit_length: int) -> np.ndarray:
+    """q * s / bnt (Paddle's order: the product first)."""
+    s = np.asarray(s, q.dtype)
+    return q * s / np.asarray(bin_count(bit_length), q.dtype)
+
+
+def channel_shape(x: np.ndarray, quant_axis: int) -> tuple:
+    """The shape that puts one scale per slice of x along quant_axis: (1, C, 1, 1) for axis 1 of a 4-d x."""
+    return tuple(x.shape[quant_axis] if i == quant_axis else 1 for i in range(x.ndim))
+
+
+def channel_abs_max(x: np.ndarray, quant_axis: int) -> np.ndarray:
+    """max |x| over every axis but quant_axis: [C]."""
+    axes = tuple(i for i in range(x.ndim) if i != quant_axis)
+    return np.abs(x).max(axis=axes) if x.size else np.zeros(x.shape[quant_axis], x.dtype)
+
+
+def _abs_max(x: np.ndarray) -> np.ndarray:
+    return np.asarray([np.abs(x).max() if x.size else 0], x.dtype)
+
+
+class _StraightThrough(OpDef):
+    """The fake ops' gradient: dout passes to x unchanged; the other inputs (scales, statistics) get none."""
+
+    saves_inputs = False
+    none_for_unused_outputs = True
+
+    def grad(self, node, g, *rest):
+        if g is None:
+            return (None,) * len(node.inputs)
+        return (g,) + (None,) * (len(node.inputs) - 1)
+
+
+# ---- abs_max: one scale, the tensor's largest |x| ---------------------------------------------------------------
+
+
+@register
+class FakeQuantizeAbsMax(_StraightThrough):
+    """(q, s): the levels of x on the grid of s = max |x|, and s as a [1] tensor."""
+
+    name = "fake_quantize_abs_max"
+
+    def kernel(self, x, bit_length=8, round_type=1):
+        s = _abs_max(x)
+        return quantize_values(x, s, bit_length, round_type), s
+
+    def infer_meta(self, x: Meta, bit_length=8, round_type=1):
+        return x, Meta((1,), x.dtype)
+
+
+@register
+class FakeQuantizeDequantizeAbsMax(_StraightThrough):
+    """(x quantized and dequantized with s = max |x|, s)."""
+
+    name = "fake_quantize_dequantize_abs_max"
+
+    def kernel(self, x, bit_length=8, round_type=1):
+        s = _abs_max(x)
+        return dequantize_values(quantize_values(x, s, bit_length, round_type), s, bit_length), s
+
+    def infer_meta(self, x: Meta, bit_length=8, round_type=1):
+        return x, Meta((1,), x.dtype)
+
+
+# ---- channel_wise_abs_max: one scale per channel (weights) ---------------------------------------------------
+
+
+@register
+class FakeChannelWiseQuantizeAbsMax(_StraightThrough):
+    """(q, s[C]): per slice along quant_axis (0 for conv weights [Cout, Cin, kh, kw], 1 for Linear's [in, out])."""
+
+    name = "fake_channel_wise_quantize_abs_max"
+
+    def kernel(self, x, bit_length=8, round_type=1, quant_axis=0):
+        s = channel_abs_max(x, quant_axis)
+        return quantize_values(x, s.reshape(channel_shape(x, quant_axis)), bit_length, round_type), s
+
+    def infer_meta(self, x: Meta, bit_length=8, round_type=1, quant_axis=0):
+        return x, Meta((x.shape[quant_axis],), x.dtype)
+
+
+@register
+class FakeChannelWiseQuantizeDequantizeAbsMax(_StraightThrough):
+    """(x quantized and dequantized per channel, s[C])."""
+
+    name = "fake_channel_wise_quantize_dequantize_abs_max"
+
+    def kernel(self, x, bit_length=8, round_type=1, quant_axis=0):
+        s = channel_abs_max(x, quant_axis)
+        per = s.reshape(channel_shape(x, quant_axis))
+        return dequantize_values(quantize_values(x, per, bit_length, round_type), per, bit_length), s
+
+    def infer_meta(self, x: Meta, bit_length=8, round_type=1, quant_axis=0):
+        return x, Meta((x.shape[quant_axis],), x.dtype)
+
+
+# ---- moving_average_abs_max: the scale follows a moving average of the batches' abs-max (activations) ---------
+
+
+def moving_average(x: np.ndarray, in_accum, in_state, moving_rate: float) -> tuple:
+    """(scale, state, accum) after one batch: state = rate * state + 1, accum = rate * accum + max |x|,
+    scale = accum / state, in x's dtype (the rate is a float32 attribute in Paddle)."""
+    rate = np.asarray(np.float32(moving_rate), x.dtype)
+    state = rate * np.asarray(in_state, x.dtype) + np.asarray(1, x.dtype)
+    accum = rate * np.asarray(in_accum, x.dtype) + _abs_max(x)
+    return accum / state, state, accum
+
+
+class _MovingAverage(_StraightThrough):
+    """Inputs x, in_scale, in_accum, in_state; outputs (out, scale, state, accum). With is_test (or without the
+    statistics) the stored in_scale is used and the statistics pass through."""
+
+    dequantize = False
+
+    def kernel(self, x, in_scale, in_accum, in_state, moving_rate=0.9, bit_length=8, round_type=1, is_test=False):
+        if is_test or in_accum is None or in_state is None:
+            s = np.asarray(in_scale, x.dtype).reshape(1)
+            state = s if in_state is None else np.asarray(in_state, x.dtype)
+            accum = s if in_accum is None else np.asarray(in_accum, x.dtype)
+        else:
+            s, state, accum = moving_average(x, in_accum, in_state, moving_rate)
+        q = quantize_values(x, s, bit_length, round_type)
+        out = dequantize_values(q, s, bit_length) if self.dequantize else q
+        return out, s, state, accum
+
+    def infer_meta(self, x: Meta, *rest, **attrs):
+        one = Meta((1,), x.dtype)
+        return x, one, one, one
+
+
+@register
+class FakeQuantizeMovingAverageAbsMax(_MovingAverage):
+    name = "fake_quantize_moving_average_abs_max"
+
+
+@register
+class FakeQuantizeDequantizeMovingAverageAbsMax(_MovingAverage):
+    name = "fake_quantize_dequantize_moving_average_abs_max"
+    dequantize = True
+
+
+@register
+class MovingAverageAbsMaxScale(OpDef):
+    """(x unchanged, scale, state, accum): records the moving average abs-max of an output (for its output scale);
+    with is_test (or without the statistics) nothing is updated and the scale is not computed (zeros)."""
+
+    name = "moving_average_abs_max_scale"
+    saves_inputs = False
+    none_for_unused_outputs = True
+
+    def kernel(self, x, in_accum, in_state, moving_rate=0.9, is_test=False):
+        if is_test or in_accum is None or in_state is None:
+            zero = np.zeros(1, x.dtype)
+            return x.copy(), zero, zero if in_state is None else in_state, zero if in_accum is None else in_accum
+        s, state, accum = moving_average(x, in_accum, in_state, moving_rate)
+        return x.copy(), s, state, accum
+
+    def grad(self, node, g, *rest):  # Out = X: the true derivative, so gradcheck holds
+        return (g,) + (None,) * (len(node.inputs) - 1)
+
+    def infer_meta(self, x: Meta, *rest, **attrs):
+        one = Meta((1,), x.dtype)
+        return x, one, one, one
+
+
+# ---- dequantizing the saved integer form ---------------------------------------------------------------------
+
+
+@register
+class FakeDequantizeMaxAbs(OpDef):
+    """x * scale / max_range (the legacy dequantize of weights stored as integers)."""
+
+    name = "fake_dequantize_max_abs"
+    differentiable = False
+
+    def kernel(self, x, scale, max_range=127.0):
+        return (x * np.asarray(scale, x.dtype).reshape(1) / np.asarray(np.float32(max_range), x.dtype)).astype(x.dtype)
+
+    def infer_meta(self, x: Meta, scale: Meta, max_range=127.0):
+        return x
+
+
+@register
+class FakeChannelWiseDequantizeMaxAbs(OpDef):
+    """x * scales[c] / bnt along quant_axis; with two scale tensors (weights per channel, then the activation's
+    one scale) x * s0[c] * s1 / (bnt0 * bnt1), as Paddle."""
+
+    name = "fake_channel_wise_dequantize_max_abs"
+    differentiable = False
+
+    def kernel(self, x, *scales, quant_bits=(8,), quant_axis=0, x_num_col_dims=1):
+        s0 = np.asarray(scales[0], x.dtype).reshape(channel_shape(x, quant_axis))
+        out = x * s0 / np.asarray(bin_count(quant_bits[0]), x.dtype)
+        if len(scales) > 1:
+            out = out * np.asarray(scales[1], x.dtype).reshape(1) / np.asarray(bin_count(quant_bits[1]), x.dtype)
+        return out.astype(x.dtype)
+
+    def infer_meta(self, x: Meta, *scales, **attrs):
+        return x
+
+
+@register
+class QuantizeLinear(OpDef):
+    """y = the levels of x for the given scale (per tensor with quant_axis -1, else per channel); zero_point is
+    carried (0 in Paddle's symmetric scheme). round_type 0 (default): ties to even, clipped to [-bnt-1, bnt]."""
+
+    name = "quantize_linear"
+    differentiable = False
+
+    def kernel(self, x, scale, zero_point, quant_axis=0, bit_length=8, round_type=0, is_test=True,
+               only_observer=False):  # fmt: skip
+        s = np.asarray(scale, x.dtype)
+        s = s.reshape(1) if quant_axis < 0 else s.reshape(channel_shape(x, quant_axis))
+        if only_observer:
+            return x.copy()
+        return quantize_values(x, s, bit_length, round_type)
+
+    def infer_meta(self, x: Meta, *rest, **attrs):
+        return x
+
+
+@register
+class DequantizeLinear(OpDef):
+    """y = x * scale / bnt (per tensor with quant_axis -1, else per channel along quant_axis)."""
+
+    name = "dequantize_linear"
+    differentiable = False
+
+    def kernel(self, x, scale, zero_point, quant_axis=0, bit_length=8, round_type=0, is_test=True,
+               only_observer=False):  # fmt: skip
+        x = x.astype(np.asarray(scale).dtype) if x.dtype.kind != "f" else x
+        s = np.asarray(scale, x.dtype)
+        s = s.reshape(1) if quant_axis < 0 else s.reshape(channel_shape(x, quant_axis))
+        if only_observer:
+            return x.copy()
+        return dequantize_values(x, s, bit_length)
+
+    def infer_meta(self, x: Meta, scale: Meta, *rest, **attrs):
+        return Meta(x.shape, scale.dtype)
+
+
+# ---- the raw op functions ---------------------------------------------------------------------------------------
+
+
+def _attrs(bit_length, round_type, **more) -> dict:
+    return {"bit_length": int(bit_length), "round_type": int(round_type), **more}
+
+
+def fake_quantize_abs_max(x: Tensor, bit_length: int = 8, round_type: int = 1) -> tuple:
+    return apply(FakeQuantizeAbsMax, (x,), _attrs(bit_length, round_type))
+
+
+def fake_quantize_dequantize_abs_max(x: Tensor, bit_length: int = 8, round_type: int = 1) -> tuple:
+    return apply(FakeQuantizeDequantizeAbsMax, (x,), _attrs(bit_length, round_type))
+
+
+def fake_channel_wise_quantize_abs_max(x: Tensor, bit_length: int = 8, round_type: int = 1, quant_axis: int = 0):
+    return apply(FakeChannelWiseQuantizeAbsMax, (x,), _attrs(bit_length, round_type, quant_axis=int(quant_axis)))
+
+
+def fake_channel_wise_quantize_dequantize_abs_max(x: Tensor, bit_length: int = 8, round_type: int = 1,
+                                                  quant_axis: int = 0) -> tuple:  # fmt: skip
+    attrs = _attrs(bit_length, round_type, quant_axis=int(quant_axis))
+    return apply(FakeChannelWiseQuantizeDequantizeAbsMax, (x,), attrs)
+
+
+def _moving_attrs(moving_rate, bit_length, round_type, is_test) -> dict:
+    return _attrs(bit_length, round_type, moving_rate=float(moving_rate), is_test=bool(is_test))
+
+
+def fake_quantize_moving_average_abs_max(x, in_scale, in_accum=None, in_state=None, moving_rate=0.9, bit_length=8,
+                                         round_type=1, is_test=False) -> tuple:  # fmt: skip
+    attrs = _moving_attrs(moving_rate, bit_length, round_type, is_test)
+    return apply(FakeQuantizeMovingAverageAbsMax, (x, in_scale, in_accum, in_state), attrs)
+
+
+def fake_quantize_dequantize_moving_average_abs_max(x, in_scale, in_accum=None, in_state=None, moving_rate=0.9,
+                                                    bit_length=8, round_type=1, is_test=False) -> tuple:  # fmt: skip
+    attrs = _moving_attrs(moving_rate, bit_length, round_type, is_test)
+    return apply(FakeQuantizeDequantizeMovingAverageAbsMax, (x, in_scale, in_accum, in_state), attrs)
+
+
+def moving_average_abs_max_scale(x, in_accum=None, in_state=None, moving_rate=0.9, is_test=False) -> tuple:
+    attrs = {"moving_rate": float(moving_rate), "is_test": bool(is_test)}
+    return apply(MovingAverageAbsMaxScale, (x, in_accum, in_state), attrs)
+
+
+def fake_dequantize_max_abs(x: Tensor, scale: Tensor, max_range: float = 127.0) -> Tensor:
+    return apply(FakeDequantizeMaxAbs, (x, scale), {"max_range": float(max_range)})
+
+
+def fake_channel_wise_dequantize_max_abs(x: Tensor, scales: list, quant_bits=(8,), quant_axis: int = 0,
+                                         x_num_col_dims: int = 1) -> Tensor:  # fmt: skip
+    attrs = {"quant_bits": tuple(int(b) for b in quant_bits), "quant_axis": int(quant_axis),
+             "x_num_col_dims": int(x_num_col_dims)}  # fmt: skip
+    return apply(FakeChannelWiseDequantizeMaxAbs, (x, *scales), attrs)
+
+
+def _linear_attrs(quant_axis, bit_length, round_type) -> dict:
+    return {"quant_axis": int(quant_axis), "bit_length": int(bit_length), "round_type": int(round_type)}
+
+
+def quantize_linear(x, scale, zero_point, quant_axis: int = -1, bit_length: int = 8, round_type: int = 0) -> Tensor:
+    return apply(QuantizeLinear, (x, scale, zero_point), _linear_attrs(quant_axis, bit_length, round_type))
+
+
+def dequantize_linear(x, scale, zero_point, quant_axis: int = -1, bit_length: int = 8, round_type: int = 0) -> Tensor:
+    return apply(DequantizeLinear, (x, scale, zero_point), _linear_attrs(quant_axis, bit_length, round_type))

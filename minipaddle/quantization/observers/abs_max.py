@@ -1,0 +1,61 @@
+"""AbsmaxObserver: PTQ's simplest observer: the largest |x| over all calibration batches is the scale."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle.core.tensor import Tensor
+from minipaddle.quantization.base_observer import BaseObserver
+from minipaddle.quantization.factory import ObserverFactory
+
+__all__ = ["AbsmaxObserver", "AbsmaxObserverLayer"]
+
+
+class AbsmaxObserver(ObserverFactory):
+    """The factory of AbsmaxObserverLayer.
+
+    Args:
+        quant_bits: bits of the grid (8).
+
+    Example:
+        >>> observer = AbsmaxObserver(quant_bits=8)
+        >>> ptq = PTQ(QuantConfig(activation=observer, weight=observer))
+    """
+
+    def __init__(self, quant_bits=8):
+        super().__init__(quant_bits=quant_bits)
+
+    def _get_class(self):
+        return AbsmaxObserverLayer
+
+
+class AbsmaxObserverLayer(BaseObserver):
+    """Passes its input through and keeps abs_max_val = max(abs_max_val, max |x|) (starting at 1e-7)."""
+
+    INIT_ABS_MAX = 1e-7
+
+    def __init__(self, layer, quant_bits=8):
+        super().__init__()
+        self._quant_bits = quant_bits
+        self.abs_max_val = Tensor(np.asarray(self.INIT_ABS_MAX, "float32"))
+
+    def forward(self, input):
+        import minipaddle as paddle
+
+        self.abs_max_val = paddle.maximum(paddle.max(paddle.abs(input.detach())), self.abs_max_val)
+        return input
+
+    def cal_thresholds(self):
+        self.thresholds = self.abs_max_val
+
+    def bit_length(self):
+        return self._quant_bits
+
+    def quant_axis(self):
+        return -1
+
+    def scales(self):
+        return self.abs_max_val
+
+    def zero_points(self):
+        return None

@@ -1,0 +1,279 @@
+"""Saving quantized models for inference, in Paddle 2.6's two formats.
+
+A model is traced into a static Program (`trace_layer`: its parameters become persistable variables, its forward
+is built once in eval mode) and written with `paddle.static.save_inference_model`. (paddle.jit.save is the public
+way in Paddle; minipaddle's tracing stands in for it here.) Then, for ImperativeQuantAware models:
+
+- the legacy format (onnx_format=False, `gather_scales`): the fake quant-dequant ops stay; each op that reads a
+  fake-quantized value gets the scale as an attribute `{Slot}{index}_threshold` (a list for per-channel weights)
+  and `with_quant_attr`; the output scales recorded by moving_average_abs_max_scale become `out_threshold` and
+  `{OutSlot}0_threshold` on the op that made the output, and those ops are removed;
+- onnx_format=True (`to_quantize_linear`): each fake quant-dequant op becomes quantize_linear + dequantize_linear
+  with its scale as a persistable variable and a zero point; weights are stored as their integer levels (in
+  float32) read by a dequantize_linear alone (Paddle's ReplaceFakeQuantDequantPass and QuantWeightPass).
+A model converted by the 2.6 API (`QAT.convert`) is already in the second form: `save_inference_layer` writes it.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from minipaddle.core.op import OPS
+from minipaddle.core.state import unique_name
+from minipaddle.nn.layer.layers import Layer
+from minipaddle.ops.fake_quant import quantize_values
+from minipaddle.static.builder import flat_inputs, slot_inputs
+from minipaddle.static.program import OpDesc, Program
+
+__all__ = ["trace_layer", "save_inference_layer", "save_quantized_model", "gather_scales", "to_quantize_linear"]
+
+FAKE_QDQ = ("fake_quantize_dequantize_abs_max", "fake_channel_wise_quantize_dequantize_abs_max",
+            "fake_quantize_dequantize_moving_average_abs_max")  # fmt: skip
+OUT_SCALE = "moving_average_abs_max_scale"
+# Paddle's slot names, for the threshold attributes of the ops quantization meets (others: x -> X, y -> Y).
+PADDLE_SLOTS = {"conv2d": ("Input", "Filter"), "conv2d_transpose": ("Input", "Filter"), "matmul": ("X", "Y")}
+
+
+def _input_specs(layer: Layer, input_spec, fn: str) -> list:
+    from minipaddle.static.input import InputSpec
+
+    if input_spec is None:
+        raise ValueError(f"{fn}: give input_spec, e.g. [paddle.static.InputSpec([None, 1, 28, 28], 'float32')]")
+    specs = list(input_spec) if isinstance(input_spec, (list, tuple)) else [input_spec]
+    params = [p for p in inspect.signature(layer.forward).parameters.values() if p.kind == p.POSITIONAL_OR_KEYWORD]
+    out = []
+    for i, spec in enumerate(specs):
+        if not isinstance(spec, InputSpec):
+            raise TypeError(f"{fn}: input_spec must hold paddle.static.InputSpec, got {type(spec).__name__}")
+        name = spec.name or (params[i].name if i < len(params) else f"x{i}")
+        out.append((name, [-1 if d is None else d for d in spec.shape], spec.dtype))
+    return out
+
+
+def trace_layer(layer: Layer, input_spec) -> tuple:
+    """Build `layer`'s forward (in eval mode) into a new Program. Returns (program, feed Variables, fetch
+    Variables, scope, output_scales): the scope holds the parameters' values; output_scales maps the output of
+    each moving_average_abs_max_scale op to its layer's scale parameter (the op does not read it in eval)."""
+    import minipaddle.static as S
+    from minipaddle.nn.quant.quant_layers import MovingAverageAbsMaxScale
+    from minipaddle.static.parameters import StaticParameter
+
+    if not isinstance(layer, Layer):
+        raise TypeError(f"save: layer must be a paddle.nn.Layer, got {type(layer).__name__}")
+    specs = _input_specs(layer, input_spec, "save")
+    modes = [(sub, sub.training) for sub in layer.sublayers(include_self=True)]
+    program, startup, scope = Program(), Program(), S.Scope()
+    swapped, made, output_scales, hooks = [], {}, {}, []
+    layer.eval()
+    S.enable_static()
+    try:
+        with S.program_guard(program, startup):
+            block = program.global_block()
+            for sub in layer.sublayers(include_self=True):
+                for table in (sub._parameters, sub._buffers):
+                    for key, t in list(table.items()):
+                        if t is None:
+                            continue
+                        if id(t) not in made:
+                            name = t.name or unique_name("buffer")
+                            v = StaticParameter(block, name, list(t.shape), t.dtype, trainable=False)
+                            block.vars[name] = v
+                            scope.vars[name] = np.array(t.numpy())
+                            made[id(t)] = v
+                        swapped.append((table, key, t))
+                        table[key] = made[id(t)]
+                if isinstance(sub, MovingAverageAbsMaxScale):
+                    record = (lambda s: lambda _, inputs, out: output_scales.__setitem__(out.name, s._scale.name))(sub)
+                    hooks.append(sub.register_forward_post_hook(record))
+            feeds = [S.data(name, shape, dtype) for name, shape, dtype in specs]
+            out = layer(*feeds)
+    finally:
+        for h in hooks:
+            h.remove()
+        for table, key, t in swapped:
+            table[key] = t
+        S.disable_static()
+        for sub, mode in modes:
+            sub.training = mode
+    fetches = list(out) if isinstance(out, (list, tuple)) else [out]
+    return program, feeds, fetches, scope, output_scales
+
+
+def _save(program, feeds, fetches, scope, path: str) -> None:
+    import minipaddle.static as S
+
+    with S.scope_guard(scope):
+        S.save_inference_model(path, feeds, fetches, S.Executor(), program=program)
+
+
+def save_inference_layer(layer: Layer, path: str, input_spec=None) -> None:
+    """Trace `layer` and save it as an inference model (`path.pdmodel`, `path.pdiparams`), as paddle.jit.save does
+    for a model converted with QAT/PTQ.convert: its quantize_linear / dequantize_linear ops and scales included.
+
+    Example:
+        >>> infer = qat.convert(model)
+        >>> save_inference_layer(infer, "./int8/lenet", [paddle.static.InputSpec([None, 1, 28, 28], "float32")])
+    """
+    program, feeds, fetches, scope, _ = trace_layer(layer, input_spec)
+    _save(program, feeds, fetches, scope, path)
+
+
+def save_quantized_model(model: Layer, path: str, input_spec=None, onnx_format=False, activation_bits=8,
+                         **config) -> None:  # fmt: skip
+    """ImperativeQuantAware's save: the traced model in the legacy format (fake ops + threshold attributes) or,
+    with onnx_format, with quantize_linear / dequantize_linear ops."""
+    unknown = sorted(set(config) - {"clip_extra", "output_spec"})
+    if unknown:
+        raise TypeError(f"save_quantized_model: unexpected keyword argument(s) {unknown}")
+    program, feeds, fetches, scope, output_scales = trace_layer(model, input_spec)
+    program = _fold_scale_assigns(program)
+    names = [f.name for f in fetches]
+    if onnx_format:
+        program = to_quantize_linear(program, scope, output_scales, activation_bits)
+    else:
+        program, names = gather_scales(program, scope, output_scales, names)
+    block = program.global_block()
+    _save(program, feeds, [block.var(n) for n in names], scope, path)
+
+
+# ---- rewriting the traced Program --------------------------------------------------------------------------------
+
+
+def _writers(block) -> dict:
+    return {n: op for op in block.ops for n in op.output_names()}
+
+
+def _fold_scale_assigns(program: Program) -> Program:
+    """A weight quanter writes its scale into its parameter with an assign op; let the fake op write the parameter
+    itself (its OutScale output, as Paddle's program has it) and drop the assign."""
+    new = program.clone()
+    block = new.global_block()
+    writers, drop = _writers(block), set()
+    for i, op in enumerate(block.ops):
+        if op.type != "assign":
+            continue
+        (src,), (dst,) = flat_inputs(op), op.output_names()
+        writer = writers.get(src)
+        if writer is not None and writer.type in FAKE_QDQ and writer.outputs["Out"][1] == src:
+            writer.outputs["Out"][1] = dst
+            drop.add(i)
+    block.ops = [op for i, op in enumerate(block.ops) if i not in drop]
+    return new
+
+
+def _scale_of(op, scope, output_scales: dict) -> np.ndarray:
+    """The scale value a fake op or output-scale op stands for (from the scope)."""
+    if op.type == "fake_quantize_dequantize_moving_average_abs_max":
+        name = op.inputs["in_scale"][0]
+    elif op.type == OUT_SCALE:
+        name = output_scales.get(op.outputs["Out"][0])
+        if name is None:
+            raise ValueError(f"save_quantized_model: no scale parameter known for {op.outputs['Out'][0]!r}")
+    else:
+        name = op.outputs["Out"][1]
+    if name in scope.vars:
+        return np.asarray(scope.vars[name])
+    x = scope.vars[flat_inputs(op)[0]]  # a weight whose scale was never stored: its abs-max now
+    axis = op.attrs.get("quant_axis", -1)
+    return np.abs(x).max(axis=tuple(i for i in range(x.ndim) if i != axis)) if "channel" in op.type else np.abs(x).max()
+
+
+def _naive(value: np.ndarray):
+    """A float for one value, a list of floats for several (Paddle's fp_numpy_to_naive)."""
+    value = np.asarray(value, np.float64).reshape(-1)
+    return float(value[0]) if value.size == 1 else [float(v) for v in value]
+
+
+def _paddle_slot(op_type: str, slot: str, position: int) -> str:
+    names = PADDLE_SLOTS.get(op_type)
+    if names is not None and position < len(names):
+        return names[position]
+    return slot[:1].upper() + slot[1:]
+
+
+def gather_scales(program: Program, scope, output_scales: dict, fetch_names: list) -> tuple:
+    """The legacy format: thresholds as op attributes, output-scale ops removed. Returns (program, fetch names)."""
+    new = program.clone()
+    block = new.global_block()
+    writers = _writers(block)
+    for op in block.ops:  # input thresholds
+        if op.type in FAKE_QDQ or op.type == OUT_SCALE:
+            continue
+        for position, (slot, names) in enumerate(op.inputs.items()):
+            for index, name in enumerate(names):
+                writer = writers.get(name)
+                if writer is not None and (writer.type in FAKE_QDQ or writer.type == OUT_SCALE):
+                    op.attrs[f"{_paddle_slot(op.type, slot, position)}{index}_threshold"] = _naive(
+                        _scale_of(writer, scope, output_scales)
+                    )
+                    op.attrs["with_quant_attr"] = True
+    renames, keep = {}, []
+    for op in block.ops:  # output thresholds
+        if op.type != OUT_SCALE:
+            keep.append(op)
+            continue
+        x, out = flat_inputs(op)[0], op.outputs["Out"][0]
+        scale = _naive(_scale_of(op, scope, output_scales))
+        producer = writers.get(x)
+        if producer is not None:
+            producer.attrs["Out0_threshold"] = scale
+            producer.attrs["out_threshold"] = scale
+            producer.attrs["with_quant_attr"] = True
+        renames[out] = renames.get(x, x)
+    for op in keep:
+        op.inputs = {slot: [renames.get(n, n) for n in names] for slot, names in op.inputs.items()}
+    block.ops = keep
+    for op in keep:  # a matmul / conv whose inputs are not all fake-quantized is left in float by an int8 engine
+        if op.type in PADDLE_SLOTS and not all(
+            writers.get(n) is not None and writers[n].type in FAKE_QDQ for n in flat_inputs(op)[:2]
+        ):
+            op.attrs["skip_quant"] = True
+            op.attrs["with_quant_attr"] = True
+    return new, [renames.get(n, n) for n in fetch_names]
+
+
+def _new_op(type_: str, inputs: list, outputs: list, attrs: dict, like: OpDesc) -> OpDesc:
+    return OpDesc(type_, slot_inputs(OPS[type_], inputs), {"Out": list(outputs)}, attrs, like.role, like.scope)
+
+
+def to_quantize_linear(program: Program, scope, output_scales: dict, bit_length=8) -> Program:
+    """onnx_format: fake quant-dequant ops -> quantize_linear + dequantize_linear; weights stored as levels with a
+    dequantize_linear alone; output-scale ops whose input is already an observer's output are dropped, the others
+    become quantize_linear + dequantize_linear on that output."""
+    new = program.clone()
+    block = new.global_block()
+    observed = {op.outputs["Out"][0] for op in block.ops if op.type == OUT_SCALE}
+    renames, ops = {}, []
+    for op in block.ops:
+        op.inputs = {slot: [renames.get(n, n) for n in names] for slot, names in op.inputs.items()}
+        if op.type not in FAKE_QDQ and op.type != OUT_SCALE:
+            ops.append(op)
+            continue
+        x, out = flat_inputs(op)[0], op.outputs["Out"][0]
+        if x in observed:  # two observers in a row: the second adds nothing
+            renames[out] = x
+            continue
+        scale = np.asarray(_scale_of(op, scope, output_scales), np.float32).reshape(-1)
+        axis = op.attrs.get("quant_axis", -1) if "channel" in op.type else -1
+        bits = op.attrs.get("bit_length", bit_length)
+        scale_name = unique_name(f"{x}@scale")
+        zero_name = f"{x}@zero_point"
+        block.create_var(scale_name, scale.shape, "float32", persistable=True)
+        block.create_var(zero_name, scale.shape, "int32", persistable=True)
+        scope.vars[scale_name], scope.vars[zero_name] = scale, np.zeros(scale.shape, np.int32)
+        attrs = {"quant_axis": axis, "bit_length": bits, "round_type": 0}
+        var = block.var(x)
+        if var.persistable and x in scope.vars:  # a weight: store its levels (QuantWeightPass)
+            w = np.asarray(scope.vars[x])
+            per = scale if axis < 0 else scale.reshape([-1 if i == axis else 1 for i in range(w.ndim)])
+            scope.vars[x] = quantize_values(w, per, bits, 0).astype(w.dtype)
+            ops.append(_new_op("dequantize_linear", [x, scale_name, zero_name], [out], attrs, op))
+            continue
+        quantized = f"{x}.quantized"
+        block.create_var(quantized, var.shape, var.dtype)
+        ops.append(_new_op("quantize_linear", [x, scale_name, zero_name], [quantized], attrs, op))
+        ops.append(_new_op("dequantize_linear", [quantized, scale_name, zero_name], [out], attrs, op))
+    block.ops = ops
+    return new

@@ -1,0 +1,883 @@
+"""The one translation table between Paddle 2.6's ops (in a .pdmodel) and minipaddle's.
+
+Reading: each Paddle op type has a function that receives the op (its input slots as Variables, its attributes)
+and builds the same computation with minipaddle's public functions in static mode, so the ops appended are
+minipaddle's own (conv2d, add, matmul, ...), checked by their infer_meta and run by the Executor like any
+Program. It returns the Variables for Paddle's output slots; static/pdmodel.py names them as Paddle did.
+
+    READERS["elementwise_add"](op)   Paddle: X, Y, axis          -> paddle.add(x, y aligned at axis)
+    READERS["conv2d"](op)            Paddle: Input, Filter, ...  -> F.conv2d(x, w, stride, padding, ...)
+
+Writing (static/pdmodel.py, for save_inference_model): WRITERS maps a minipaddle op type to a function that
+gives Paddle's op type, input/output slots and attributes for one minipaddle OpDesc.
+
+An op outside the table is a NotImplementedError naming the op and the model (pdmodel.py adds the model).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle.core import dtype as dtypes
+from minipaddle.static.program import Variable
+
+__all__ = ["READERS", "WRITERS", "PADDLE_DTYPES", "Shape", "dtype_of"]
+
+# Paddle's VarType.Type numbers for tensor dtypes
+PADDLE_DTYPES = {0: "bool", 1: "int16", 2: "int32", 3: "int64", 4: "float16", 5: "float32", 6: "float64",
+                 20: "uint8", 21: "int8", 22: "bfloat16", 23: "complex64", 24: "complex128"}  # fmt: skip
+DTYPE_NUMBERS = {name: number for number, name in PADDLE_DTYPES.items()}
+
+
+def dtype_of(number: int) -> str:
+    if number not in PADDLE_DTYPES:
+        raise NotImplementedError(f"Paddle's data type number {number} is not a tensor dtype minipaddle has")
+    return PADDLE_DTYPES[number]
+
+
+class Shape:
+    """The value of Paddle's `shape` op (and slices of it) kept symbolic: the shape of `var`, dimensions
+    `dims`. minipaddle's static shapes are fixed when a Program is built, so a run-time shape is folded into the
+    op that uses it (fill_constant with a ShapeTensorList becomes full_like + expand of the variable)."""
+
+    def __init__(self, var: Variable, dims: list) -> None:
+        self.var, self.dims = var, dims
+
+
+def _paddle():
+    import minipaddle
+
+    return minipaddle
+
+
+def _F():  # noqa: N802
+    import minipaddle.nn.functional as F
+
+    return F
+
+
+READERS: dict = {}
+
+
+def reads(*types):
+    def register(fn):
+        for t in types:
+            READERS[t] = fn
+        return fn
+
+    return register
+
+
+# ---- activations and unary math -------------------------------------------------------------------------------
+
+_UNARY = {
+    "relu": "nn.functional.relu", "relu6": "nn.functional.relu6", "sigmoid": "nn.functional.sigmoid",
+    "tanh": "tanh", "exp": "exp", "sqrt": "sqrt", "rsqrt": "rsqrt", "abs": "abs", "log": "log", "floor": "floor",
+    "ceil": "ceil", "square": "square", "sin": "sin", "cos": "cos", "reciprocal": "reciprocal",
+    "softsign": "nn.functional.softsign", "silu": "nn.functional.silu", "swish": "nn.functional.swish",
+    "mish": "nn.functional.mish", "tanh_shrink": "nn.functional.tanhshrink", "logical_not": "logical_not",
+    "erf": "erf", "round": "round", "sign": "sign", "softplus": "nn.functional.softplus",
+}  # fmt: skip
+
+
+def _function(path: str):
+    obj = _paddle()
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _unary(path):
+    return lambda op: {"Out": _function(path)(op.x("X"))}
+
+
+for _type, _path in _UNARY.items():
+    READERS[_type] = _unary(_path)
+
+
+@reads("gelu")
+def _gelu(op):
+    return {"Out": _F().gelu(op.x("X"), approximate=bool(op.attr("approximate", False)))}
+
+
+@reads("hard_swish")
+def _hard_swish(op):
+    x, F = op.x("X"), _F()
+    threshold, scale, offset = op.attr("threshold", 6.0), op.attr("scale", 6.0), op.attr("offset", 3.0)
+    if (threshold, scale, offset) == (6.0, 6.0, 3.0):
+        return {"Out": F.hardswish(x)}
+    return {"Out": x * _paddle().clip(x + offset, 0.0, threshold) / scale}
+
+
+@reads("hard_sigmoid")
+def _hard_sigmoid(op):
+    return {"Out": _F().hardsigmoid(op.x("X"), slope=op.attr("slope", 0.2), offset=op.attr("offset", 0.5))}
+
+
+@reads("leaky_relu")
+def _leaky_relu(op):
+    return {"Out": _F().leaky_relu(op.x("X"), op.attr("alpha", 0.02))}
+
+
+@reads("elu")
+def _elu(op):
+    return {"Out": _F().elu(op.x("X"), op.attr("alpha", 1.0))}
+
+
+@reads("clip")
+def _clip(op):
+    if op.xs("Min") or op.xs("Max"):
+        raise NotImplementedError("clip with Min/Max tensors")
+    return {"Out": _paddle().clip(op.x("X"), op.attr("min"), op.attr("max"))}
+
+
+@reads("softmax")
+def _softmax(op):
+    return {"Out": _F().softmax(op.x("X"), axis=op.attr("axis", -1))}
+
+
+@reads("log_softmax")
+def _log_softmax(op):
+    return {"Out": _F().log_softmax(op.x("X"), axis=op.attr("axis", -1))}
+
+
+@reads("scale")
+def _scale(op):
+    if op.xs("ScaleTensor"):
+        raise NotImplementedError("scale with a ScaleTensor input")
+    x = op.x("X")
+    scale, bias, after = op.attr("scale", 1.0), op.attr("bias", 0.0), op.attr("bias_after_scale", True)
+    if scale == 1.0 and bias == 0.0:
+        return {"Out": _paddle().assign(x)}
+    return {"Out": _paddle().scale(x, scale, bias, after)}
+
+
+@reads("cast")
+def _cast(op):
+    return {"Out": _paddle().cast(op.x("X"), dtype_of(op.attr("out_dtype")))}
+
+
+@reads("assign")
+def _assign(op):
+    return {"Out": _paddle().assign(op.x("X"))}
+
+
+@reads("dropout")
+def _dropout(op):
+    p = op.attr("dropout_prob", 0.5)
+    mode = op.attr("dropout_implementation", "downgrade_in_infer")
+    x = op.x("X")
+    if not op.attr("is_test", False):
+        raise NotImplementedError("dropout in training mode (is_test=False): an inference model has is_test=True")
+    if mode == "upscale_in_train":
+        return {"Out": _paddle().assign(x)}
+    return {"Out": _paddle().scale(x, 1.0 - p)}
+
+
+# ---- elementwise and comparisons -----------------------------------------------------------------------------
+
+_BINARY = {
+    "elementwise_add": "add", "elementwise_sub": "subtract", "elementwise_mul": "multiply",
+    "elementwise_div": "divide", "elementwise_pow": "pow", "elementwise_max": "maximum",
+    "elementwise_min": "minimum", "elementwise_mod": "remainder", "elementwise_floordiv": "floor_divide",
+    "greater_than": "greater_than", "greater_equal": "greater_equal", "less_than": "less_than",
+    "less_equal": "less_equal", "equal": "equal", "not_equal": "not_equal", "logical_and": "logical_and",
+    "logical_or": "logical_or", "logical_xor": "logical_xor",
+}  # fmt: skip
+
+
+def _aligned(x, y, axis: int):
+    """Paddle's elementwise `axis`: y's dimensions line up with x's from `axis` on (-1: numpy broadcasting)."""
+    if axis == -1 or axis is None or y.ndim == x.ndim:
+        return y
+    axis = axis if axis >= 0 else x.ndim - y.ndim
+    return _paddle().reshape(y, [1] * axis + list(y.shape) + [1] * (x.ndim - axis - y.ndim))
+
+
+def _binary(path):
+    def read(op):
+        x, y = op.x("X"), op.x("Y")
+        return {"Out": _function(path)(x, _aligned(x, y, op.attr("axis", -1)))}
+
+    return read
+
+
+for _type, _path in _BINARY.items():
+    READERS[_type] = _binary(_path)
+
+
+@reads("sum")
+def _sum(op):
+    xs = op.xs("X")
+    out = xs[0]
+    for x in xs[1:]:
+        out = out + x
+    return {"Out": out if len(xs) > 1 else _paddle().assign(out)}
+
+
+# ---- linear algebra, convolution, pooling, normalization -----------------------------------------------------
+
+
+@reads("matmul_v2")
+def _matmul_v2(op):
+    return {"Out": _paddle().matmul(op.x("X"), op.x("Y"), op.attr("trans_x", False), op.attr("trans_y", False))}
+
+
+@reads("matmul")
+def _matmul(op):
+    out = _paddle().matmul(op.x("X"), op.x("Y"), op.attr("transpose_X", False), op.attr("transpose_Y", False))
+    alpha = op.attr("alpha", 1.0)
+    return {"Out": out if alpha == 1.0 else _paddle().scale(out, alpha)}
+
+
+@reads("mul")
+def _mul(op):
+    x, y = op.x("X"), op.x("Y")
+    xd, yd = op.attr("x_num_col_dims", 1), op.attr("y_num_col_dims", 1)
+    paddle = _paddle()
+    x2 = paddle.flatten(x, xd, -1) if x.ndim > xd + 1 else x
+    x2 = paddle.flatten(x2, 0, xd - 1) if xd > 1 else x2
+    y2 = paddle.reshape(y, [int(np.prod(y.shape[:yd])), -1])
+    out = paddle.matmul(x2, y2)
+    if xd > 1:
+        out = paddle.reshape(out, list(x.shape[:xd]) + [y2.shape[1]])
+    return {"Out": out}
+
+
+def _conv_padding(op, ndim: int = 2):
+    algorithm = op.attr("padding_algorithm", "EXPLICIT")
+    if algorithm in ("SAME", "VALID"):
+        return algorithm
+    p = list(op.attr("paddings", [0] * ndim))
+    if len(p) == ndim:
+        return p
+    return [[0, 0], [0, 0]] + [[p[2 * i], p[2 * i + 1]] for i in range(ndim)]  # Paddle: [top, bottom, left, right]
+
+
+@reads("conv2d", "depthwise_conv2d")
+def _conv2d(op):
+    fmt = op.attr("data_format", "NCHW")
+    fmt = "NCHW" if fmt == "AnyLayout" else fmt
+    padding = _conv_padding(op)
+    if isinstance(padding, list) and isinstance(padding[0], list) and fmt == "NHWC":
+        padding = [padding[0], padding[2], padding[3], padding[1]]
+    out = _F().conv2d(op.x("Input"), op.x("Filter"), None, op.attr("strides", [1, 1]), padding,
+                      op.attr("dilations", [1, 1]), op.attr("groups", 1), fmt)  # fmt: skip
+    if op.xs("Bias"):
+        out = out + _paddle().reshape(op.x("Bias"), [1, -1, 1, 1] if fmt == "NCHW" else [1, 1, 1, -1])
+    return {"Output": out}
+
+
+@reads("conv2d_transpose", "depthwise_conv2d_transpose")
+def _conv2d_transpose(op):
+    fmt = op.attr("data_format", "NCHW")
+    output_size = op.attr("output_size", []) or None
+    out = _F().conv2d_transpose(op.x("Input"), op.x("Filter"), None, op.attr("strides", [1, 1]), _conv_padding(op),
+                                op.attr("output_padding", []) or 0, op.attr("dilations", [1, 1]),
+                                op.attr("groups", 1), output_size, "NCHW" if fmt == "AnyLayout" else fmt)  # fmt: skip
+    return {"Output": out}
+
+
+@reads("pool2d")
+def _pool2d(op):
+    F, x = _F(), op.x("X")
+    fmt = op.attr("data_format", "NCHW")
+    kind = op.attr("pooling_type", "max")
+    if op.attr("global_pooling", False) or (op.attr("adaptive", False) and list(op.attr("ksize")) == [1, 1]):
+        axes = [2, 3] if fmt == "NCHW" else [1, 2]
+        reduce = _paddle().mean if kind == "avg" else _paddle().max
+        return {"Out": reduce(x, axis=axes, keepdim=True)}
+    ksize = list(op.attr("ksize"))
+    if op.attr("adaptive", False):
+        if kind == "avg":
+            return {"Out": F.adaptive_avg_pool2d(x, ksize, data_format=fmt)}
+        return {"Out": F.adaptive_max_pool2d(x, ksize)}
+    padding = _conv_padding(op)
+    strides = list(op.attr("strides", ksize))
+    ceil = bool(op.attr("ceil_mode", False))
+    if kind == "max":
+        return {"Out": F.max_pool2d(x, ksize, strides, padding, ceil_mode=ceil, data_format=fmt)}
+    exclusive = bool(op.attr("exclusive", True))
+    return {"Out": F.avg_pool2d(x, ksize, strides, padding, ceil_mode=ceil, exclusive=exclusive, data_format=fmt)}
+
+
+@reads("batch_norm")
+def _batch_norm(op):
+    if not (op.attr("is_test", False) or op.attr("use_global_stats", False)):
+        raise NotImplementedError("batch_norm in training mode (is_test=False): an inference model has is_test=True")
+    x = op.x("X")
+    fmt = op.attr("data_layout", "NCHW")
+    fmt = {"NCHW": "NCHW" if x.ndim == 4 else "NCL" if x.ndim == 3 else "NC", "NHWC": "NHWC"}.get(fmt, fmt)
+    if x.ndim == 2:
+        fmt = "NC"
+    y = _F().batch_norm(x, op.x("Mean"), op.x("Variance"), op.x("Scale"), op.x("Bias"), training=False,
+                        epsilon=op.attr("epsilon", 1e-5), data_format=fmt)  # fmt: skip
+    return {"Y": y}
+
+
+@reads("layer_norm")
+def _layer_norm(op):
+    x = op.x("X")
+    begin = op.attr("begin_norm_axis", 1)
+    shape = list(x.shape[begin:])
+    weight, bias = op.x("Scale"), op.x("Bias")
+    paddle = _paddle()
+    if weight is not None and weight.ndim != len(shape):  # Paddle keeps Scale/Bias flat
+        weight = paddle.reshape(weight, shape)
+    if bias is not None and bias.ndim != len(shape):
+        bias = paddle.reshape(bias, shape)
+    return {"Y": _F().layer_norm(x, shape, weight, bias, op.attr("epsilon", 1e-5))}
+
+
+@reads("instance_norm")
+def _instance_norm(op):
+    return {"Y": _F().instance_norm(op.x("X"), weight=op.x("Scale"), bias=op.x("Bias"), eps=op.attr("epsilon", 1e-5))}
+
+
+@reads("lookup_table_v2")
+def _lookup_table_v2(op):
+    padding_idx = op.attr("padding_idx", -1)
+    out = _F().embedding(op.x("Ids"), op.x("W"), padding_idx=None if padding_idx == -1 else padding_idx)
+    return {"Out": out}
+
+
+@reads("lookup_table")
+def _lookup_table(op):
+    ids = op.x("Ids")
+    if ids.ndim > 1 and ids.shape[-1] == 1:
+        ids = _paddle().squeeze(ids, -1)
+    padding_idx = op.attr("padding_idx", -1)
+    return {"Out": _F().embedding(ids, op.x("W"), padding_idx=None if padding_idx == -1 else padding_idx)}
+
+
+# ---- shapes and data movement ----------------------------------------------------------------------------------
+
+
+@reads("reshape2", "reshape")
+def _reshape(op):
+    if op.xs("Shape") or op.xs("ShapeTensor"):
+        raise NotImplementedError("reshape2 with a Shape or ShapeTensor input (a shape known only at run time)")
+    return {"Out": _paddle().reshape(op.x("X"), list(op.attr("shape")))}
+
+
+@reads("flatten_contiguous_range")
+def _flatten_contiguous_range(op):
+    return {"Out": _paddle().flatten(op.x("X"), op.attr("start_axis", 1), op.attr("stop_axis", -1))}
+
+
+@reads("flatten2", "flatten")
+def _flatten2(op):
+    x, axis = op.x("X"), op.attr("axis", 1)
+    lead = int(np.prod(x.shape[:axis])) if -1 not in x.shape[:axis] else -1
+    return {"Out": _paddle().reshape(x, [lead, int(np.prod(x.shape[axis:]))] if lead != -1 else [-1, int(np.prod(
+        x.shape[axis:]))])}  # fmt: skip
+
+
+@reads("transpose2", "transpose")
+def _transpose(op):
+    return {"Out": _paddle().transpose(op.x("X"), list(op.attr("axis")))}
+
+
+@reads("squeeze2", "squeeze")
+def _squeeze(op):
+    axes = list(op.attr("axes", []))
+    return {"Out": _paddle().squeeze(op.x("X"), axes if axes else None)}
+
+
+@reads("unsqueeze2", "unsqueeze")
+def _unsqueeze(op):
+    if op.xs("AxesTensor") or op.xs("AxesTensorList"):
+        raise NotImplementedError("unsqueeze2 with axes given as tensors")
+    return {"Out": _paddle().unsqueeze(op.x("X"), list(op.attr("axes")))}
+
+
+@reads("concat")
+def _concat(op):
+    if op.xs("AxisTensor"):
+        raise NotImplementedError("concat with an AxisTensor input")
+    return {"Out": _paddle().concat(op.xs("X"), axis=op.attr("axis", 0))}
+
+
+@reads("stack")
+def _stack(op):
+    return {"Y": _paddle().stack(op.xs("X"), axis=op.attr("axis", 0))}
+
+
+@reads("split")
+def _split(op):
+    if op.xs("AxisTensor") or op.xs("SectionsTensorList"):
+        raise NotImplementedError("split with tensor sections or axis")
+    sections, num = list(op.attr("sections", [])), op.attr("num", 0)
+    outs = _paddle().split(op.x("X"), sections if sections else num, axis=op.attr("axis", 0))
+    return {"Out": list(outs)}
+
+
+@reads("slice")
+def _slice(op):
+    for slot in ("StartsTensor", "EndsTensor", "StartsTensorList", "EndsTensorList"):
+        if op.xs(slot):
+            raise NotImplementedError(f"slice with a {slot} input (bounds known only at run time)")
+    axes, starts, ends = list(op.attr("axes")), list(op.attr("starts")), list(op.attr("ends"))
+    decrease = list(op.attr("decrease_axis", []))
+    x = op.raw("Input")
+    if isinstance(x, Shape):  # a slice of a run-time shape stays symbolic
+        dims = list(range(len(x.dims)))
+        for s, e in zip(starts, ends):  # a shape is 1-D: every slice is along axis 0
+            dims = dims[slice(s, e)]
+        return {"Out": Shape(x.var, [x.dims[d] for d in dims])}
+    out = _paddle().slice(x, axes, starts, ends)
+    if decrease:
+        out = _paddle().squeeze(out, decrease) if len(decrease) < out.ndim else _paddle().reshape(out, [])
+    return {"Out": out}
+
+
+@reads("strided_slice")
+def _strided_slice(op):
+    x = op.x("Input")
+    out = _paddle().strided_slice(x, list(op.attr("axes")), list(op.attr("starts")), list(op.attr("ends")),
+                                  list(op.attr("strides")))  # fmt: skip
+    decrease = list(op.attr("decrease_axis", []))
+    return {"Out": _paddle().squeeze(out, decrease) if decrease else out}
+
+
+@reads("shape")
+def _shape(op):
+    x = op.x("Input")
+    if -1 not in x.shape:
+        return {"Out": _paddle().to_tensor(np.asarray(x.shape, np.int32))}
+    return {"Out": Shape(x, list(range(x.ndim)))}
+
+
+@reads("fill_constant")
+def _fill_constant(op):
+    paddle = _paddle()
+    dtype = dtype_of(op.attr("dtype", 5))
+    text = op.attr("str_value", "")
+    value = float(text) if text not in ("", None) else op.attr("value", 0.0)
+    if dtype == "bool":
+        value = bool(value)
+    elif dtype.startswith(("int", "uint")):
+        value = int(value)
+    if op.xs("ValueTensor") or op.xs("ShapeTensor"):
+        raise NotImplementedError("fill_constant with a ValueTensor or ShapeTensor input")
+    parts = op.raws("ShapeTensorList")
+    if not parts:
+        return {"Out": paddle.full(list(op.attr("shape", [])), value, dtype)}
+    return {"Out": _fill_by_parts(parts, value, dtype)}
+
+
+def _fill_by_parts(parts, value, dtype):
+    """A tensor of `value` whose shape comes from a ShapeTensorList: constants, and dimensions of a variable
+    (Paddle's shape -> slice pattern). Built as zeros along that variable's dimension plus the constant part,
+    broadcast."""
+    paddle = _paddle()
+    known, source = [], None
+    for part in parts:
+        if isinstance(part, Shape):
+            if len(part.dims) != 1:
+                raise NotImplementedError("fill_constant with a ShapeTensorList entry of several dimensions")
+            source = source or part
+            if part.var is not source.var or part.dims != source.dims:
+                raise NotImplementedError("fill_constant whose shape takes run-time sizes from several places")
+            known.append(None)
+        else:
+            known.append(int(np.asarray(part._data if not isinstance(part, Variable) else _constant(part)).item()))
+    if source is None:
+        return paddle.full(known, value, dtype)
+    var, dim = source.var, source.dims[0]
+    line = paddle.transpose(var, [dim] + [d for d in range(var.ndim) if d != dim]) if dim else var
+    line = paddle.reshape(line, [-1 if i == 0 else s for i, s in enumerate(line.shape)])
+    for _ in range(line.ndim - 1):
+        line = line[:, 0] if line.ndim > 1 else line
+    line = paddle.full_like(line, 0, dtype)  # zeros of shape [size of the run-time dimension]
+    where = known.index(None)
+    shaped = paddle.reshape(line, [1] * where + [-1] + [1] * (len(known) - where - 1))
+    return shaped + paddle.full([1 if k is None else k for k in known], value, dtype)  # broadcast to the shape
+
+
+def _constant(var: Variable):
+    """The value of a Variable made by fill_constant earlier in the same model (see pdmodel's constants)."""
+    value = getattr(var, "_paddle_constant", None)
+    if value is None:
+        raise NotImplementedError(f"a shape entry {var.name!r} that is not a constant")
+    return value
+
+
+@reads("fill_any_like")
+def _fill_any_like(op):
+    dtype = op.attr("dtype", -1)
+    return {"Out": _paddle().full_like(op.x("X"), op.attr("value", 0.0), None if dtype == -1 else dtype_of(dtype))}
+
+
+@reads("range")
+def _range(op):
+    start, end, step = (_constant(op.x(s)) for s in ("Start", "End", "Step"))
+    return {"Out": _paddle().arange(start.item(), end.item(), step.item(), dtype=str(start.dtype))}
+
+
+@reads("expand_v2")
+def _expand_v2(op):
+    if op.xs("Shape") or op.xs("expand_shapes_tensor"):
+        raise NotImplementedError("expand_v2 with a shape given as tensors")
+    return {"Out": _paddle().expand(op.x("X"), list(op.attr("shape")))}
+
+
+@reads("gather")
+def _gather(op):
+    if op.xs("Axis"):
+        raise NotImplementedError("gather with an Axis tensor")
+    return {"Out": _paddle().gather(op.x("X"), op.x("Index"), axis=op.attr("axis", 0))}
+
+
+@reads("arg_max")
+def _arg_max(op):
+    out = _paddle().argmax(op.x("X"), axis=op.attr("axis", -1), keepdim=op.attr("keepdims", False),
+                           dtype=dtype_of(op.attr("dtype", 3)))  # fmt: skip
+    return {"Out": out}
+
+
+def _reduce(path):
+    def read(op):
+        x = op.x("X")
+        axes = None if op.attr("reduce_all", False) or not list(op.attr("dim", [])) else list(op.attr("dim"))
+        return {"Out": _function(path)(x, axis=axes, keepdim=bool(op.attr("keep_dim", False)))}
+
+    return read
+
+
+for _type, _path in {"reduce_mean": "mean", "reduce_sum": "sum", "reduce_max": "max", "reduce_min": "min",
+                     "reduce_prod": "prod", "reduce_all": "all", "reduce_any": "any"}.items():  # fmt: skip
+    READERS[_type] = _reduce(_path)
+
+
+# ---- recurrent networks ----------------------------------------------------------------------------------------
+
+
+@reads("rnn")
+def _rnn(op):
+    """Paddle's fused `rnn` op (LSTM, GRU, RNN_TANH, RNN_RELU), unrolled over the time steps with minipaddle ops:
+    the same gate equations as paddle.nn.LSTMCell/GRUCell, one layer after the other."""
+    paddle, F = _paddle(), _F()
+    mode = op.attr("mode", "LSTM")
+    if op.xs("SequenceLength"):
+        raise NotImplementedError("rnn with SequenceLength (padded sequences of several lengths)")
+    if op.attr("is_bidirec", False):
+        raise NotImplementedError("rnn with is_bidirec=True")
+    x = op.x("Input")  # [T, N, input] (time major)
+    steps = x.shape[0]
+    if steps < 0:
+        raise NotImplementedError("rnn over a sequence whose length is known only at run time")
+    layers = op.attr("num_layers", 1)
+    weights = op.xs("WeightList")  # w_ih, w_hh for each layer, then b_ih, b_hh for each layer
+    w = [(weights[2 * i], weights[2 * i + 1]) for i in range(layers)]
+    b = [(weights[2 * layers + 2 * i], weights[2 * layers + 2 * i + 1]) for i in range(layers)]
+    states = op.xs("PreState")
+    h0 = states[0]
+    c0 = states[1] if mode == "LSTM" else None
+    hs, cs = [], []
+    seq = [x[t] for t in range(steps)]
+    for layer in range(layers):
+        h = h0[layer]
+        c = c0[layer] if c0 is not None else None
+        (w_ih, w_hh), (b_ih, b_hh) = w[layer], b[layer]
+        outs = []
+        for xt in seq:
+            gates_x = paddle.matmul(xt, w_ih, transpose_y=True) + b_ih
+            gates_h = paddle.matmul(h, w_hh, transpose_y=True) + b_hh
+            if mode == "LSTM":
+                i, f, g, o = paddle.split(gates_x + gates_h, 4, axis=-1)
+                c = F.sigmoid(f) * c + F.sigmoid(i) * paddle.tanh(g)
+                h = F.sigmoid(o) * paddle.tanh(c)
+            elif mode == "GRU":
+                xr, xz, xc = paddle.split(gates_x, 3, axis=-1)
+                hr, hz, hc = paddle.split(gates_h, 3, axis=-1)
+                r, z = F.sigmoid(xr + hr), F.sigmoid(xz + hz)
+                cand = paddle.tanh(xc + r * hc)
+                h = (h - cand) * z + cand
+            else:
+                act = paddle.tanh if mode == "RNN_TANH" else F.relu
+                h = act(gates_x + gates_h)
+            outs.append(h)
+        seq = outs
+        hs.append(h)
+        cs.append(c)
+    out = paddle.stack(seq, axis=0)
+    state = [paddle.stack(hs, axis=0)] + ([paddle.stack(cs, axis=0)] if mode == "LSTM" else [])
+    return {"Out": out, "State": state}
+
+
+# ---- quantization (the ops PaddleSlim's quantized inference models hold) ----------------------------------------
+
+
+def _quant_scale(op, slot: str):
+    scale = op.x(slot)
+    return scale
+
+
+@reads("quantize_linear")
+def _quantize_linear(op):
+    """q = clip(round(x / scale * (2**(bits-1) - 1)), ...) in float, as Paddle's quantize_linear (round half
+    away from zero, Paddle's `round` in its fake-quant kernels)."""
+    paddle = _paddle()
+    x, scale = op.x("X"), op.x("Scale")
+    bnt = float((1 << (op.attr("bit_length", 8) - 1)) - 1)
+    axis = op.attr("quant_axis", -1)
+    if scale.ndim == 1 and scale.shape[0] != 1 and axis >= 0:
+        scale = paddle.reshape(scale, [1] * axis + [-1] + [1] * (x.ndim - axis - 1))
+    q = paddle.round(x / scale * bnt)
+    return {"Y": paddle.clip(q, -bnt - 1 if op.attr("round_type", 0) == 0 else -bnt, bnt)}
+
+
+@reads("dequantize_linear")
+def _dequantize_linear(op):
+    paddle = _paddle()
+    x, scale = op.x("X"), op.x("Scale")
+    bnt = float((1 << (op.attr("bit_length", 8) - 1)) - 1)
+    axis = op.attr("quant_axis", -1)
+    if scale.ndim == 1 and scale.shape[0] != 1 and axis >= 0:
+        scale = paddle.reshape(scale, [1] * axis + [-1] + [1] * (x.ndim - axis - 1))
+    return {"Y": paddle.cast(x, scale.dtype.name) * scale / bnt}
+
+
+@reads("fake_quantize_dequantize_abs_max", "fake_quantize_dequantize_moving_average_abs_max")
+def _fake_qdq(op):
+    paddle = _paddle()
+    x = op.x("X")
+    bnt = float((1 << (op.attr("bit_length", 8) - 1)) - 1)
+    scale = op.x("InScale") if op.xs("InScale") else paddle.max(paddle.abs(x))
+    return {"Out": paddle.round(paddle.clip(x, -scale, scale) / scale * bnt) * scale / bnt, "OutScale": scale}
+
+
+@reads("fake_channel_wise_quantize_dequantize_abs_max")
+def _fake_channel_qdq(op):
+    paddle = _paddle()
+    x = op.x("X")
+    axis = op.attr("quant_axis", 0)
+    bnt = float((1 << (op.attr("bit_length", 8) - 1)) - 1)
+    others = [d for d in range(x.ndim) if d != axis]
+    scale = paddle.max(paddle.abs(x), axis=others, keepdim=True)
+    return {"Out": paddle.round(paddle.clip(x, -scale, scale) / scale * bnt) * scale / bnt}
+
+
+# ---- writing: minipaddle op -> Paddle op ------------------------------------------------------------------------
+
+WRITERS: dict = {}
+
+
+def writes(*types):
+    def register(fn):
+        for t in types:
+            WRITERS[t] = fn
+        return fn
+
+    return register
+
+
+def _one(op, slot):
+    return op.inputs[slot][0]
+
+
+def _simple(paddle_type, in_slots=("X",), out_slot="Out", attrs=None):
+    def write(op, var_of):
+        names = [n for ns in op.inputs.values() for n in ns]
+        inputs = {s: [n] for s, n in zip(in_slots, names)}
+        return paddle_type, inputs, {out_slot: op.outputs["Out"][:1]}, dict(attrs(op) if attrs else {})
+
+    return write
+
+
+for _mini, _paddle_type in {"relu": "relu", "sigmoid": "sigmoid", "tanh": "tanh", "exp": "exp", "sqrt": "sqrt",
+                            "abs": "abs", "log": "log", "assign": "assign", "hardswish": "hard_swish",
+                            "relu6": "relu6", "floor": "floor", "square": "square", "logical_not": "logical_not"
+                            }.items():  # fmt: skip
+    WRITERS[_mini] = _simple(_paddle_type)
+
+for _mini, _paddle_type in {"add": "elementwise_add", "subtract": "elementwise_sub", "multiply": "elementwise_mul",
+                            "divide": "elementwise_div", "maximum": "elementwise_max", "minimum": "elementwise_min",
+                            "elementwise_pow": "elementwise_pow", "greater_than": "greater_than",
+                            "less_than": "less_than", "equal": "equal", "not_equal": "not_equal",
+                            "greater_equal": "greater_equal", "less_equal": "less_equal"}.items():  # fmt: skip
+    WRITERS[_mini] = _simple(_paddle_type, ("X", "Y"), attrs=lambda op: {"axis": -1})
+
+
+@writes("matmul")
+def _w_matmul(op, var_of):
+    x, y = op.inputs["x"][0], op.inputs["y"][0]
+    attrs = {"trans_x": bool(op.attrs.get("transpose_x", False)), "trans_y": bool(op.attrs.get("transpose_y", False))}
+    return "matmul_v2", {"X": [x], "Y": [y]}, {"Out": op.outputs["Out"][:1]}, attrs
+
+
+def _pairs(p):
+    """minipaddle's ((top, bottom), (left, right)) paddings as Paddle's flat list."""
+    p = [tuple(q) if isinstance(q, (list, tuple)) else (q, q) for q in p]
+    if all(a == b for a, b in p):
+        return [int(a) for a, _ in p]
+    return [int(v) for q in p for v in q]
+
+
+@writes("conv2d")
+def _w_conv2d(op, var_of):
+    x, w = op.inputs["x"][0], op.inputs["w"][0]
+    groups = int(op.attrs.get("groups", 1))
+    data_format = op.attrs.get("data_format", "NCHW")
+    padding = op.attrs.get("paddings", ((0, 0), (0, 0)))
+    algorithm = "EXPLICIT"
+    if isinstance(padding, str):
+        algorithm, padding = padding.upper(), ((0, 0), (0, 0))
+    channels = var_of(x).shape[1 if data_format == "NCHW" else -1]
+    kind = "depthwise_conv2d" if groups > 1 and groups == channels == var_of(w).shape[0] else "conv2d"
+    attrs = {"strides": [int(s) for s in op.attrs.get("strides", (1, 1))], "paddings": _pairs(padding),
+             "dilations": [int(d) for d in op.attrs.get("dilations", (1, 1))], "groups": groups,
+             "data_format": data_format, "padding_algorithm": algorithm}  # fmt: skip
+    return kind, {"Input": [x], "Filter": [w]}, {"Output": op.outputs["Out"][:1]}, attrs
+
+
+def _w_pool(kind):
+    def write(op, var_of):
+        attrs = {"pooling_type": kind, "ksize": [int(k) for k in op.attrs["kernel_size"]],
+                 "strides": [int(s) for s in op.attrs["strides"]], "paddings": _pairs(op.attrs["paddings"]),
+                 "ceil_mode": bool(op.attrs.get("ceil_mode", False)), "global_pooling": False, "adaptive": False,
+                 "exclusive": bool(op.attrs.get("exclusive", True)), "data_format": op.attrs.get("data_format",
+                 "NCHW"), "padding_algorithm": "EXPLICIT"}  # fmt: skip
+        if op.attrs.get("divisor_override"):  # (checked before anything is written)
+            raise NotImplementedError("avg_pool with divisor_override (Paddle's pool2d op has no such attribute)")
+        return "pool2d", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs
+
+    return write
+
+
+WRITERS["max_pool"] = _w_pool("max")
+WRITERS["avg_pool"] = _w_pool("avg")
+
+
+@writes("reshape")
+def _w_reshape(op, var_of):
+    out = op.outputs["Out"][0]
+    return ("reshape2", {"X": op.inputs["x"][:1]}, {"Out": [out], "XShape": [out + "@XShape"]},
+            {"shape": [int(s) for s in op.attrs["shape"]]})  # fmt: skip
+
+
+@writes("transpose")
+def _w_transpose(op, var_of):
+    out = op.outputs["Out"][0]
+    perm = op.attrs.get("perm", op.attrs.get("axis"))
+    return ("transpose2", {"X": op.inputs["x"][:1]}, {"Out": [out], "XShape": [out + "@XShape"]},
+            {"axis": [int(a) for a in perm]})  # fmt: skip
+
+
+@writes("softmax")
+def _w_softmax(op, var_of):
+    return "softmax", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, {"axis": int(op.attrs["axis"])}
+
+
+@writes("scale")
+def _w_scale(op, var_of):
+    attrs = {"scale": float(op.attrs.get("scale", 1.0)), "bias": float(op.attrs.get("bias", 0.0)),
+             "bias_after_scale": bool(op.attrs.get("bias_after_scale", True))}  # fmt: skip
+    return "scale", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs
+
+
+@writes("concat")
+def _w_concat(op, var_of):
+    names = [n for ns in op.inputs.values() for n in ns]
+    return "concat", {"X": names}, {"Out": op.outputs["Out"][:1]}, {"axis": int(op.attrs.get("axis", 0))}
+
+
+@writes("cast")
+def _w_cast(op, var_of):
+    x = op.inputs["x"][0]
+    src = var_of(x).dtype.name
+    dst = dtypes.to_dtype(op.attrs["dtype"]).name
+    return ("cast", {"X": [x]}, {"Out": op.outputs["Out"][:1]},
+            {"in_dtype": DTYPE_NUMBERS[src], "out_dtype": DTYPE_NUMBERS[dst]})  # fmt: skip
+
+
+@writes("gelu")
+def _w_gelu(op, var_of):
+    return "gelu", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, {"approximate": bool(op.attrs.get(
+        "approximate", False))}  # fmt: skip
+
+
+@writes("leaky_relu")
+def _w_leaky_relu(op, var_of):
+    slope = op.attrs.get("negative_slope", op.attrs.get("alpha", 0.01))
+    return "leaky_relu", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, {"alpha": float(slope)}
+
+
+def _w_reduce(kind):
+    def write(op, var_of):
+        x = op.inputs["x"][0]
+        axis = op.attrs.get("axis")
+        ndim = var_of(x).ndim
+        dims = list(range(ndim)) if axis is None else [int(a) for a in (axis if isinstance(axis, (list, tuple))
+                                                                         else [axis])]  # fmt: skip
+        attrs = {"dim": dims, "keep_dim": bool(op.attrs.get("keepdim", False)), "reduce_all": axis is None,
+                 "in_dtype": -1, "out_dtype": -1}  # fmt: skip
+        return kind, {"X": [x]}, {"Out": op.outputs["Out"][:1]}, attrs
+
+    return write
+
+
+WRITERS["mean"] = _w_reduce("reduce_mean")
+WRITERS["sum"] = _w_reduce("reduce_sum")
+WRITERS["max"] = _w_reduce("reduce_max")
+WRITERS["min"] = _w_reduce("reduce_min")
+
+for _mini in ("rsqrt", "erf", "sin", "cos", "reciprocal"):
+    WRITERS[_mini] = _simple(_mini)
+
+
+@writes("clip")
+def _w_clip(op, var_of):
+    lo, hi = op.attrs.get("min"), op.attrs.get("max")
+    attrs = {"min": float(lo) if lo is not None else float(np.finfo(np.float32).min),
+             "max": float(hi) if hi is not None else float(np.finfo(np.float32).max)}  # fmt: skip
+    return "clip", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs
+
+
+@writes("standardize")
+def _w_standardize(op, var_of):
+    """minipaddle's standardize over trailing axes is Paddle's layer_norm without Scale and Bias (whose Mean and
+    Variance outputs are flat; minipaddle keeps them shaped, so only Y may be read afterwards)."""
+    x = op.inputs["x"][0]
+    ndim = var_of(x).ndim
+    axes = sorted(a % ndim for a in op.attrs["axes"])
+    if axes != list(range(axes[0], ndim)):
+        raise NotImplementedError(f"standardize over axes {axes} (Paddle's layer_norm normalizes trailing axes)")
+    y, mean, var = op.outputs["Out"]
+    attrs = {"begin_norm_axis": axes[0], "epsilon": float(op.attrs.get("epsilon", 1e-5))}
+    return "layer_norm", {"X": [x]}, {"Y": [y], "Mean": [mean + "@flat"], "Variance": [var + "@flat"]}, attrs
+
+
+@writes("assign_value")
+def _w_assign_value(op, var_of):
+    (out,) = op.outputs["Out"]
+    dtype = dtypes.to_dtype(op.attrs["dtype"]).name
+    values = np.asarray(op.attrs["values"]).reshape(-1)
+    field = {"float32": "fp32_values", "float64": "fp64_values", "int32": "int32_values", "int64": "int64_values",
+             "bool": "bool_values"}.get(dtype)  # fmt: skip
+    if field is None:
+        raise NotImplementedError(f"a constant of dtype {dtype} (Paddle's assign_value holds float, int and bool)")
+    attrs = {"shape": [int(s) for s in op.attrs["shape"]], "dtype": DTYPE_NUMBERS[dtype], "bool_values": [],
+             "fp32_values": [], "fp64_values": [], "int32_values": [], "int64_values": []}  # fmt: skip
+    attrs[field] = [int(v) if dtype == "bool" or "int" in dtype else float(v) for v in values]
+    return "assign_value", {}, {"Out": [out]}, attrs
+
+
+@writes("full_like")
+def _w_full_like(op, var_of):
+    dtype = op.attrs.get("dtype")
+    number = -1 if dtype is None else DTYPE_NUMBERS[dtypes.to_dtype(dtype).name]
+    return ("fill_any_like", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]},
+            {"value": float(op.attrs["value"]), "dtype": number})  # fmt: skip
+
+
+@reads("assign_value")
+def _assign_value(op):
+    dtype = dtype_of(op.attr("dtype", 5))
+    for field in ("fp32_values", "fp64_values", "int32_values", "int64_values", "bool_values", "values"):
+        values = op.attr(field)
+        if values:
+            break
+    data = np.asarray(values if values else [], dtype=dtypes.to_dtype(dtype).np).reshape(list(op.attr("shape", [])))
+    return {"Out": _paddle().to_tensor(data)}

@@ -1,0 +1,86 @@
+"""The fake-quant ops' gradients (straight-through), their errors, and the quant layers' state updates."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import minipaddle as paddle
+from minipaddle import ops
+from minipaddle.nn.quant import quant_layers
+
+
+def _ste(fn):
+    x = paddle.to_tensor(np.linspace(-3, 3, 12).reshape(3, 4), stop_gradient=False)
+    out = fn(x)
+    (out if not isinstance(out, tuple) else out[0]).multiply(paddle.arange(12.0).reshape([3, 4])).sum().backward()
+    return x.grad.numpy()
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: ops.fake_quantize_dequantize_abs_max(x),
+    lambda x: ops.fake_quantize_abs_max(x),
+    lambda x: ops.fake_channel_wise_quantize_dequantize_abs_max(x, quant_axis=1),
+    lambda x: ops.fake_quantize_dequantize_moving_average_abs_max(x, paddle.ones([1]), paddle.ones([1]),
+                                                                  paddle.ones([1])),
+    lambda x: ops.fake_quantize_dequantize_moving_average_abs_max(x, paddle.ones([1]), is_test=True),
+], ids=["abs_max", "abs_max quantize only", "channel-wise", "moving average", "moving average, test"])  # fmt: skip
+def test_straight_through_gradient(fn):
+    """dx = dout, even where x was clipped (the moving-average scale 1 clips |x| > 1), as Paddle's kernels."""
+    np.testing.assert_array_equal(_ste(fn), np.arange(12.0).reshape(3, 4))
+
+
+def test_straight_through_in_static_mode():
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [2, 3], "float32")
+            x.stop_gradient = False
+            y, _ = ops.fake_quantize_dequantize_abs_max(x)
+            (g,) = paddle.static.gradients([paddle.sum(y * 3.0)], [x])
+        (gx,) = paddle.static.Executor().run(main, feed={"x": np.ones((2, 3), "float32")}, fetch_list=[g])
+    finally:
+        paddle.disable_static()
+    np.testing.assert_array_equal(gx, np.full((2, 3), 3.0))
+
+
+def test_zero_tensor_quantizes_to_zero():
+    out, scale = ops.fake_quantize_dequantize_abs_max(paddle.zeros([2, 3]))
+    assert np.all(out.numpy() == 0) and scale.numpy()[0] == 0
+
+
+def test_moving_average_layer_updates_in_training_only():
+    layer = quant_layers.FakeQuantMovingAverageAbsMax()
+    x = paddle.to_tensor([[1.0, -4.0]])
+    for _ in range(3):
+        layer(x)
+    np.testing.assert_allclose(layer._state.numpy(), [3.439], rtol=1e-6)  # 1 + 0.9 (1 + 0.9 (1 + 0.9))
+    np.testing.assert_allclose(layer._scale.numpy(), layer._accum.numpy() / layer._state.numpy(), rtol=1e-6)
+    layer.eval()
+    before = layer._scale.numpy().copy()
+    layer(x * 10)
+    np.testing.assert_array_equal(layer._scale.numpy(), before)
+
+
+def test_output_scale_layer_passes_input_through():
+    layer = quant_layers.MovingAverageAbsMaxScale()
+    x = paddle.to_tensor([[0.5, -2.0]])
+    np.testing.assert_array_equal(layer(x).numpy(), x.numpy())
+    np.testing.assert_allclose(layer._scale.numpy(), [2.0])  # from zeros: state 1, accum 2
+
+
+def test_errors_name_the_function():
+    with pytest.raises(ValueError, match="channel_num"):
+        quant_layers.FakeQuantChannelWiseAbsMax(quant_on_weight=True)
+    with pytest.raises(ValueError, match="quant_bits"):
+        quant_layers.FakeQuantAbsMax(quant_bits=40)
+    with pytest.raises(ValueError, match="activation_quantize_type"):
+        paddle.quantization.ImperativeQuantAware(activation_quantize_type="range_abs_max")
+    with pytest.raises(ValueError, match="weight_quantize_type"):
+        paddle.quantization.ImperativeQuantAware(weight_quantize_type="moving_average_abs_max")
+    with pytest.raises(RuntimeError, match="eval mode"):
+        cfg = paddle.quantization.QuantConfig(activation=None, weight=paddle.quantization.observers.AbsmaxObserver())
+        paddle.quantization.PTQ(cfg).quantize(paddle.nn.Linear(2, 2))
+    with pytest.raises(TypeError, match="quanter factory"):
+        paddle.quantization.QuantConfig(activation="abs_max", weight=None)
