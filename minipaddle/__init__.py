@@ -114,6 +114,7 @@ __version__ = "0.1.0"
 # Deployment reads Programs: imported last, once everything it builds on is bound.
 from minipaddle import inference, onnx  # noqa: E402
 
+
 def __getattr__(name: str):
     """paddle.distributed (and paddle.DataParallel) load on first use: they need MPI, which a process that never
     trains in parallel should not have to load (and importing them says what to install when it is missing)."""

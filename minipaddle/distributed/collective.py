@@ -17,6 +17,8 @@ from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
 from minipaddle.distributed import parallel_env
 from minipaddle.ops import collective as ops
+from minipaddle.tensor.creation import to_tensor
+from minipaddle.tensor.manipulation import concat, reshape, split
 
 __all__ = [
     "ParallelMode",
@@ -181,8 +183,6 @@ def all_gather(tensor_list, tensor, group=None, sync_op=True):
     ring, group = _group("all_gather", group)
     if _not_member(group):
         return None
-    from minipaddle.tensor.manipulation import reshape, split
-
     n = _nranks(group)
     x = tensor if tensor.ndim else reshape(tensor, [1])
     gathered = apply(ops.AllGather, (x,), {"nranks": n, "ring_id": ring, "use_calc_stream": sync_op})
@@ -209,8 +209,6 @@ def scatter(tensor, tensor_list=None, src=0, group=None, sync_op=True):
     ring, group = _group("scatter", group)
     if _not_member(group):
         return None
-    from minipaddle.tensor.manipulation import concat
-
     root = _group_rank("scatter", group, src, "src")
     n = _nranks(group)
     if parallel_env.get_rank(group) == root:
@@ -240,8 +238,6 @@ def alltoall(in_tensor_list, out_tensor_list, group=None, sync_op=True):
     ring, group = _group("alltoall", group)
     if _not_member(group):
         return None
-    from minipaddle.tensor.manipulation import concat, split
-
     n = _nranks(group)
     if len(ins) != n or any(list(t.shape) != list(ins[0].shape) for t in ins):
         raise ValueError(f"alltoall: in_tensor_list must hold {n} tensors of one shape, got {[t.shape for t in ins]}")
@@ -259,8 +255,6 @@ def reduce_scatter(tensor, tensor_list, op=ReduceOp.SUM, group=None, sync_op=Tru
     ring, group = _group("reduce_scatter", group)
     if _not_member(group):
         return None
-    from minipaddle.tensor.manipulation import concat
-
     n = _nranks(group)
     if len(pieces) != n or any(list(p.shape) != list(tensor.shape) for p in pieces):
         raise ValueError(f"reduce_scatter: tensor_list must hold {n} tensors of the shape of tensor {tensor.shape}")
@@ -321,8 +315,6 @@ def barrier(group=None) -> None:
     ring, group = _group("barrier", group)
     if _not_member(group):
         return None
-    from minipaddle.tensor.creation import to_tensor
-
     apply(ops.Barrier, (to_tensor([0], dtype="int32"),), {"ring_id": ring})
     return None
 

@@ -23,15 +23,19 @@ import numpy as np
 
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.node import GradNode
-from minipaddle.core.state import no_grad
+from minipaddle.core.op import get_op
+from minipaddle.core.state import STATE, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.distributed import collective, parallel_env, timeline
 from minipaddle.nn import Layer
 from minipaddle.ops.collective import AllReduceSum
+from minipaddle.tensor.manipulation import concat, reshape, split
+from minipaddle.tensor.math import add, scale
 
 __all__ = ["DataParallel", "sync_params_buffers"]
 
 _MB = 1024 * 1024
+_ASSIGN = get_op("assign")
 
 
 def sync_params_buffers(model: Layer, comm_group=None, src_rank: int = 0, is_model_parallel=False, fuse_params=True):
@@ -133,8 +137,6 @@ class DataParallel(Layer):
 
 
 def _recording() -> bool:
-    from minipaddle.core.state import STATE
-
     return STATE.grad_enabled and not STATE.static_mode
 
 
@@ -196,8 +198,6 @@ class Reducer:
         """The gradient hook: keep the parameter's full gradient (accumulated + new), reduce ready buckets."""
         if not self.active:
             return None
-        from minipaddle.tensor.math import add
-
         with no_grad():
             full = g if param.grad is None else add(param.grad, g)
         param.clear_grad(set_to_zero=False)  # the hook's result becomes the gradient (no double counting)
@@ -231,9 +231,6 @@ class Reducer:
         return result
 
     def _allreduce(self, b: int) -> list:
-        from minipaddle.tensor.manipulation import concat, reshape, split
-        from minipaddle.tensor.math import scale
-
         bucket = self.buckets[b]
         start = time.perf_counter()
         with no_grad():
@@ -286,8 +283,3 @@ def _buckets(params: list, first_bytes: int, bytes_each: int) -> list[list]:
     if current:
         buckets.append(current)
     return buckets
-
-
-from minipaddle.core.op import get_op  # noqa: E402
-
-_ASSIGN = get_op("assign")

@@ -18,6 +18,8 @@ import sys
 import traceback
 import types
 
+from minipaddle.distributed.parallel_env import fill_paddle_env, launched_by_mpi
+
 
 def _status(path: str, text: str) -> None:
     tmp = f"{path}.tmp"
@@ -66,8 +68,6 @@ def main(argv=None) -> None:
     parser.add_argument("script", nargs="?", default=None)
     parser.add_argument("script_args", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
-
-    from minipaddle.distributed.parallel_env import fill_paddle_env, launched_by_mpi
 
     mpi = launched_by_mpi()
     if mpi is None:

@@ -31,9 +31,9 @@ from minipaddle.ops.histogram import *  # noqa: F403
 from minipaddle.ops.im2col import *  # noqa: F403
 from minipaddle.ops.incubate_ops import *  # noqa: F403
 from minipaddle.ops.indexing import *  # noqa: F403
-from minipaddle.ops.jit_ops import *  # noqa: F403
 from minipaddle.ops.int8 import *  # noqa: F403
 from minipaddle.ops.interpolate import *  # noqa: F403
+from minipaddle.ops.jit_ops import *  # noqa: F403
 from minipaddle.ops.linalg import *  # noqa: F403
 from minipaddle.ops.logical import *  # noqa: F403
 from minipaddle.ops.manipulation import *  # noqa: F403
@@ -56,8 +56,8 @@ from minipaddle.ops.recompute_ops import *  # noqa: F403
 from minipaddle.ops.reduce import *  # noqa: F403
 from minipaddle.ops.reduce_extra import *  # noqa: F403
 from minipaddle.ops.reduce_math import *  # noqa: F403
-from minipaddle.ops.run_program import *  # noqa: F403
 from minipaddle.ops.rnnt_ops import *  # noqa: F403
+from minipaddle.ops.run_program import *  # noqa: F403
 from minipaddle.ops.search import *  # noqa: F403
 from minipaddle.ops.sequence_ops import *  # noqa: F403
 from minipaddle.ops.signal_ops import *  # noqa: F403

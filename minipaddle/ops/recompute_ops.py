@@ -12,6 +12,7 @@ op, so that the op is recorded even when no argument needs a gradient. The segme
 from __future__ import annotations
 
 from minipaddle.core import state
+from minipaddle.core.autograd import run_backward
 from minipaddle.core.op import OpDef, register
 from minipaddle.core.tensor import Tensor
 
@@ -34,8 +35,6 @@ class Recompute(OpDef):
         return out._data
 
     def grad(self, node, *gs):
-        from minipaddle.core.autograd import run_backward
-
         function, kwargs, rng_state = SEGMENTS[node.attrs["segment"]]
         n_args = node.attrs["n_args"]
         args = [Tensor(x._data, stop_gradient=x.stop_gradient) for x in node.inputs[:n_args]]

@@ -72,5 +72,7 @@ SECTIONS += [fake_quant]  # quantization: the fake-quant ops, quantize_linear / 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 
 __all__ = [
-    "OP_TABLE", "OpInfo", "Sample",
+    "OP_TABLE",
+    "OpInfo",
+    "Sample",
 ]

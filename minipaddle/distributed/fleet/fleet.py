@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from minipaddle.core.inplace import apply_inplace
+from minipaddle.core.op import get_op
+from minipaddle.core.state import no_grad
 from minipaddle.distributed import collective, parallel_env
+from minipaddle.distributed.data_parallel import DataParallel
 from minipaddle.distributed.fleet.strategy import DistributedStrategy
+from minipaddle.nn import Layer
 
 __all__ = [
     "Fleet",
@@ -82,9 +87,6 @@ def get_hybrid_communicate_group():
 
 def distributed_model(model):
     """`model` wrapped for data-parallel training as the strategy says (a DataParallel with 2+ ranks)."""
-    from minipaddle.distributed.data_parallel import DataParallel
-    from minipaddle.nn import Layer
-
     if not isinstance(model, Layer):
         raise TypeError(f"fleet.distributed_model: model must be a paddle.nn.Layer, got {type(model).__name__}")
     s = _FLEET._strategy()
@@ -127,10 +129,6 @@ class GradientMergeOptimizer:
         if self.calls % self.k_steps:
             return
         if self.avg:
-            from minipaddle.core.inplace import apply_inplace
-            from minipaddle.core.op import get_op
-            from minipaddle.core.state import no_grad
-
             with no_grad():
                 for p in (p for group in self.inner._param_groups for p in group["params"]):
                     if p.grad is not None:
