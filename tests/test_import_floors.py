@@ -55,8 +55,17 @@ FLOORS = [
             "minipaddle.incubate",
         ],
     ),
-    ("apps", ["minipaddle.hapi", "minipaddle.callbacks", "minipaddle.hub", "minipaddle.utils", "minipaddle.reader",
-              "minipaddle.distributed"]),  # fmt: skip
+    (
+        "apps",  # the high-level API, and distributed training (which hapi's fit uses under launch)
+        [
+            "minipaddle.hapi",
+            "minipaddle.callbacks",
+            "minipaddle.hub",
+            "minipaddle.utils",
+            "minipaddle.reader",
+            "minipaddle.distributed",
+        ],
+    ),
     ("top", ["minipaddle", "minipaddle.tensor_methods"]),  # paddle.* and the binding of Tensor's methods
 ]
 
