@@ -56,7 +56,17 @@ FLOORS = [
             "minipaddle.amp",
         ],
     ),
-    ("apps", ["minipaddle.hapi", "minipaddle.callbacks", "minipaddle.hub", "minipaddle.utils", "minipaddle.reader"]),
+    (
+        "apps",  # the high-level API, and distributed training (which hapi's fit uses under launch)
+        [
+            "minipaddle.hapi",
+            "minipaddle.callbacks",
+            "minipaddle.hub",
+            "minipaddle.utils",
+            "minipaddle.reader",
+            "minipaddle.distributed",
+        ],
+    ),
     ("top", ["minipaddle", "minipaddle.tensor_methods"]),  # paddle.* and the binding of Tensor's methods
 ]
 
@@ -70,6 +80,11 @@ LAZY = {
     ("minipaddle.vision.transforms.functional", "PIL"): "Pillow is optional: only PIL images need it",
     ("minipaddle.hapi.callbacks", "visualdl"): "VisualDL is optional: only the VisualDL callback writes its logs",
     ("minipaddle.hapi.progressbar", "tqdm.auto"): "tqdm.auto loads ipywidgets in a notebook: only when a bar is shown",
+    ("minipaddle", "minipaddle.distributed"): "paddle.distributed needs mpi4py: loaded on first use of the name",
+    ("minipaddle.hapi.model", "minipaddle.distributed"): "Model.fit under launch: only with 2+ ranks (needs mpi4py)",
+    ("minipaddle.distributed.parallel_env", "minipaddle.distributed.engine"): (
+        "importing mpi4py's MPI starts MPI: only init_parallel_env with 2+ ranks does"
+    ),
     ("minipaddle.distribution.transform", "minipaddle.distribution.transformed_distribution"): (
         "Paddle's own cycle: a Transform called on a Distribution makes a TransformedDistribution of Transforms"
     ),

@@ -183,7 +183,6 @@ def all_gather(tensor_list, tensor, group=None, sync_op=True):
     ring, group = _group("all_gather", group)
     if _not_member(group):
         return None
-
     n = _nranks(group)
     x = tensor if tensor.ndim else reshape(tensor, [1])
     gathered = apply(ops.AllGather, (x,), {"nranks": n, "ring_id": ring, "use_calc_stream": sync_op})
@@ -210,7 +209,6 @@ def scatter(tensor, tensor_list=None, src=0, group=None, sync_op=True):
     ring, group = _group("scatter", group)
     if _not_member(group):
         return None
-
     root = _group_rank("scatter", group, src, "src")
     n = _nranks(group)
     if parallel_env.get_rank(group) == root:
@@ -240,7 +238,6 @@ def alltoall(in_tensor_list, out_tensor_list, group=None, sync_op=True):
     ring, group = _group("alltoall", group)
     if _not_member(group):
         return None
-
     n = _nranks(group)
     if len(ins) != n or any(list(t.shape) != list(ins[0].shape) for t in ins):
         raise ValueError(f"alltoall: in_tensor_list must hold {n} tensors of one shape, got {[t.shape for t in ins]}")
@@ -258,7 +255,6 @@ def reduce_scatter(tensor, tensor_list, op=ReduceOp.SUM, group=None, sync_op=Tru
     ring, group = _group("reduce_scatter", group)
     if _not_member(group):
         return None
-
     n = _nranks(group)
     if len(pieces) != n or any(list(p.shape) != list(tensor.shape) for p in pieces):
         raise ValueError(f"reduce_scatter: tensor_list must hold {n} tensors of the shape of tensor {tensor.shape}")
@@ -319,7 +315,6 @@ def barrier(group=None) -> None:
     ring, group = _group("barrier", group)
     if _not_member(group):
         return None
-
     apply(ops.Barrier, (to_tensor([0], dtype="int32"),), {"ring_id": ring})
     return None
 

@@ -35,6 +35,7 @@ from minipaddle.tensor.math import add, scale
 __all__ = ["DataParallel", "sync_params_buffers"]
 
 _MB = 1024 * 1024
+_ASSIGN = get_op("assign")
 
 
 def sync_params_buffers(model: Layer, comm_group=None, src_rank: int = 0, is_model_parallel=False, fuse_params=True):
@@ -136,7 +137,6 @@ class DataParallel(Layer):
 
 
 def _recording() -> bool:
-
     return STATE.grad_enabled and not STATE.static_mode
 
 
@@ -198,7 +198,6 @@ class Reducer:
         """The gradient hook: keep the parameter's full gradient (accumulated + new), reduce ready buckets."""
         if not self.active:
             return None
-
         with no_grad():
             full = g if param.grad is None else add(param.grad, g)
         param.clear_grad(set_to_zero=False)  # the hook's result becomes the gradient (no double counting)
@@ -232,7 +231,6 @@ class Reducer:
         return result
 
     def _allreduce(self, b: int) -> list:
-
         bucket = self.buckets[b]
         start = time.perf_counter()
         with no_grad():
@@ -285,7 +283,3 @@ def _buckets(params: list, first_bytes: int, bytes_each: int) -> list[list]:
     if current:
         buckets.append(current)
     return buckets
-
-
-
-_ASSIGN = get_op("assign")

@@ -44,6 +44,7 @@ class Outcome:
 
     returncode: int
     statuses: dict = field(default_factory=dict)  # rank -> (state, detail)
+    pids: dict = field(default_factory=dict)  # rank -> its process id (when it got as far as saying it)
     log_dir: str | None = None
     dead: dict = field(default_factory=dict)  # pid -> exit code, for the processes MPI's launcher saw die
 
@@ -64,9 +65,9 @@ class Outcome:
             if state == "error":
                 lines.append(f"rank {r} raised {detail}")
         if not lines:  # no rank raised: which one died? MPI's launcher names its process id
-            for r, (state, detail) in sorted(self.statuses.items()):
-                if state == "running" and detail.isdigit() and int(detail) in self.dead:
-                    lines.append(f"rank {r} died before finishing ({_exit_meaning(self.dead[int(detail)])})")
+            for r, (state, _) in sorted(self.statuses.items()):
+                if state == "running" and self.pids.get(r) in self.dead:
+                    lines.append(f"rank {r} died before finishing ({_exit_meaning(self.dead[self.pids[r]])})")
         if not lines:
             died = [r for r, (state, _) in self.statuses.items() if state in ("running", "missing")]
             for r in died:
@@ -198,7 +199,8 @@ class RankRun:
         self._reader.join(5)
         if self._tail is not None:
             self._tail.join(5)
-        return Outcome(code, self._statuses(), self.log_dir, dict(self.dead))
+        statuses, pids = self._statuses()
+        return Outcome(code, statuses, pids, self.log_dir, dict(self.dead))
 
     def kill(self) -> None:
         """End mpiexec and every rank (their whole process group)."""
@@ -213,16 +215,17 @@ class RankRun:
                     pass
                 self.process.wait()
 
-    def _statuses(self) -> dict:
-        statuses = {}
+    def _statuses(self) -> tuple[dict, dict]:
+        statuses, pids = {}, {}
         for r in range(self.nprocs):
             path = Path(self.status_dir) / f"rank.{r}"
             if not path.exists():
                 statuses[r] = ("missing", "")
                 continue
-            text = path.read_text()
-            head, _, detail = text.partition("\n")
+            head, _, detail = path.read_text().partition("\n")
             state, _, pid = head.partition(" ")
-            statuses[r] = (state, detail.strip() if detail.strip() else pid)
+            statuses[r] = (state, detail.strip())
+            if pid.isdigit():
+                pids[r] = int(pid)
         shutil.rmtree(self.status_dir, ignore_errors=True)
-        return statuses
+        return statuses, pids

@@ -3,7 +3,8 @@
 It gives the rank Paddle's environment variables, sends its output to `log_dir/workerlog.N` (launch), runs the
 work (spawn's pickled function, or launch's script as `__main__`), and writes how it ended into a status file
 that the launcher reads: `running`, `ok`, `error` (with the traceback), or `terminated` (killed by MPI's
-launcher because another rank failed). A rank that raises aborts the whole MPI job, so no rank is left waiting.
+launcher because another rank failed), each with the rank's process id. A rank that raises aborts the whole
+MPI job, so no rank is left waiting.
 """
 
 from __future__ import annotations
@@ -75,10 +76,11 @@ def main(argv=None) -> None:
     os.environ.pop("PADDLE_TRAINER_ID", None)  # this rank's own, from MPI's rank
     fill_paddle_env()
     status = os.path.join(args.status_dir, f"rank.{rank}")
-    _status(status, f"running {os.getpid()}")
+    pid = os.getpid()
+    _status(status, f"running {pid}")
 
     def terminated(signum, frame):  # MPI's launcher ends the other ranks with SIGTERM when one fails
-        _status(status, "terminated")
+        _status(status, f"terminated {pid}")
         os._exit(128 + signum)
 
     signal.signal(signal.SIGTERM, terminated)
@@ -97,16 +99,16 @@ def main(argv=None) -> None:
             runpy.run_path(args.script, run_name="__main__")
     except SystemExit as e:
         if e.code not in (None, 0):
-            _status(status, f"error\nSystemExit: {e.code}\n")
+            _status(status, f"error {pid}\nSystemExit: {e.code}\n")
             print(f"[rank {rank}] exited with status {e.code}; aborting every rank of the job", file=sys.stderr)
             _abort(e.code if isinstance(e.code, int) else 1)
     except BaseException as e:  # noqa: BLE001  (any failure of the rank ends the job, KeyboardInterrupt too)
         text = traceback.format_exc()
-        _status(status, f"error\n{type(e).__name__}: {e}\n{text}")
+        _status(status, f"error {pid}\n{type(e).__name__}: {e}\n{text}")
         print(text, file=sys.stderr)
         print(f"[rank {rank}] raised {type(e).__name__}: {e}; aborting every rank of the job", file=sys.stderr)
         _abort(1)
-    _status(status, "ok")
+    _status(status, f"ok {pid}")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import os
 import pickle
 import sys
 import tempfile
+import time
 
 from minipaddle.distributed import launcher
 
@@ -38,8 +39,6 @@ class MultiprocessContext:
         return True
 
     def _wait_for(self, timeout: float) -> bool:
-        import time
-
         end = time.monotonic() + timeout
         while not self._run.poll():
             if time.monotonic() > end:

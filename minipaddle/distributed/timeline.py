@@ -53,7 +53,6 @@ class Recorder(OpHook):
     def gather(self, dst: int = 0) -> dict | None:
         """Every rank's spans, on rank `dst`: {"world_size": n, "ranks": {rank: [span, ...]}} (None elsewhere).
         Every rank must call it. With one process, this rank's own spans."""
-
         rank = parallel_env.get_rank()
         everyone: list = []
         collective.all_gather_object(everyone, self.spans)
@@ -71,7 +70,6 @@ def record():
         ...     loss = model(x).mean(); loss.backward(); opt.step()
         >>> trace = rec.gather()          # on rank 0: every rank's spans
     """
-
     if parallel_env.is_initialized():
         collective.barrier()  # so the ranks' clocks start together (one host's monotonic clock is shared)
     rec = Recorder()
@@ -110,7 +108,6 @@ def span(name: str, start: float, end: float, kind: str) -> None:
 
 def _watch_optimizer_steps():
     """While recording, every Optimizer.step runs in the phase 'optimizer'."""
-
     original = Optimizer.step
 
     def step(self, *args, **kwargs):

@@ -35,7 +35,6 @@ class Recompute(OpDef):
         return out._data
 
     def grad(self, node, *gs):
-
         function, kwargs, rng_state = SEGMENTS[node.attrs["segment"]]
         n_args = node.attrs["n_args"]
         args = [Tensor(x._data, stop_gradient=x.stop_gradient) for x in node.inputs[:n_args]]

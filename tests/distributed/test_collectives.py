@@ -22,16 +22,35 @@ def run(func, *args, nprocs=2, env=None, monkeypatch=None):
     return ctx
 
 
+def _alive(pid: int) -> bool:
+    """Whether process `pid` still runs (a zombie waiting to be reaped does not count)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def test_every_collective_on_two_ranks():
     run(workers.collectives)
 
 
-@pytest.mark.parametrize("how", ["raise", "kill"])
+@pytest.mark.parametrize("how", ["raise", pytest.param("kill", marks=pytest.mark.slow)])
 def test_a_failing_rank_ends_every_rank_and_is_named(how):
     start = time.monotonic()
+    ctx = dist.spawn(workers.rank_fails, args=(how,), nprocs=2, join=False)
     with pytest.raises(RuntimeError) as info:
-        run(workers.rank_fails, how)
+        try:
+            assert ctx.join(timeout=TIMEOUT), "the ranks did not end"
+        finally:
+            ctx.terminate()
     message = str(info.value)
+    pids = ctx.outcome.pids
+    assert sorted(pids) == [0, 1]
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in pids.values()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in pids.values() if _alive(pid)], "a rank is left behind"
     if how == "raise":
         assert "rank 1 raised ValueError: rank 1 fails on purpose" in message
     else:
@@ -39,7 +58,7 @@ def test_a_failing_rank_ends_every_rank_and_is_named(how):
     assert time.monotonic() - start < 60
 
 
-@pytest.mark.parametrize("how", ["shape", "order"])
+@pytest.mark.parametrize("how", ["shape", pytest.param("order", marks=pytest.mark.slow)])
 def test_mismatched_collectives_fail_clearly(how):
     with pytest.raises(RuntimeError) as info:
         run(workers.mismatch, how)
@@ -51,6 +70,7 @@ def test_mismatched_collectives_fail_clearly(how):
         assert "rank 1: collective #1: broadcast" in message and "rank 0: collective #1: all_reduce" in message
 
 
+@pytest.mark.slow
 def test_a_rank_that_never_joins_times_out(monkeypatch):
     monkeypatch.setenv("MINIPADDLE_COLLECTIVE_TIMEOUT", "3")
     with pytest.raises(RuntimeError) as info:

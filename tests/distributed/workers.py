@@ -274,6 +274,15 @@ def data_parallel_features() -> None:
     assert max(float(np.abs(p.grad.numpy() - q.grad.numpy()).max())
                for p, q in zip(plain.parameters(), again.parameters())) < 1e-12  # fmt: skip
 
+    # jit.save of a DataParallel saves the Layer inside (rank 0 writes)
+    if r == 0:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            spec = [paddle.static.InputSpec([None, 6], "float64", "x")]
+            paddle.jit.save(dp_plain, os.path.join(tmp, "model"), input_spec=spec)
+            assert {"model.pdmodel", "model.pdiparams"} <= set(os.listdir(tmp)), os.listdir(tmp)
+
     # the timeline: forward, backward, each bucket's all-reduce, the optimizer step, gathered on rank 0
     paddle.seed(1)
     model = MLP()

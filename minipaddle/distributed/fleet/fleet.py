@@ -87,7 +87,6 @@ def get_hybrid_communicate_group():
 
 def distributed_model(model):
     """`model` wrapped for data-parallel training as the strategy says (a DataParallel with 2+ ranks)."""
-
     if not isinstance(model, Layer):
         raise TypeError(f"fleet.distributed_model: model must be a paddle.nn.Layer, got {type(model).__name__}")
     s = _FLEET._strategy()

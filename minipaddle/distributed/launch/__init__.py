@@ -42,7 +42,6 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     """Run the launcher; returns (and, as a command, exits with) 0 when every rank finished."""
-
     args = _parser().parse_args(argv)
     hosts = [h for h in args.ips.split(",") if h]
     per_node = args.nproc_per_node or (len(args.devices.split(",")) if args.devices else 1)
