@@ -476,10 +476,18 @@ def _read_params(program: Program, params, source: str, fn: str = "load_inferenc
 def _read_info(path: str) -> dict:
     """The `.pdiparams.info` pickle ({name: {'structured_name', 'stop_gradient', 'trainable'}}), read through the
     restricted reader (it builds only containers, never code)."""
+    import json
+
     from minipaddle.framework.pickle_reader import RefusedPickle, restricted_loads
 
+    data = read_file(path, "load_inference_model")
+    if data[:1] == b"{":  # minipaddle's jit.save writes the same dict as JSON (jit/saving.py)
+        try:
+            return json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as e:
+            raise ValueError(f"load_inference_model: {path} is not a readable .pdiparams.info ({e})") from None
     try:
-        info = restricted_loads(read_file(path, "load_inference_model"))
+        info = restricted_loads(data)
     except RefusedPickle as e:
         raise ValueError(f"load_inference_model: {path} is refused: {e}") from None
     except Exception as e:  # a truncated or damaged pickle
