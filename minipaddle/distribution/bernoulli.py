@@ -111,7 +111,9 @@ class Bernoulli(exponential_family.ExponentialFamily):
 
     def entropy(self):
         """The entropy -p log p - (1-p) log(1-p)."""
-        return binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
+        # softplus(l) - l p, the binary cross-entropy of the logits against the probabilities, written out: as the
+        # loss function its label (here p) gets no gradient (paddle's choice), and the entropy's gradient needs it
+        return softplus(self.logits) - self.logits * self.probs
 
     def kl_divergence(self, other):
         """KL(self || other) between two Bernoullis."""

@@ -14,9 +14,9 @@ def mlp_loss():
     """A two-layer perceptron written with ops: tanh(x @ w1 + b1) @ w2, summed. Returns (loss, params)."""
     with name_guard():
         x = paddle.to_tensor(np.arange(6, dtype="float32").reshape(2, 3) / 6, stop_gradient=False)
-        w1 = paddle.create_parameter([3, 4], "float32", name="fc1")
-        b1 = paddle.create_parameter([4], "float32", name="fc1", is_bias=True)
-        w2 = paddle.create_parameter([4, 2], "float32", name="fc2")
+        w1 = paddle.create_parameter([3, 4], "float32", name="fc1.w_0")
+        b1 = paddle.create_parameter([4], "float32", name="fc1.b_0", is_bias=True)
+        w2 = paddle.create_parameter([4, 2], "float32", name="fc2.w_0")
         h = paddle.tanh(paddle.matmul(x, w1) + b1)
         loss = paddle.sum(paddle.matmul(h, w2))
     return loss, {"fc1.weight": w1, "fc1.bias": b1, "fc2.weight": w2}
@@ -27,8 +27,8 @@ def scoped_loss():
     Returns (loss, params, x)."""
     with name_guard():
         x = paddle.to_tensor(np.ones((2, 3), "float32"))
-        w0 = paddle.create_parameter([3, 4], "float32", name="features.0")
-        w1 = paddle.create_parameter([4, 2], "float32", name="head")
+        w0 = paddle.create_parameter([3, 4], "float32", name="features.0.w_0")
+        w1 = paddle.create_parameter([4, 2], "float32", name="head.w_0")
         with layer_scope("features"):
             with layer_scope("features.0"):
                 h = paddle.matmul(x, w0)
