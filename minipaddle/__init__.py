@@ -119,8 +119,6 @@ from minipaddle import (  # noqa: E402
 )
 
 
-
-
 def __getattr__(name: str):
     """paddle.distributed (and paddle.DataParallel) load on first use: they need MPI, which a process that never
     trains in parallel should not have to load (and importing them says what to install when it is missing)."""

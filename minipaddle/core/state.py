@@ -48,12 +48,6 @@ class _ProcessState:
         self.flags = dict(KNOWN_FLAGS)  # paddle.get_flags / set_flags
         self.check_nan_inf = False  # FLAGS_check_nan_inf as a plain attribute: the kernel call reads it on every op
         self.print_options = {"precision": 8, "threshold": 1000, "edgeitems": 3, "sci_mode": False, "linewidth": 80}
-        # Subsystem state that still lives here until its subsystem owns it (see the issue on the floors):
-        self.worker_info = None
-        self.async_saves = []
-        self.image_backend = "cv2"
-        self.py_funcs: dict[int, object] = {}
-        self.global_initializer = (None, None)
 
 
 PROCESS = _ProcessState()
@@ -77,7 +71,6 @@ class _State(threading.local):
         self.amp = None  # filled by minipaddle.amp: the active auto_cast settings, or None
         self.main_program = None  # static mode's current Programs (minipaddle.static makes them on first use)
         self.startup_program = None
-        self.in_train_switch = False  # building one side of a static train/eval switch (static/train_switch.py)
         # The hooks on the op door, in order (see "hooks on the op door" below). `hooks` is every hook installed;
         # the door reads the one tuple for its phase, which is empty (one falsy test) when no hook is installed.
         self.hooks: tuple = ()
@@ -91,11 +84,6 @@ class _State(threading.local):
     flags = _shared("flags")
     check_nan_inf = _shared("check_nan_inf")
     print_options = _shared("print_options")
-    worker_info = _shared("worker_info")
-    async_saves = _shared("async_saves")
-    image_backend = _shared("image_backend")
-    py_funcs = _shared("py_funcs")
-    global_initializer = _shared("global_initializer")
 
 
 STATE = _State()

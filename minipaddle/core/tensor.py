@@ -10,7 +10,7 @@ A Tensor holds
 - `_view`: for a view (the output of an op with `view = True`), a `View` record (core/view.py): what it views and
   how, and the storage version its gradient history belongs to (core/dispatch.py and core/inplace.py keep it in step).
 
-Methods that compute (`+`, `.sum()`, `.backward()`, ...) are bound onto Tensor by `minipaddle/tensor/methods.py`,
+Methods that compute (`+`, `.sum()`, `.backward()`, ...) are bound onto Tensor by `minipaddle/tensor_methods.py`,
 above the core, so this file imports nothing that builds on it.
 """
 

@@ -20,7 +20,7 @@ import types
 import weakref
 from dataclasses import dataclass, field
 
-from minipaddle.jit import dy2static, logging_utils
+from minipaddle.jit import logging_utils
 from minipaddle.jit.error import UnsupportedSyntax, unsupported_message
 from minipaddle.jit.origin_info import ORIGINS, map_lines
 from minipaddle.jit.transformers import TRANSFORMERS
@@ -139,6 +139,7 @@ def convert_to_static(fn):
     if cached is not None:
         return cached
     t = transform_function(fn)
+    from minipaddle.jit import dy2static
 
     cells = {"_jst": types.CellType(dy2static)}
     if fn.__closure__:

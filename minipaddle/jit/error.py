@@ -25,11 +25,10 @@ import linecache
 import os
 import traceback
 
-import minipaddle
 from minipaddle.jit.origin_info import ORIGINS
 
 SOURCE_CODE_RANGE = 5  # lines shown around the failing line, as Paddle
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(minipaddle.__file__))
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # minipaddle/
 MAPPED = "_jst_mapped"  # set on an exception whose message is already in the user's terms
 
 

@@ -15,15 +15,10 @@ import os
 import sysconfig
 import types
 
-import minipaddle
 from minipaddle.jit import logging_utils
-from minipaddle.jit.ast_transform import convert_to_static
-from minipaddle.jit.partial_program import guard_layer
-from minipaddle.jit.program_translator import StaticFunction
-from minipaddle.nn import Layer
 
 CONVERSION_OPTIONS = "_jst_not_to_static"
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(minipaddle.__file__))
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # minipaddle/
 _LIBRARY_DIRS = tuple(
     os.path.abspath(p) for p in {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
 )
@@ -54,12 +49,17 @@ def _not_to_static(fn) -> bool:
 
 def convert_call(fn):
     """The callable to call in place of `fn` in converted code."""
+    from minipaddle.jit.ast_transform import convert_to_static
+    from minipaddle.jit.program_translator import StaticFunction
+    from minipaddle.nn import Layer
 
     if _not_to_static(fn):
         return fn
     if isinstance(fn, StaticFunction):  # another to_static function: traced into this Program, inline
         return fn._inline_callable()
     if isinstance(fn, Layer):
+        from minipaddle.jit.partial_program import guard_layer
+
         guard_layer(fn)
         forward = type(fn).forward
         if isinstance(forward, StaticFunction) or isinstance(fn.__dict__.get("forward"), StaticFunction):

@@ -15,7 +15,6 @@ import copy
 
 from minipaddle import nn
 from minipaddle.nn.layer.layers import Layer
-from minipaddle.quantization.imperative.qat import find_parent_layer_and_sub_name
 
 __all__ = ["Identity", "fuse_conv_bn", "fuse_layers"]
 
@@ -28,6 +27,15 @@ class Identity(Layer):
 
     def forward(self, input):
         return input
+
+
+def find_parent_layer_and_sub_name(model: Layer, name: str) -> tuple:
+    """(parent Layer, attribute name) of the sublayer called `name` ('features.0' -> (model.features, '0'))."""
+    parent = model
+    *path, last = name.split(".")
+    for part in path:
+        parent = getattr(parent, part)
+    return parent, last
 
 
 def _parent(model: Layer, name: str) -> tuple:

@@ -17,6 +17,7 @@ from minipaddle.nn.layer.layers import Layer
 from minipaddle.nn.quant import quant_layers
 from minipaddle.nn.quant.functional_layers import FloatFunctionalLayer
 from minipaddle.quantization.imperative import fuse_utils
+from minipaddle.quantization.imperative.fuse_utils import find_parent_layer_and_sub_name
 from minipaddle.quantization.saved_model import save_quantized_model
 
 __all__ = ["ImperativeQuantAware", "ImperativeQuantizeInputs", "ImperativeQuantizeOutputs"]
@@ -41,15 +42,6 @@ FAKE_QUANT_WRAP_LAYERS = (quant_layers.QuantizedConv2D, quant_layers.QuantizedLi
 _MODEL_PARALLEL = ("ColumnParallelLinear", "RowParallelLinear")  # Paddle's defaults; no model parallelism here
 WEIGHT_TYPES = ("abs_max", "channel_wise_abs_max")
 ACTIVATION_TYPES = ("moving_average_abs_max",)
-
-
-def find_parent_layer_and_sub_name(model: Layer, name: str) -> tuple:
-    """(parent Layer, attribute name) of the sublayer called `name` ('features.0' -> (model.features, '0'))."""
-    parent = model
-    *path, last = name.split(".")
-    for part in path:
-        parent = getattr(parent, part)
-    return parent, last
 
 
 def _check_layer_class(value, fn: str, arg: str):
