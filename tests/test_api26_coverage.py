@@ -97,7 +97,7 @@ MISSING = {
         "sequence_unpad",
     },  # fmt: skip
     # Datasets that download their files, and audio file I/O.
-    "paddle.text": {"Conll05st", "Imdb", "Imikolov", "Movielens", "UCIHousing", "WMT14", "WMT16"},
+    "paddle.text": {"Conll05st", "Movielens", "WMT14", "WMT16"},  # datasets in formats not read yet
     "paddle.audio": {"backends", "datasets", "info", "load", "save"},
     "paddle.callbacks": {"WandbCallback"},  # needs the wandb service
 }
