@@ -298,8 +298,8 @@ def test_every_pass_keeps_control_flow_working(static_mode, fresh_scope, name):
 def test_apply_passes_runs_a_pipeline(static_mode, fresh_scope):
     main, x, h, out = _mlp("relu")
     names = ["constant_folding", "fuse_fc", "fold_conv_bn", "dead_code_elimination", "reuse_buffers"]
-    names_with_int8 = [*names, "convert_to_int8"]  # (the int8 pass: tests/quantization/test_int8.py)
-    assert sorted(passes.PASSES) == sorted(names_with_int8)
+    names_with_others = [*names, "convert_to_int8", "amp_cast"]  # (int8: tests/quantization; amp_cast: tests/amp)
+    assert sorted(passes.PASSES) == sorted(names_with_others)
     final = passes.apply_passes(main, names, keep=[out])
     assert types(final) == ["fc", "fc", "sum"]
     check_pass(main, final, [out], exact=False)

@@ -58,7 +58,7 @@ def cond_program():
     """y = mean(cond(mean(x @ w) > 0, tanh(h), h * 2)) with its backward appended: forward, backward, sub-blocks."""
     with building_program() as (main, _):
         x = paddle.static.data("x", [-1, 4], "float32")
-        w = paddle.create_parameter([4, 3], "float32", name="fc")
+        w = paddle.create_parameter([4, 3], "float32", name="fc.w_0")
         h = paddle.matmul(x, w)
         out = paddle.static.nn.cond(paddle.mean(h) > 0, lambda: paddle.tanh(h), lambda: h * 2.0)
         loss = paddle.mean(out)
@@ -70,8 +70,8 @@ def fc_program():
     """relu(x @ w + b) with a mean (kept) and an exp (dead): what fuse_fc and dead-code elimination change."""
     with building_program() as (main, _):
         x = paddle.static.data("x", [-1, 4], "float32")
-        w = paddle.create_parameter([4, 3], "float32", name="fc")
-        b = paddle.create_parameter([3], "float32", name="fc", is_bias=True)
+        w = paddle.create_parameter([4, 3], "float32", name="fc.w_0")
+        b = paddle.create_parameter([3], "float32", name="fc.b_0", is_bias=True)
         h = paddle.nn.functional.relu(paddle.matmul(x, w) + b)
         y = paddle.mean(h)
         paddle.exp(h)

@@ -24,7 +24,7 @@ def saved_model(tmp_path):
     """An inference model saved by save_inference_model: tmp/model.pdmodel (+ .pdiparams)."""
     with building_program() as (main_program, startup):
         x = paddle.static.data("x", [-1, 4], "float32")
-        w = paddle.create_parameter([4, 3], "float32", name="fc")
+        w = paddle.create_parameter([4, 3], "float32", name="fc.w_0")
         y = paddle.nn.functional.relu(paddle.matmul(x, w))
         exe = paddle.static.Executor(paddle.CPUPlace())
         exe.run(startup)

@@ -14,7 +14,7 @@ def _loss():
     """loss = sum(tanh(x @ w) * 2): a leaf input, a parameter, and three ops. Returns (loss, w, x)."""
     with name_guard():
         x = paddle.to_tensor(np.array([[0.5, -1.0, 2.0]]), stop_gradient=False)  # float64
-        w = paddle.create_parameter([3, 2], "float64", name="fc")
+        w = paddle.create_parameter([3, 2], "float64", name="fc.w_0")
         w.set_value(np.array([[0.1, -0.2], [0.3, 0.4], [-0.5, 0.6]]))
         loss = (paddle.tanh(x @ w) * 2.0).sum()
     return loss, w, x
