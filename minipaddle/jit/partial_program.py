@@ -129,14 +129,14 @@ def guard_layer(layer) -> None:
 
 def compile_ops(program, descs) -> list:
     """The Executor's plan (static/executor.py) for a selection of block 0's ops."""
-    from minipaddle.static.control_flow import CONTROL_FLOW_OPS
+    from minipaddle.static.block_ops import BLOCK_OPS
     from minipaddle.static.executor import Step, compile_block
 
     plan = []
     for desc in descs:
-        if desc.type in CONTROL_FLOW_OPS:
+        if desc.type in BLOCK_OPS:  # ops that run sub-blocks (static/block_ops.py), as the Executor plans them
             subs = {k: compile_block(program, b) for k, b in desc.attrs.items() if k.endswith("_block")}
-            plan.append(CONTROL_FLOW_OPS[desc.type](desc, subs))
+            plan.append(BLOCK_OPS[desc.type].step(desc, subs))
         else:
             plan.append(Step(desc))
     return plan

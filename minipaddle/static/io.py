@@ -16,6 +16,7 @@ temporary file first and renamed into place, so a crash mid-save leaves the prev
 
 from __future__ import annotations
 
+import json
 import os
 import warnings
 
@@ -23,7 +24,14 @@ import numpy as np
 
 from minipaddle.core.tensor import Tensor
 from minipaddle.static.executor import Executor, global_scope
-from minipaddle.static.files import arrays_from_bytes, arrays_to_bytes, atomic_write, read_file
+from minipaddle.static.files import (
+    arrays_from_bytes,
+    arrays_to_bytes,
+    atomic_write,
+    check_file_set,
+    read_file,
+    write_file_set,
+)
 from minipaddle.static.pdmodel import (
     is_pdmodel,
     persistable_specs,
@@ -138,7 +146,8 @@ def save(program, model_path, protocol=4, **configs) -> None:
     """Save a Program's parameters, its other persistable state, and the Program itself.
 
     Writes `model_path.pdparams` (parameters), `model_path.pdopt` (other persistable variables: optimizer
-    state, learning rate) and `model_path.pdmodel` (the Program, as JSON), each atomically.
+    state, learning rate) and `model_path.pdmodel` (the Program, as JSON), as one set: a crash at any moment
+    leaves the whole old set or the whole new one (with the manifest `model_path.pdset`, docs/save_format.md).
 
     Args:
         program: the Program whose variables to save (values come from the global scope).
@@ -160,12 +169,12 @@ def save(program, model_path, protocol=4, **configs) -> None:
     params = _values_of([v for v in state.values() if v.is_parameter], scope, "save")
     others = _values_of([v for v in state.values() if not v.is_parameter], scope, "save")
     model = program_to_bytes(program)
-    atomic_write(prefix + ".pdparams", arrays_to_bytes(params))
-    atomic_write(prefix + ".pdopt", arrays_to_bytes(others))
-    atomic_write(prefix + ".pdmodel", model)
+    files = {".pdparams": arrays_to_bytes(params), ".pdopt": arrays_to_bytes(others), ".pdmodel": model}
+    write_file_set(prefix, files, what="save")  # one set: never new parameters beside an old Program
 
 
 def _read_state(prefix: str, fn: str, need_opt: bool = True) -> dict:
+    check_file_set(prefix, fn)
     arrays = arrays_from_bytes(read_file(prefix + ".pdparams", fn), f"{fn}: {prefix}.pdparams")
     if need_opt or os.path.isfile(prefix + ".pdopt"):
         arrays.update(arrays_from_bytes(read_file(prefix + ".pdopt", fn), f"{fn}: {prefix}.pdopt"))
@@ -350,6 +359,14 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     Example:
         >>> paddle.static.save_inference_model("./infer/mnist", [image], [predict], exe)
     """
+    prefix, files = inference_model_files(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
+    # one set; a .pdiparams.info left by an older paddle.jit.save to this prefix would describe other parameters
+    write_file_set(prefix, files, absent=(".pdiparams.info",), what="save_inference_model")
+
+
+def inference_model_files(path_prefix, feed_vars, fetch_vars, executor, **kwargs) -> tuple:
+    """(prefix, {".pdmodel": bytes, ".pdiparams": bytes}): what save_inference_model writes (paddle.jit.save adds
+    its `.pdiparams.info` and writes the three as one set)."""
     prefix = _path_prefix(path_prefix, "save_inference_model")
     _executor_arg(executor, "save_inference_model")
     for suffix in (".pdmodel", ".pdiparams"):
@@ -374,8 +391,7 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     else:
         model = program_to_bytes(pruned, feeds, fetches)
         params = arrays_to_bytes(_values_of(_persistables(pruned).values(), global_scope(), "save_inference_model"))
-    atomic_write(prefix + ".pdiparams", params)
-    atomic_write(prefix + ".pdmodel", model)
+    return prefix, {".pdmodel": model, ".pdiparams": params}
 
 
 def _inference_paths(path_prefix, kwargs: dict) -> tuple:
@@ -430,6 +446,8 @@ def load_inference_model(path_prefix, executor, **kwargs) -> list:
         where = "load_inference_model: the model bytes"
     else:
         model_path, params_path = _inference_paths(path_prefix, kwargs)
+        if not kwargs:
+            check_file_set(model_path[: -len(".pdmodel")], "load_inference_model")
         model = read_file(model_path, "load_inference_model")
         params = read_file(params_path, "load_inference_model") if os.path.isfile(params_path) else None
         where = f"load_inference_model: {model_path}"
@@ -462,8 +480,17 @@ def _read_info(path: str) -> dict:
     restricted reader (it builds only containers, never code)."""
     from minipaddle.framework.pickle_reader import RefusedPickle, restricted_loads
 
+    data = read_file(path, "load_inference_model")
+    if data[:1] == b"{":  # minipaddle's paddle.jit.save writes it as JSON (jit/saving.py), Paddle as a pickle
+        try:
+            info = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as e:
+            raise ValueError(f"load_inference_model: {path} is not a readable .pdiparams.info ({e})") from None
+        if not isinstance(info, dict):
+            raise ValueError(f"load_inference_model: {path} holds a {type(info).__name__}, not a dict of names")
+        return info
     try:
-        info = restricted_loads(read_file(path, "load_inference_model"))
+        info = restricted_loads(data)
     except RefusedPickle as e:
         raise ValueError(f"load_inference_model: {path} is refused: {e}") from None
     except Exception as e:  # a truncated or damaged pickle
