@@ -145,6 +145,12 @@ def save(obj, path, protocol: int = 4, **configs) -> None:
     _write(_check_path(path), writer)
 
 
+def save_writer(obj, protocol: int = 4, **configs):
+    """What paddle.save(obj, path) would write, as a function writer(file): for a save of several files as one
+    set (static/files.py write_file_set), whose files are written to temporaries first."""
+    return _prepare(obj, protocol, configs, "save")
+
+
 def _prepare(obj, protocol, configs: dict, fn: str, snapshot: bool = False):
     """Check the arguments and turn `obj` into plain data now; returns a function that writes it to a file."""
     for key in configs:

@@ -27,7 +27,7 @@ import numpy as np
 from minipaddle.core.state import STATE, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.framework.io import load as load_file
-from minipaddle.framework.io import save as save_file
+from minipaddle.framework.io import save_writer
 from minipaddle.hapi.amp_configs import AmpTraining
 from minipaddle.hapi.callbacks import EarlyStopping, config_callbacks
 from minipaddle.hapi.history import History
@@ -36,6 +36,7 @@ from minipaddle.hapi.model_summary import summary
 from minipaddle.io import DataLoader, Dataset, DistributedBatchSampler
 from minipaddle.metric import Metric
 from minipaddle.nn import Layer
+from minipaddle.static.files import check_file_set, write_file_set
 from minipaddle.static.input import InputSpec
 from minipaddle.tensor.creation import to_tensor
 from minipaddle.tensor.math import add_n
@@ -405,9 +406,11 @@ class Model:
         if not training:
             self._save_inference_model(path)
             return
-        save_file(self.network.state_dict(), path + ".pdparams")
+        # one set: a crash never leaves new weights beside old optimizer state (static/files.py)
+        files = {".pdparams": save_writer(self.network.state_dict())}
         if self._optimizer is not None and self._optimizer.state_dict():
-            save_file(self._optimizer.state_dict(), path + ".pdopt")
+            files[".pdopt"] = save_writer(self._optimizer.state_dict())
+        write_file_set(path, files, absent=() if ".pdopt" in files else (".pdopt",), what="Model.save")
 
     def _save_inference_model(self, path: str) -> None:
         if self._input_info is None:
@@ -441,6 +444,7 @@ class Model:
             prefix = path
         if not os.path.exists(prefix + ".pdparams"):
             raise FileNotFoundError(f"Failed to load parameters, please check path: {prefix}.pdparams does not exist")
+        check_file_set(prefix, "Model.load")  # the .pdparams and .pdopt of one save, or refused
         param_state = load_file(prefix + ".pdparams")
         matched = []
         for key, param in self.network.state_dict().items():

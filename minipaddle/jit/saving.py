@@ -23,9 +23,9 @@ from minipaddle.jit import logging_utils
 from minipaddle.jit.program_translator import _SWITCH, StaticFunction
 from minipaddle.nn import Layer
 from minipaddle.static.executor import Executor, Scope, scope_guard
-from minipaddle.static.files import atomic_write
+from minipaddle.static.files import write_file_set
 from minipaddle.static.input import InputSpec
-from minipaddle.static.io import save_inference_model
+from minipaddle.static.io import inference_model_files
 
 INFO_SUFFIX = ".pdiparams.info"
 _CONFIGS = ("output_spec", "with_hook", "combine_params", "clip_extra", "skip_forward", "input_names_after_prune",
@@ -121,9 +121,10 @@ def _write(prefix: str, concrete, layer, configs: dict) -> None:
     if configs.get("skip_prune_program"):
         options["skip_prune_program"] = True
     with scope_guard(scope):
-        save_inference_model(prefix, concrete.inputs, outputs, Executor(), **options)
+        prefix, files = inference_model_files(prefix, concrete.inputs, outputs, Executor(), **options)
     if layer is None:
         logging_utils.warn("jit.save: a function was saved; it has no parameters, so no .pdiparams.info is written")
+        write_file_set(prefix, files, absent=(INFO_SUFFIX,), what="jit.save")
         return
     names = {id(t): n for n, t in list(layer.named_parameters()) + list(layer.named_buffers())}
     info = {}
@@ -132,7 +133,8 @@ def _write(prefix: str, concrete, layer, configs: dict) -> None:
         if getattr(t, "trainable", None) is not None and v.is_parameter:
             entry["trainable"] = bool(t.trainable)
         info[v.name] = entry
-    atomic_write(prefix + INFO_SUFFIX, json.dumps(info, indent=1, sort_keys=True).encode("utf-8"))
+    files[INFO_SUFFIX] = json.dumps(info, indent=1, sort_keys=True).encode("utf-8")
+    write_file_set(prefix, files, what="jit.save")  # .pdmodel, .pdiparams and .info of one save, never a mix
 
 
 def _outputs(concrete, output_spec) -> list:

@@ -19,6 +19,7 @@ file is written to a temporary file first and renamed into place, so a crash mid
 
 from __future__ import annotations
 
+import json
 import os
 import warnings
 
@@ -26,7 +27,14 @@ import numpy as np
 
 from minipaddle.core.tensor import Tensor
 from minipaddle.static.executor import Executor, global_scope
-from minipaddle.static.files import arrays_from_bytes, arrays_to_bytes, atomic_write, read_file
+from minipaddle.static.files import (
+    arrays_from_bytes,
+    arrays_to_bytes,
+    atomic_write,
+    check_file_set,
+    read_file,
+    write_file_set,
+)
 from minipaddle.static.pdmodel import (
     is_pdmodel,
     persistable_specs,
@@ -141,7 +149,8 @@ def save(program, model_path, protocol=4, **configs) -> None:
     """Save a Program's parameters, its other persistable state, and the Program itself.
 
     Writes `model_path.pdparams` (parameters), `model_path.pdopt` (other persistable variables: optimizer
-    state, learning rate) and `model_path.pdmodel` (the Program, as JSON), each atomically.
+    state, learning rate) and `model_path.pdmodel` (the Program, as JSON), as one set: a crash at any moment
+    leaves the whole old set or the whole new one (with the manifest `model_path.pdset`, docs/save_format.md).
 
     Args:
         program: the Program whose variables to save (values come from the global scope).
@@ -163,12 +172,12 @@ def save(program, model_path, protocol=4, **configs) -> None:
     params = _values_of([v for v in state.values() if v.is_parameter], scope, "save")
     others = _values_of([v for v in state.values() if not v.is_parameter], scope, "save")
     model = program_to_bytes(program)
-    atomic_write(prefix + ".pdparams", arrays_to_bytes(params))
-    atomic_write(prefix + ".pdopt", arrays_to_bytes(others))
-    atomic_write(prefix + ".pdmodel", model)
+    files = {".pdparams": arrays_to_bytes(params), ".pdopt": arrays_to_bytes(others), ".pdmodel": model}
+    write_file_set(prefix, files, what="save")  # one set: never new parameters beside an old Program
 
 
 def _read_state(prefix: str, fn: str, need_opt: bool = True) -> dict:
+    check_file_set(prefix, fn)
     arrays = arrays_from_bytes(read_file(prefix + ".pdparams", fn), f"{fn}: {prefix}.pdparams")
     if need_opt or os.path.isfile(prefix + ".pdopt"):
         arrays.update(arrays_from_bytes(read_file(prefix + ".pdopt", fn), f"{fn}: {prefix}.pdopt"))
@@ -377,6 +386,14 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     Example:
         >>> paddle.static.save_inference_model("./infer/mnist", [image], [predict], exe)
     """
+    prefix, files = inference_model_files(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
+    # one set; a .pdiparams.info left by an older paddle.jit.save to this prefix would describe other parameters
+    write_file_set(prefix, files, absent=(".pdiparams.info",), what="save_inference_model")
+
+
+def inference_model_files(path_prefix, feed_vars, fetch_vars, executor, **kwargs) -> tuple:
+    """(prefix, {".pdmodel": bytes, ".pdiparams": bytes}): what save_inference_model writes (paddle.jit.save adds
+    its `.pdiparams.info` and writes the three as one set)."""
     prefix = _path_prefix(path_prefix, "save_inference_model")
     _executor_arg(executor, "save_inference_model")
     for suffix in (".pdmodel", ".pdiparams"):
@@ -388,8 +405,7 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     allowed = ("program", "clip_extra", "legacy_format", "skip_prune_program")
     pruned, feeds, fetches = _inference_parts(feed_vars, fetch_vars, kwargs, "save_inference_model", allowed)
     model, params = _model_and_params(pruned, feeds, fetches, "save_inference_model", fmt)
-    atomic_write(prefix + ".pdiparams", params)
-    atomic_write(prefix + ".pdmodel", model)
+    return prefix, {".pdmodel": model, ".pdiparams": params}
 
 
 def _inference_paths(path_prefix, kwargs: dict) -> tuple:
@@ -444,6 +460,8 @@ def load_inference_model(path_prefix, executor, **kwargs) -> list:
         where = "load_inference_model: the model bytes"
     else:
         model_path, params_path = _inference_paths(path_prefix, kwargs)
+        if not kwargs:
+            check_file_set(model_path[: -len(".pdmodel")], "load_inference_model")
         model = read_file(model_path, "load_inference_model")
         params = read_file(params_path, "load_inference_model") if os.path.isfile(params_path) else None
         where = f"load_inference_model: {model_path}"
@@ -476,16 +494,18 @@ def _read_params(program: Program, params, source: str, fn: str = "load_inferenc
 def _read_info(path: str) -> dict:
     """The `.pdiparams.info` pickle ({name: {'structured_name', 'stop_gradient', 'trainable'}}), read through the
     restricted reader (it builds only containers, never code)."""
-    import json
 
     from minipaddle.framework.pickle_reader import RefusedPickle, restricted_loads
 
     data = read_file(path, "load_inference_model")
-    if data[:1] == b"{":  # minipaddle's jit.save writes the same dict as JSON (jit/saving.py)
+    if data[:1] == b"{":  # minipaddle's paddle.jit.save writes it as JSON (jit/saving.py), Paddle as a pickle
         try:
-            return json.loads(data.decode("utf-8"))
+            info = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as e:
             raise ValueError(f"load_inference_model: {path} is not a readable .pdiparams.info ({e})") from None
+        if not isinstance(info, dict):
+            raise ValueError(f"load_inference_model: {path} holds a {type(info).__name__}, not a dict of names")
+        return info
     try:
         info = restricted_loads(data)
     except RefusedPickle as e:

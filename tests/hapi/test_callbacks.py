@@ -28,7 +28,8 @@ def test_callback_list_checks_the_mode():
 def test_checkpoints_reload_into_a_new_model(tmp_path):
     m = model()
     m.fit(dataset(), batch_size=20, epochs=2, verbose=0, save_dir=str(tmp_path), save_freq=1)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["0.pdparams", "1.pdparams", "final.pdparams"]
+    names = sorted(p.name for p in tmp_path.iterdir())  # each checkpoint a set: its files and their manifest
+    assert names == ["0.pdparams", "0.pdset", "1.pdparams", "1.pdset", "final.pdparams", "final.pdset"]
     again = model()
     again.load(str(tmp_path / "final"))
     for a, b in zip(m.parameters(), again.parameters()):

@@ -119,7 +119,7 @@ def test_save_inference_model_runs_in_an_executor(tmp_path):
     m.fit(dataset(), batch_size=20, epochs=1, verbose=0)
     prefix = str(tmp_path / "infer" / "mlp")
     m.save(prefix, training=False)
-    assert sorted(os.listdir(tmp_path / "infer")) == ["mlp.pdiparams", "mlp.pdmodel"]
+    assert sorted(os.listdir(tmp_path / "infer")) == ["mlp.pdiparams", "mlp.pdmodel", "mlp.pdset"]  # a set
     assert m.network.training  # put back in training mode, with its own parameters
     assert all(type(p).__name__ == "Parameter" for p in m.network.parameters())
     paddle.enable_static()

@@ -67,7 +67,7 @@ def test_save_writes_params_state_and_program_and_load_restores_them(static_mode
     saved = {k: v.copy() for k, v in fresh_scope.vars.items()}
     prefix = str(tmp_path / "ckpt" / "model")
     paddle.static.save(main, prefix)
-    assert sorted(os.listdir(tmp_path / "ckpt")) == ["model.pdmodel", "model.pdopt", "model.pdparams"]
+    assert sorted(os.listdir(tmp_path / "ckpt")) == ["model.pdmodel", "model.pdopt", "model.pdparams", "model.pdset"]
     params = {p.name for p in main.all_parameters()}
     with zipfile.ZipFile(prefix + ".pdparams") as z:  # plain .npz: one .npy per variable, no pickle
         assert {n.removesuffix(".npy") for n in z.namelist()} == params
@@ -263,6 +263,13 @@ def test_truncated_files_are_refused_with_a_clear_error(static_mode, fresh_scope
     exe = _run_startup(startup)
     prefix = str(tmp_path / "m")
     paddle.static.save_inference_model(prefix, [image], [probs], exe, format=fmt)
+    with open(prefix + ".pdmodel", "r+b") as f:  # with the set's manifest, a truncation is caught as such first
+        f.truncate(10)
+    with pytest.raises(ValueError, match=r"m\.pdmodel.*truncated, damaged, or from another save"):
+        paddle.static.load_inference_model(prefix, exe)
+    os.remove(prefix + ".pdset")  # and without it (files from elsewhere), by the format readers
+    paddle.static.save_inference_model(prefix, [image], [probs], exe, format=fmt)
+    os.remove(prefix + ".pdset")
     *truncations, pickled = TRUNCATED[fmt]
     for suffix, message in truncations:
         whole = open(prefix + suffix, "rb").read()

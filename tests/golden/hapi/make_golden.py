@@ -174,7 +174,8 @@ result = [rec.calls, sorted(rec.params), rec.model is m]
         "es = paddle.callbacks.EarlyStopping(monitor='acc', mode='max', patience=2, verbose=1, min_delta=0.01)\n"
         "m.fit(dataset(), dataset(), batch_size=40, epochs=10, verbose=0, shuffle=False, save_dir=tmpdir,\n"
         "      save_freq=100, callbacks=[es])\n"
-        "result = [es.stopped_epoch, round(float(es.best_value), 4), sorted(os.listdir(tmpdir))]"
+        "result = [es.stopped_epoch, round(float(es.best_value), 4), "
+        "sorted(n for n in os.listdir(tmpdir) if not n.endswith('.pdset'))]"
     ),
     "early_stopping_baseline": (
         "m = model()\n"
@@ -196,13 +197,13 @@ result = [rec.calls, sorted(rec.params), rec.model is m]
     "model_checkpoint": (
         "m = model()\n"
         "m.fit(dataset(), batch_size=20, epochs=3, verbose=0, save_dir=tmpdir, save_freq=2, shuffle=False)\n"
-        "result = sorted(os.listdir(tmpdir))"
+        "result = sorted(n for n in os.listdir(tmpdir) if not n.endswith('.pdset'))"
     ),
     "model_checkpoint_callback": (
         "m = model()\n"
         "cb = paddle.callbacks.ModelCheckpoint(save_freq=1, save_dir=os.path.join(tmpdir, 'ck'))\n"
         "m.fit(dataset(), batch_size=40, epochs=2, verbose=0, callbacks=[cb])\n"
-        "result = sorted(os.listdir(os.path.join(tmpdir, 'ck')))"
+        "result = sorted(n for n in os.listdir(os.path.join(tmpdir, 'ck')) if not n.endswith('.pdset'))"
     ),
     "lr_scheduler_by_step": (
         "net = mlp()\n"
@@ -253,7 +254,7 @@ result = [rec.calls, sorted(rec.params), rec.model is m]
         "m2 = model(net=mlp().__class__(paddle.nn.Linear(4, 8), paddle.nn.ReLU(), paddle.nn.Linear(8, 3)))\n"
         "m2.load(path + '.pdparams')\n"
         "same = all(np.allclose(a.numpy(), b.numpy()) for a, b in zip(m.parameters(), m2.parameters()))\n"
-        "result = [sorted(os.listdir(os.path.dirname(path))), same, "
+        "result = [sorted(n for n in os.listdir(os.path.dirname(path)) if not n.endswith('.pdset')), same, "
         "r4(m2.evaluate(dataset(), batch_size=40, verbose=0))]"
     ),
     "load_mismatch_raises": (
@@ -299,10 +300,11 @@ with fresh_names():
     m3.fit(dataset(), batch_size=20, epochs=1, verbose=0, shuffle=False)
 b = r4([float(p.numpy().sum()) for p in m2.parameters()])
 c = r4([float(p.numpy().sum()) for p in m3.parameters()])
-result = [sorted(os.listdir(tmpdir)), a == b, a == c]
+result = [sorted(n for n in os.listdir(tmpdir) if not n.endswith('.pdset')), a == b, a == c]
 """,
     "save_sgd_no_pdopt": (
-        "m = model(); path = os.path.join(tmpdir, 'm'); m.save(path)\nresult = sorted(os.listdir(tmpdir))"
+        "m = model(); path = os.path.join(tmpdir, 'm'); m.save(path)\n"
+        "result = sorted(n for n in os.listdir(tmpdir) if not n.endswith('.pdset'))"
     ),
     # ---- summary ----
     "summary_lenet": "result = paddle.summary(paddle.vision.models.LeNet(), (1, 1, 28, 28))",
