@@ -28,8 +28,13 @@ def test_quick_tour_writes_the_page(tmp_path, capsys):
     assert f"<b>{accuracy:.2f}%</b>" in page
     assert "data:image/png;base64," in page  # the sample digits
     assert page.count("<svg") >= 3 or page.count("graphviz's `dot` program was not found") >= 3
-    assert sorted(p.name for p in (tmp_path / "checkpoint").iterdir()) == ["lenet.pdopt", "lenet.pdparams"]
-    assert sorted(p.name for p in (tmp_path / "inference").iterdir()) == ["lenet.pdiparams", "lenet.pdmodel"]
+    saved = sorted(p.name for p in (tmp_path / "checkpoint").iterdir())
+    assert saved == ["lenet.pdopt", "lenet.pdparams", "lenet.pdset"]  # .pdset: the set's manifest
+    assert sorted(p.name for p in (tmp_path / "inference").iterdir()) == [
+        "lenet.pdiparams",
+        "lenet.pdmodel",
+        "lenet.pdset",
+    ]
 
 
 def test_tour_fails_when_lenet_learns_too_little(tmp_path, capsys):
