@@ -21,12 +21,15 @@ from viz.style import TIMELINE
 _COMPUTE = ("forward", "backward", "optimizer")
 
 
-def segments(spans: list, gap: float = 2e-4) -> list[dict]:
-    """Consecutive spans of one compute phase merged into bars: [{"kind", "start", "end", "ops"}]."""
+def segments(spans: list) -> list[dict]:
+    """Consecutive spans of one compute phase merged into bars: [{"kind", "start", "end", "ops"}].
+
+    Merged by order, not by a time gap: a pause inside one phase (the garbage collector, a busy machine) leaves
+    it one bar, and a change of phase always starts a new one."""
     bars: list[dict] = []
     for s in sorted((s for s in spans if s["kind"] in _COMPUTE), key=lambda s: s["start"]):
         last = bars[-1] if bars else None
-        if last is not None and last["kind"] == s["kind"] and s["start"] - last["end"] <= gap:
+        if last is not None and last["kind"] == s["kind"]:
             last["end"] = max(last["end"], s["end"])
             last["ops"] += 1
         else:

@@ -33,6 +33,8 @@ OWN_OUTPUT_DTYPE = {
     "auc": "float64 counters, as paddle's",
     "nce_sample": "float32 sampling probabilities",
     "py_func": "whatever the user's function returns",
+    "dequantize_int32": "float32, the int8 inference path's output dtype (paddle's dequantize ops write float32)",
+    "run_program": "the dtypes its Program computes (its parameters are float32; AMP inside is auto_cast's at build)",
     "assign": "in place into batch_norm's float32 running statistics (an in-place op keeps its target's dtype)",
 }
 
