@@ -39,6 +39,7 @@ from minipaddle import (
     testing,
     text,
     utils,
+    version,
     vision,
 )
 from minipaddle import tensor_methods as _methods
@@ -109,7 +110,7 @@ _methods.bind()
 
 from minipaddle import jit  # noqa: E402  (paddle.jit stands on everything above: nn, static, optimizer)
 
-__version__ = "0.1.0"
+__version__ = version.full_version
 
 # Deployment reads Programs: imported last, once everything it builds on is bound.
 from minipaddle import (  # noqa: E402

@@ -24,7 +24,7 @@ PACKAGE = ROOT / "minipaddle"
 # Lowest first. A module stands on the floor of the longest prefix listed here, and may import its own floor and
 # the floors below. Inside a floor, families are siblings: they may import each other, never in a circle.
 FLOORS = [
-    ("core", ["minipaddle.core"]),  # the engine: state, dtype, tensor, op, node, dispatch, autograd
+    ("core", ["minipaddle.core", "minipaddle.version"]),  # the engine: state, dtype, tensor, op, autograd; the version
     ("ops", ["minipaddle.ops", "minipaddle.profiler.events"]),  # every op, defined once; the profiler's event marks
     (
         "tensor",  # the public tensor functions and the namespaces made of them
@@ -100,10 +100,6 @@ LAZY = {
         "minipaddle.framework",
         "minipaddle",
     ): _NAMESPACE,
-    (
-        "minipaddle.inference.enums",
-        "minipaddle",
-    ): _PUBLIC_API,
     ("minipaddle.inference.predictor", "threadpoolctl"): "threadpoolctl only when a Config sets the BLAS threads",
     (
         "minipaddle.jit.dy2static.convert_operators",

@@ -43,7 +43,6 @@ PADDLE_INTERNALS = (
     "paddle.check_import_scipy",
     "paddle.common_ops_import",
     "paddle.sysconfig",
-    "paddle.version",
     "paddle.framework.ir",
     "paddle.autograd.ir_backward",
     "paddle.tensor.layer_function_generator",
