@@ -81,6 +81,10 @@ _PUBLIC_API = "uses the public paddle.* API above its own floor (added this stop
 _TRANSLATION = "Paddle's op translation builds ops with the public API, above static (to move down next stop)"
 _ONNX = "onnx is a large package: loaded only when a model is exported or drawn"
 _NAMESPACE = "paddle.tensor.X / paddle.framework.X name all of paddle.*: resolved from the top on first use"
+_PROGRAM_METHODS = (
+    "Program's methods over modules that read Programs (program_state -> executor -> program; serialize): a true "
+    "cycle, kept at the method as paddle 2.6's Program.state_dict does (`from .executor import global_scope`)"
+)
 _TO_STATIC = "to_static's own cycle: converting a call converts the callee, which calls convert_call again"
 
 # Every import inside a function that is not of the standard library: (module, imported module) -> why.
@@ -144,11 +148,11 @@ LAZY = {
     (
         "minipaddle.static.program",
         "minipaddle.static.program_state",
-    ): _TRANSLATION,
+    ): _PROGRAM_METHODS,
     (
         "minipaddle.static.program",
         "minipaddle.static.serialize",
-    ): _TRANSLATION,
+    ): _PROGRAM_METHODS,
     (
         "minipaddle.tensor",
         "minipaddle",
