@@ -6,9 +6,13 @@ found by the op's `ring_id` attribute in `RINGS`; `minipaddle.distributed` puts 
 (this floor imports nothing above it, and knows nothing of MPI). Without a communicator for the ring (one
 process, no parallel environment) every collective is what it is on a group of one: the identity.
 
-A communicator offers: `nranks`, `rank`, `allreduce(buf, op)`, `broadcast(buf, root)`, `reduce(buf, root, op)`,
-`allgather(x) -> array`, `scatter(buf, root) -> array`, `alltoall(x) -> array`, `reduce_scatter(x, op) -> array`,
-`send(x, peer)`, `recv(buf, peer)`, `barrier()`; buffers are written in place (numpy arrays, no copies).
+An all-reduce with `use_calc_stream=False` only starts (Paddle runs it on the communication stream) and
+`c_sync_comm_stream` on its ring waits for it: DataParallel overlaps its buckets' all-reduces with backward so.
+
+A communicator offers: `nranks`, `rank`, `allreduce(buf, op)`, `start_allreduce(buf, op)`, `wait_all()`,
+`broadcast(buf, root)`, `reduce(buf, root, op)`, `allgather(x) -> array`, `scatter(buf, root) -> array`,
+`alltoall(x) -> array`, `reduce_scatter(x, op) -> array`, `send(x, peer)`, `recv(buf, peer)`, `barrier()`;
+buffers are written in place (numpy arrays, no copies).
 """
 
 from __future__ import annotations
@@ -44,12 +48,16 @@ class _AllReduce(OpDef):
         if out is not x:
             out[...] = x
         comm = _comm(ring_id)
-        if comm is not None:
+        if comm is None:
+            return
+        if use_calc_stream:
             comm.allreduce(out, self.kind)
+        else:  # Paddle's communication stream: started now, finished by c_sync_comm_stream on the ring
+            comm.start_allreduce(out, self.kind)
 
     def grad(self, node, g):
         # y_r = sum_s x_s on every rank, so dL/dx_s = sum_r dL/dy_r: the gradient is all-reduced too.
-        return (apply(self, (g,), node.attrs),)
+        return (apply(self, (g,), {**node.attrs, "use_calc_stream": True}),)
 
     def infer_meta(self, x: Meta, **attrs) -> Meta:
         return x
@@ -315,6 +323,31 @@ class Barrier(OpDef):
         if comm is not None:
             comm.barrier()
         return np.array(x, copy=True)
+
+    def infer_meta(self, x: Meta, **attrs) -> Meta:
+        return x
+
+
+@register
+class SyncCommStream(OpDef):
+    """Wait until every all-reduce started on the ring with use_calc_stream=False has finished. Passes x on
+    unchanged (Paddle's op of this name ties the tensors it guards to it)."""
+
+    name = "c_sync_comm_stream"
+    saves_inputs = False
+    differentiable = False
+
+    def kernel(self, x, ring_id=0):
+        out = x.copy()
+        self.kernel_into(out, out, ring_id=ring_id)
+        return out
+
+    def kernel_into(self, out, x, ring_id=0):
+        if out is not x:
+            out[...] = x
+        comm = _comm(ring_id)
+        if comm is not None:
+            comm.wait_all()
 
     def infer_meta(self, x: Meta, **attrs) -> Meta:
         return x

@@ -297,4 +297,18 @@ def data_parallel_features() -> None:
         assert {"forward", "backward", "allreduce", "optimizer"} <= kinds, kinds
     else:
         assert trace is None
+
+    # overlap: with buckets smaller than a layer, fc2's bucket is all-reduced while fc1's gradients are computed
+    paddle.seed(1)
+    model = MLP()
+    dp = paddle.DataParallel(model, comm_buffer_size=0.0004, last_comm_buffer_size=0.0004)  # ~420 bytes
+    assert [[q.name for q in bucket] for bucket in dp._reducer.buckets] == [
+        [model.fc2.bias.name, model.fc2.weight.name], [model.fc1.bias.name], [model.fc1.weight.name]]  # fmt: skip
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())
+    with timeline.record() as rec:
+        _train(dp, opt, *_data(1, 4))
+    first = next(s for s in rec.spans if s["name"] == "all-reduce bucket 0")
+    later = [s for s in rec.spans if s["kind"] == "backward" and s["name"] == "matmul" and s["start"] > first["start"]]
+    assert later, "no gradient matmul ran after the first bucket's all-reduce started: no overlap"
+    assert first["end"] >= first["start"]
     dist.barrier()
