@@ -85,6 +85,23 @@ def collectives() -> None:
     dist.all_reduce(t, group=solo)  # rank 0 is no member: nothing happens there
     assert t.item() == 7.0 + r and solo.is_member() == (r == 1)
 
+    # the communication-stream form DataParallel uses: started, then waited for by c_sync_comm_stream
+    from minipaddle.core.inplace import apply_inplace
+    from minipaddle.ops import collective as ops
+
+    a, b = paddle.to_tensor([r + 1.0]), paddle.to_tensor([10.0 * (r + 1)])
+    apply_inplace(ops.AllReduceSum, a, (a,), {"use_calc_stream": False})
+    apply_inplace(ops.AllReduceAvg, b, (b,), {"use_calc_stream": False})
+    apply_inplace(ops.SyncCommStream, b, (b,), {})
+    assert (a.item(), b.item()) == (3.0, 15.0)
+    c = paddle.to_tensor([1.0])  # a mismatch (sum on rank 0, max on rank 1) is found when the data has arrived
+    apply_inplace(ops.AllReduceSum if r == 0 else ops.AllReduceMax, c, (c,), {"use_calc_stream": False})
+    try:
+        apply_inplace(ops.SyncCommStream, c, (c,), {})
+        raise AssertionError("no error for a mismatched non-blocking all-reduce")
+    except RuntimeError as e:
+        assert "collective mismatch" in str(e) and f"rank {1 - r} differs in its collective" in str(e), e
+
     # the gradient of all_reduce(sum) is the all-reduced gradient
     x = paddle.to_tensor([1.0 + r], stop_gradient=False)
     y = x * 1.0
