@@ -213,6 +213,8 @@ class Communicator:
         self._wait(self.comm.Ibarrier(), "barrier")
 
     def allgather_object(self, obj) -> list:
+        """Every rank's `obj`, pickled: the contract is any picklable object, and what is unpickled comes only from
+        this job's ranks over MPI, never from a file (docs/distributed.md, "where pickle remains")."""
         self.agree("all_gather_object")
         data = np.frombuffer(pickle.dumps(obj), dtype=np.uint8)
         sizes = np.empty(self.nranks, np.int64)
