@@ -26,6 +26,9 @@ import types
 
 import numpy as np
 
+from minipaddle.core.tensor import Tensor
+from minipaddle.tensor.creation import to_tensor
+
 __all__ = ["decode_args", "encode", "encode_args", "load", "reference", "resolve"]
 
 _TAG = "__spawn__"  # every non-JSON value is {"__spawn__": kind, ...}
@@ -99,7 +102,7 @@ def encode_args(value, where: str = "args"):
                                 for k, v in value.items()])  # fmt: skip
     if isinstance(value, (np.ndarray, np.generic)):
         return _tagged("ndarray" if isinstance(value, np.ndarray) else "scalar", **_array(np.asarray(value), where))
-    if _is_tensor(value):
+    if isinstance(value, Tensor):
         return _tagged("tensor", stop_gradient=bool(value.stop_gradient), **_array(value.numpy(), where))
     if _by_name(value):
         return _tagged("ref", **reference(value, where))
@@ -132,8 +135,6 @@ def decode_args(value):
     if kind == "scalar":
         return array[()]
     if kind == "tensor":
-        from minipaddle.tensor.creation import to_tensor
-
         return to_tensor(array, stop_gradient=value["stop_gradient"])
     return array
 
@@ -150,12 +151,6 @@ def _array(a: np.ndarray, where: str) -> dict:
         raise TypeError(f"spawn: {where} is a numpy array of dtype {a.dtype}; only plain numeric arrays can be sent")
     data = base64.b64encode(a.tobytes(order="C")).decode("ascii")
     return {"dtype": a.dtype.str, "shape": list(a.shape), "data": data}
-
-
-def _is_tensor(value) -> bool:
-    from minipaddle.core.tensor import Tensor
-
-    return isinstance(value, Tensor)
 
 
 def encode(func, args: tuple) -> str:
