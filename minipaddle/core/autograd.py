@@ -5,7 +5,10 @@ The walk is iterative (no recursion limit on deep graphs):
 2. Gradients flow in that order. A node runs once all its consumers have given it their gradients, because
    every consumer comes earlier in the order. Gradients arriving at the same output are summed.
 3. Gradients reaching a leaf are summed and then added into `leaf.grad` (Paddle accumulates until clear_grad),
-   or, for `paddle.grad`, handed back instead.
+   or, for `paddle.grad`, handed back instead. A leaf is finished as soon as the last node with an edge to it
+   has run (its gradient is final then), not at the end of the walk: its `register_hook` hooks run, its gradient
+   is accumulated, and then its `_register_backward_hook` hooks are called, the "leaf gradient ready" point
+   where DataParallel starts a bucket's all-reduce while backward goes on (as Paddle's GradNodeAccumulation).
 
 Grad rules are written with minipaddle ops. Outside `create_graph` they run under no_grad, so they are plain
 computation; with `create_graph=True` they are recorded like any forward op, which gives double backward.
@@ -86,9 +89,12 @@ def run_backward(
     was_enabled = state.STATE.grad_enabled
     state.STATE.grad_enabled = create_graph  # grad rules are recorded only when a graph of the gradient is wanted
     try:
-        for node in topological_order(root_nodes):
+        order = topological_order(root_nodes)
+        pending = _leaf_edges(order)  # id(leaf) -> edges to it from nodes that have not run yet
+        for node in order:
             out_grads = grads.pop(id(node), None)
             if out_grads is None:  # no gradient reached this node (e.g. only through stop_gradient paths)
+                _finish_leaves(node, pending, leaf_grads, captured, create_graph)
                 continue
             if node.released:
                 raise RuntimeError(
@@ -123,17 +129,49 @@ def run_backward(
                 slots[k] = g if slots[k] is None else _sum(slots[k], g)
             if not retain_graph:
                 node.release()
+            _finish_leaves(node, pending, leaf_grads, captured, create_graph)
 
-        for leaf, g in leaf_grads.values():
-            if leaf._hooks:
-                g = _call_hooks(leaf._hooks, g)
-            if captured is not None:
-                captured[id(leaf)] = g
-            else:
-                _accumulate(leaf, g, create_graph)
+        for leaf, g in list(leaf_grads.values()):  # leaves that were roots themselves
+            _finish_leaf(leaf, g, leaf_grads, captured, create_graph)
     finally:
         state.STATE.grad_enabled = was_enabled
     return captured
+
+
+def _leaf_edges(order: list) -> dict:
+    """How many edges of the nodes in `order` lead to each leaf: {id(leaf): count}."""
+    pending: dict[int, int] = {}
+    for node in order:
+        for edge in node.edges:
+            if edge is not None and type(edge[0]) is not GradNode:
+                pending[id(edge[0])] = pending.get(id(edge[0]), 0) + 1
+    return pending
+
+
+def _finish_leaves(node: GradNode, pending: dict, leaf_grads: dict, captured, create_graph: bool) -> None:
+    """`node` has run (or was skipped): each leaf whose last remaining edge was one of its edges is final now."""
+    for edge in node.edges:
+        if edge is None or type(edge[0]) is GradNode:
+            continue
+        key = id(edge[0])
+        pending[key] -= 1
+        if pending[key] == 0 and key in leaf_grads:
+            leaf, g = leaf_grads[key]
+            _finish_leaf(leaf, g, leaf_grads, captured, create_graph)
+
+
+def _finish_leaf(leaf: Tensor, g: Tensor, leaf_grads: dict, captured, create_graph: bool) -> None:
+    """The leaf's gradient for this pass is final: hooks, then accumulate (or capture), then the ready hooks."""
+    del leaf_grads[id(leaf)]
+    if leaf._hooks:
+        g = _call_hooks(leaf._hooks, g)
+    if captured is not None:
+        captured[id(leaf)] = g
+        return
+    _accumulate(leaf, g, create_graph)
+    if leaf._backward_hooks:
+        for hook in list(leaf._backward_hooks.values()):
+            hook()
 
 
 def _raise_bad_shape(node: GradNode, i: int, g: Tensor, shape: tuple) -> None:
