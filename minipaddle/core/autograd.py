@@ -83,8 +83,9 @@ def run_backward(
         slots[t._out_index] = g if slots[t._out_index] is None else _sum(slots[t._out_index], g)
         root_nodes.append(t._node)
 
-    was_enabled = state.STATE.grad_enabled
+    was_enabled, was_in_backward = state.STATE.grad_enabled, state.STATE.in_backward
     state.STATE.grad_enabled = create_graph  # grad rules are recorded only when a graph of the gradient is wanted
+    state.STATE.in_backward = True  # hooks on the door (AMP) tell grad-rule ops from forward ops by this
     try:
         for node in topological_order(root_nodes):
             out_grads = grads.pop(id(node), None)
@@ -133,6 +134,7 @@ def run_backward(
                 _accumulate(leaf, g, create_graph)
     finally:
         state.STATE.grad_enabled = was_enabled
+        state.STATE.in_backward = was_in_backward
     return captured
 
 
