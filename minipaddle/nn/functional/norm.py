@@ -5,6 +5,11 @@ batch/layer/instance/group norm all go through one op, `standardize` (minipaddle
 axes; the per-channel scale and shift are added here. batch_norm in training also updates the running mean and
 variance in place, as Paddle does:  running = momentum * running + (1 - momentum) * batch statistic, with the
 biased batch variance.
+
+Low precision (float16, bfloat16) is computed as Paddle's fused kernels do: the statistics and the affine part in
+float32 (exact from the low dtype), the output rounded once to x's dtype. Under auto_cast each function is one
+Paddle op (batch_norm, layer_norm, group_norm, instance_norm) with that op's AMP rule, not a string of small ops
+each promoted on its own: see minipaddle/amp/composite.py.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import numbers
 import numpy as np
 
 from minipaddle import ops
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, no_grad
@@ -27,19 +33,64 @@ __all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm", "local_res
 _FORMATS = ("NC", "NCL", "NCHW", "NCDHW", "NLC", "NHWC", "NDHWC")
 
 
+class _NoAmp:
+    """Outside auto_cast: a stand-in for the CompositeOp of minipaddle/amp/composite.py, inputs untouched."""
+
+    __slots__ = ("inputs",)
+
+    def __init__(self, inputs: tuple) -> None:
+        self.inputs = inputs
+
+    def __enter__(self) -> _NoAmp:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def result(self, y):
+        return y
+
+
+def _as_paddle_op(paddle_op: str, inputs: tuple):
+    """Run the block as Paddle's one op `paddle_op` for auto_cast (STATE.amp, set by minipaddle.amp, which this
+    floor does not import): `with _as_paddle_op(...) as op:`, read the cast inputs from `op.inputs`."""
+    settings = STATE.amp
+    if settings is None or settings.level == "O0":
+        return _NoAmp(inputs)
+    return settings.composite(paddle_op, inputs)
+
+
+def _working(x: Tensor) -> Tensor:
+    """x in the dtype the normalization computes in: float32 for float16/bfloat16 (float32 statistics, as Paddle's
+    kernels accumulate), x itself otherwise."""
+    return ops.cast(x, dtypes.float32) if x.dtype in (dtypes.float16, dtypes.bfloat16) else x
+
+
+def _rounded(y: Tensor, dtype) -> Tensor:
+    """The output in x's dtype: a float32 result of a low-precision x rounded once."""
+    return y if y.dtype is dtype else ops.cast(y, dtype)
+
+
 def _channel_axis(x: Tensor, data_format: str, fn: str) -> int:
     if data_format not in _FORMATS:
         raise ValueError(f"{fn}: data_format must be one of {', '.join(_FORMATS)}, got {data_format!r}")
     return 1 if data_format[1] == "C" else x.ndim - 1
 
 
+def _check_per_channel(t, x: Tensor, axis: int, fn: str, arg: str) -> None:
+    """A per-channel argument must be None or a Tensor with one value per channel of x."""
+    if t is None:
+        return
+    check_tensor(t, fn, arg)
+    if t.size != x.shape[axis]:
+        raise ValueError(f"{fn}: {arg} has shape {t.shape} but x has {x.shape[axis]} channels (shape {x.shape})")
+
+
 def _per_channel(t, x: Tensor, axis: int, fn: str, arg: str):
     """A [C] tensor reshaped to broadcast along x's channel axis (None stays None)."""
     if t is None:
         return None
-    check_tensor(t, fn, arg)
-    if t.size != x.shape[axis]:
-        raise ValueError(f"{fn}: {arg} has shape {t.shape} but x has {x.shape[axis]} channels (shape {x.shape})")
+    _check_per_channel(t, x, axis, fn, arg)
     return ops.reshape(ops.cast(t, x.dtype), tuple(x.shape[axis] if i == axis else 1 for i in range(x.ndim)))
 
 
@@ -83,23 +134,28 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     axis = _channel_axis(x, data_format, "batch_norm")
     check_tensor(running_mean, "batch_norm", "running_mean")
     check_tensor(running_var, "batch_norm", "running_var")
-    w = _per_channel(weight, x, axis, "batch_norm", "weight")
-    b = _per_channel(bias, x, axis, "batch_norm", "bias")
+    _check_per_channel(weight, x, axis, "batch_norm", "weight")  # argument checks before any work
+    _check_per_channel(bias, x, axis, "batch_norm", "bias")
     if training and use_global_stats is None and STATE.static_mode and static_hooks.needs_switch(training):
         return static_hooks.train_or_eval(lambda t: batch_norm(x, running_mean, running_var, weight, bias, t,
                                                                momentum, epsilon, data_format))  # fmt: skip
     if use_global_stats is None:
         use_global_stats = not training
-    if use_global_stats:
-        mean = _per_channel(running_mean, x, axis, "batch_norm", "running_mean")
-        var = _per_channel(running_var, x, axis, "batch_norm", "running_var")
-        y = ops.multiply(ops.subtract(x, mean), ops.rsqrt(ops.scale(var, 1.0, float(epsilon))))
-        return _affine(y, w, b)
-    axes = tuple(i for i in range(x.ndim) if i != axis)
-    y, mean, var = ops.standardize(x, axes, epsilon)
-    _update_running(running_mean, mean, momentum)
-    _update_running(running_var, var, momentum)
-    return _affine(y, w, b)
+    with _as_paddle_op("batch_norm", (x, running_mean, running_var, weight, bias)) as op:
+        x = op.inputs[0]
+        xw = _working(x)
+        w = _per_channel(op.inputs[3], xw, axis, "batch_norm", "weight")
+        b = _per_channel(op.inputs[4], xw, axis, "batch_norm", "bias")
+        if use_global_stats:
+            mean = _per_channel(running_mean, xw, axis, "batch_norm", "running_mean")
+            var = _per_channel(running_var, xw, axis, "batch_norm", "running_var")
+            y = ops.multiply(ops.subtract(xw, mean), ops.rsqrt(ops.scale(var, 1.0, float(epsilon))))
+            return op.result(_rounded(_affine(y, w, b), x.dtype))
+        axes = tuple(i for i in range(x.ndim) if i != axis)
+        y, mean, var = ops.standardize(xw, axes, epsilon)
+        _update_running(running_mean, mean, momentum)
+        _update_running(running_var, var, momentum)
+        return op.result(_rounded(_affine(y, w, b), x.dtype))
 
 
 def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=None) -> Tensor:
@@ -125,11 +181,17 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
     if x.ndim < k or x.shape[x.ndim - k :] != normalized_shape:
         raise ValueError(f"layer_norm: normalized_shape is {normalized_shape}, expected x with shape "
                          f"[*, {str(normalized_shape)[1:]}, but got shape {x.shape}")  # fmt: skip
-    y = ops.standardize(x, tuple(range(x.ndim - k, x.ndim)), epsilon)[0]
+    for t, arg in ((weight, "weight"), (bias, "bias")):
+        if t is not None:
+            check_tensor(t, "layer_norm", arg)
     shape = tuple(normalized_shape)
-    w = None if weight is None else ops.reshape(ops.cast(check_tensor(weight, "layer_norm", "weight"), x.dtype), shape)
-    b = None if bias is None else ops.reshape(ops.cast(check_tensor(bias, "layer_norm", "bias"), x.dtype), shape)
-    return _affine(y, w, b)
+    with _as_paddle_op("layer_norm", (x, weight, bias)) as op:
+        x, weight, bias = op.inputs
+        xw = _working(x)
+        y = ops.standardize(xw, tuple(range(x.ndim - k, x.ndim)), epsilon)[0]
+        w = None if weight is None else ops.reshape(ops.cast(weight, xw.dtype), shape)
+        b = None if bias is None else ops.reshape(ops.cast(bias, xw.dtype), shape)
+        return op.result(_rounded(_affine(y, w, b), x.dtype))
 
 
 def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
@@ -144,9 +206,14 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
         raise ValueError(f"instance_norm: x must have at least 3 dimensions [N, C, ...], got shape {x.shape}")
     axis = _channel_axis(x, data_format, "instance_norm")
     axes = tuple(i for i in range(1, x.ndim) if i != axis)
-    y = ops.standardize(x, axes, eps)[0]
-    w = _per_channel(weight, x, axis, "instance_norm", "weight")
-    return _affine(y, w, _per_channel(bias, x, axis, "instance_norm", "bias"))
+    _check_per_channel(weight, x, axis, "instance_norm", "weight")  # argument checks before any work
+    _check_per_channel(bias, x, axis, "instance_norm", "bias")
+    with _as_paddle_op("instance_norm", (x, weight, bias)) as op:
+        x, weight, bias = op.inputs
+        xw = _working(x)
+        y = ops.standardize(xw, axes, eps)[0]
+        w = _per_channel(weight, xw, axis, "instance_norm", "weight")
+        return op.result(_rounded(_affine(y, w, _per_channel(bias, xw, axis, "instance_norm", "bias")), x.dtype))
 
 
 def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format="NCHW", name=None) -> Tensor:
@@ -159,13 +226,18 @@ def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format
     channels = x.shape[axis]
     if not isinstance(num_groups, int) or num_groups <= 0 or channels % num_groups:
         raise ValueError(f"group_norm: the channel count ({channels}) must be divisible by num_groups ({num_groups})")
-    moved = x if axis == 1 else ops.transpose(x, (0, axis) + tuple(range(1, axis)))
-    grouped = ops.reshape(moved, (0, num_groups, -1))  # 0 copies the batch size (-1 while building a Program)
-    y = ops.reshape(ops.standardize(grouped, (2,), epsilon)[0], (0, *moved.shape[1:]))
-    if axis != 1:
-        y = ops.transpose(y, (0,) + tuple(range(2, x.ndim)) + (1,))
-    w = _per_channel(weight, x, axis, "group_norm", "weight")
-    return _affine(y, w, _per_channel(bias, x, axis, "group_norm", "bias"))
+    _check_per_channel(weight, x, axis, "group_norm", "weight")  # argument checks before any work
+    _check_per_channel(bias, x, axis, "group_norm", "bias")
+    with _as_paddle_op("group_norm", (x, weight, bias)) as op:
+        x, weight, bias = op.inputs
+        xw = _working(x)
+        moved = xw if axis == 1 else ops.transpose(xw, (0, axis) + tuple(range(1, axis)))
+        grouped = ops.reshape(moved, (0, num_groups, -1))  # 0 copies the batch size (-1 while building a Program)
+        y = ops.reshape(ops.standardize(grouped, (2,), epsilon)[0], (0, *moved.shape[1:]))
+        if axis != 1:
+            y = ops.transpose(y, (0,) + tuple(range(2, x.ndim)) + (1,))
+        w = _per_channel(weight, xw, axis, "group_norm", "weight")
+        return op.result(_rounded(_affine(y, w, _per_channel(bias, xw, axis, "group_norm", "bias")), x.dtype))
 
 
 def local_response_norm(x, size, alpha=1e-4, beta=0.75, k=1.0, data_format="NCHW", name=None) -> Tensor:
