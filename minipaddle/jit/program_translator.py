@@ -26,6 +26,7 @@ import warnings
 import weakref
 from collections import OrderedDict
 
+from minipaddle import ops
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
 from minipaddle.jit import logging_utils
@@ -39,6 +40,7 @@ from minipaddle.static.builder import enable_static
 from minipaddle.static.framework import BuildStrategy
 from minipaddle.static.input import InputSpec
 from minipaddle.static.program import Program, Variable, program_guard
+from minipaddle.tensor.array import TensorArray
 
 MAX_TRACED_PROGRAM_COUNT = 10
 _SWITCH = {"enabled": True}  # paddle.jit.enable_to_static: process-wide, as Paddle's ProgramTranslator singleton
@@ -157,6 +159,11 @@ def _flatten_outputs(result, fn_name: str) -> tuple:
         if isinstance(x, Variable):
             outputs.append(x)
             return ("__out__", len(outputs) - 1)
+        if isinstance(x, TensorArray):  # returned as dynamic mode has it: a list, cut from the array's value
+            if x.var is None:
+                return []
+            outputs.append(x.var)
+            return ("__array__", len(outputs) - 1)
         if isinstance(x, (list, tuple)):
             return type(x)(walk(i) for i in x)
         if isinstance(x, dict):
@@ -171,6 +178,11 @@ def _flatten_outputs(result, fn_name: str) -> tuple:
 def _restore(structure, values: list):
     if isinstance(structure, tuple) and len(structure) == 2 and structure[0] == "__out__":
         return values[structure[1]]
+    if isinstance(structure, tuple) and len(structure) == 2 and structure[0] == "__array__":
+        value = values[structure[1]]
+        if isinstance(value, Variable):  # (traced inline into another converted function: still an array)
+            return TensorArray(value.dtype, value)
+        return list(ops.unstack(value, 0)) if value.shape[0] else []
     if isinstance(structure, (list, tuple)):
         return type(structure)(_restore(s, values) for s in structure)
     if isinstance(structure, dict):
