@@ -73,7 +73,7 @@ NOT_YET = {
     "paddle.framework.io_utils", "paddle.hapi.logger", "paddle.io.multiprocess_utils",
     "paddle.nn.functional.sparse_attention", "paddle.nn.functional.transformer", "paddle.nn.initializer.lazy_init",
     "paddle.nn.utils.dygraph_utils", "paddle.profiler.statistic_helper", "paddle.profiler.timer",
-    "paddle.reader.decorator", "paddle.static.log_helper", "paddle.tensor.array", "paddle.tensor.tensor",
+    "paddle.reader.decorator", "paddle.static.log_helper", "paddle.tensor.tensor",
     "paddle.utils.environments", "paddle.utils.image_util", "paddle.utils.inplace_utils",
     "paddle.utils.layers_utils", "paddle.utils.lazy_import", "paddle.utils.op_version",
 }  # fmt: skip

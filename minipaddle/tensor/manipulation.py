@@ -16,6 +16,7 @@ from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
+from minipaddle.tensor.array import TensorArray, tensor_array_to_tensor  # noqa: F401 (paddle.tensor.manipulation has it)
 from minipaddle.tensor.checks import (
     _int,
     _int_arg,
@@ -119,7 +120,9 @@ def _tensor_list(xs, fn: str) -> list:
 
 
 def concat(x, axis=0, name=None) -> Tensor:
-    """Join tensors along an existing axis."""
+    """Join tensors along an existing axis (or the elements of a tensor array, as Paddle's static concat)."""
+    if isinstance(x, TensorArray):
+        return tensor_array_to_tensor(x, axis, use_stack=False)[0]
     xs = _tensor_list(x, "concat")
     axis = normalize_axis(axis, xs[0].ndim, "concat")
     first = xs[0].shape
@@ -132,7 +135,9 @@ def concat(x, axis=0, name=None) -> Tensor:
 
 
 def stack(x, axis=0, name=None) -> Tensor:
-    """Join same-shaped tensors along a new axis."""
+    """Join same-shaped tensors along a new axis (or the elements of a tensor array, as Paddle's static stack)."""
+    if isinstance(x, TensorArray):
+        return tensor_array_to_tensor(x, axis, use_stack=True)[0]
     xs = _tensor_list(x, "stack")
     for i, t in enumerate(xs[1:], 1):
         if t.shape != xs[0].shape:
