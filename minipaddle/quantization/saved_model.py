@@ -5,9 +5,10 @@ is built once in eval mode) and written with `paddle.static.save_inference_model
 way in Paddle; minipaddle's tracing stands in for it here.) Then, for ImperativeQuantAware models:
 
 - the legacy format (onnx_format=False, `gather_scales`): the fake quant-dequant ops stay; each op that reads a
-  fake-quantized value gets the scale as an attribute `{Slot}{index}_threshold` (a list for per-channel weights)
-  and `with_quant_attr`; the output scales recorded by moving_average_abs_max_scale become `out_threshold` and
-  `{OutSlot}0_threshold` on the op that made the output, and those ops are removed;
+  fake-quantized value gets the scale as a quantization attribute (OpDesc.quant_attrs, written into the .pdmodel
+  as Paddle's op attributes) `{Slot}{index}_threshold` (a list for per-channel weights) and `with_quant_attr`;
+  the output scales recorded by moving_average_abs_max_scale become `out_threshold` and `{OutSlot}0_threshold`
+  on the op that made the output, and those ops are removed;
 - onnx_format=True (`to_quantize_linear`): each fake quant-dequant op becomes quantize_linear + dequantize_linear
   with its scale as a persistable variable and a zero point; weights are stored as their integer levels (in
   float32) read by a dequantize_linear alone (Paddle's ReplaceFakeQuantDequantPass and QuantWeightPass).
@@ -25,7 +26,7 @@ from minipaddle.core.op import OPS
 from minipaddle.core.state import unique_name
 from minipaddle.nn.layer.layers import Layer
 from minipaddle.nn.quant.quant_layers import MovingAverageAbsMaxScale
-from minipaddle.ops.fake_quant import quantize_values
+from minipaddle.ops.fake_quant import channel_abs_max, quantize_values
 from minipaddle.static.builder import flat_inputs, slot_inputs
 from minipaddle.static.input import InputSpec
 from minipaddle.static.parameters import StaticParameter
@@ -106,7 +107,8 @@ def trace_layer(layer: Layer, input_spec) -> tuple:
 
 
 def _attrs_hooks(layer: Layer, block) -> list:
-    """Hooks that put `layer._customized_attrs` on the ops its forward appends (Paddle's Layer._set_op_attrs)."""
+    """Hooks that put `layer._customized_attrs` (its output thresholds) on the ops its forward appends, as Paddle's
+    Layer._set_op_attrs does; they are quantization notes, so they go into each op's quant_attrs."""
     start = []
 
     def before(_, inputs):
@@ -114,7 +116,7 @@ def _attrs_hooks(layer: Layer, block) -> list:
 
     def after(_, inputs, outputs):
         for op in block.ops[start.pop() :]:
-            op.attrs.update(layer._customized_attrs)
+            op.quant_attrs.update(layer._customized_attrs)
 
     return [layer.register_forward_pre_hook(before), layer.register_forward_post_hook(after)]
 
@@ -194,7 +196,7 @@ def _scale_of(op, scope, output_scales: dict) -> np.ndarray:
         return np.asarray(scope.vars[name])
     x = scope.vars[flat_inputs(op)[0]]  # a weight whose scale was never stored: its abs-max now
     axis = op.attrs.get("quant_axis", -1)
-    return np.abs(x).max(axis=tuple(i for i in range(x.ndim) if i != axis)) if "channel" in op.type else np.abs(x).max()
+    return channel_abs_max(x, axis) if "channel" in op.type else np.abs(x).max()
 
 
 def _naive(value: np.ndarray):
@@ -222,10 +224,10 @@ def gather_scales(program: Program, scope, output_scales: dict, fetch_names: lis
             for index, name in enumerate(names):
                 writer = writers.get(name)
                 if writer is not None and (writer.type in FAKE_QDQ or writer.type == OUT_SCALE):
-                    op.attrs[f"{_paddle_slot(op.type, slot, position)}{index}_threshold"] = _naive(
+                    op.quant_attrs[f"{_paddle_slot(op.type, slot, position)}{index}_threshold"] = _naive(
                         _scale_of(writer, scope, output_scales)
                     )
-                    op.attrs["with_quant_attr"] = True
+                    op.quant_attrs["with_quant_attr"] = True
     renames, keep = {}, []
     for op in block.ops:  # output thresholds
         if op.type != OUT_SCALE:
@@ -235,9 +237,9 @@ def gather_scales(program: Program, scope, output_scales: dict, fetch_names: lis
         scale = _naive(_scale_of(op, scope, output_scales))
         producer = writers.get(x)
         if producer is not None:
-            producer.attrs["Out0_threshold"] = scale
-            producer.attrs["out_threshold"] = scale
-            producer.attrs["with_quant_attr"] = True
+            producer.quant_attrs["Out0_threshold"] = scale
+            producer.quant_attrs["out_threshold"] = scale
+            producer.quant_attrs["with_quant_attr"] = True
         renames[out] = renames.get(x, x)
     for op in keep:
         op.inputs = {slot: [renames.get(n, n) for n in names] for slot, names in op.inputs.items()}
@@ -246,8 +248,8 @@ def gather_scales(program: Program, scope, output_scales: dict, fetch_names: lis
         if op.type in PADDLE_SLOTS and not all(
             writers.get(n) is not None and writers[n].type in FAKE_QDQ for n in flat_inputs(op)[:2]
         ):
-            op.attrs["skip_quant"] = True
-            op.attrs["with_quant_attr"] = True
+            op.quant_attrs["skip_quant"] = True
+            op.quant_attrs["with_quant_attr"] = True
     return new, [renames.get(n, n) for n in fetch_names]
 
 

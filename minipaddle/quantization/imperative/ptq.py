@@ -19,6 +19,7 @@ import copy
 import numpy as np
 
 from minipaddle.nn.layer.layers import Layer
+from minipaddle.ops.fake_quant import channel_abs_max
 from minipaddle.quantization.imperative import fuse_utils
 from minipaddle.quantization.imperative.ptq_config import PTQConfig, default_ptq_config
 from minipaddle.quantization.imperative.ptq_quantizer import AbsmaxQuantizer
@@ -91,13 +92,13 @@ class ImperativePTQ:
                         if value is None:  # a weight: its per-channel abs-max
                             w = np.asarray(scope.vars[flat(prev)[0]])
                             axis = prev.attrs.get("quant_axis", 0)
-                            value = np.abs(w).max(axis=tuple(i for i in range(w.ndim) if i != axis))
-                        op.attrs[f"{arg}{index}_threshold"] = _naive(value)
-                        op.attrs["with_quant_attr"] = True
-                    elif "Out0_threshold" in prev.attrs or "Output0_threshold" in prev.attrs:
-                        value = prev.attrs.get("Out0_threshold", prev.attrs.get("Output0_threshold"))
-                        op.attrs[f"{arg}{index}_threshold"] = value
-                        op.attrs["with_quant_attr"] = True
+                            value = channel_abs_max(w, axis)
+                        op.quant_attrs[f"{arg}{index}_threshold"] = _naive(value)
+                        op.quant_attrs["with_quant_attr"] = True
+                    elif "Out0_threshold" in prev.quant_attrs or "Output0_threshold" in prev.quant_attrs:
+                        value = prev.quant_attrs.get("Out0_threshold", prev.quant_attrs.get("Output0_threshold"))
+                        op.quant_attrs[f"{arg}{index}_threshold"] = value
+                        op.quant_attrs["with_quant_attr"] = True
         program = _fold_weight_scales(program)
         _save(program, feeds, [program.global_block().var(f.name) for f in fetches], scope, path)
 
@@ -175,20 +176,18 @@ def _clean_up(block) -> None:
     for op in block.ops:
         constant = all(n is None or block.var(n).persistable for n in flat(op))  # (the bias reshape)
         if op.type in FAKE_QDQ or op.type == "assign" or constant:
-            for k in [k for k in op.attrs if k.endswith("_threshold")]:
-                del op.attrs[k]
-            op.attrs.pop("with_quant_attr", None)
+            op.quant_attrs.clear()
         elif op.type in ("conv2d", "matmul"):
             nxt = readers.get(op.output_names()[0], [])
             if len(nxt) != 1 or nxt[0].type != "add":
                 continue
             old = "Output0_threshold" if op.type == "conv2d" else "Out0_threshold"
             for attr, new in ((old, "Out0_threshold"), ("out_threshold", "out_threshold")):
-                if attr in op.attrs and nxt[0].attrs.get(attr) == op.attrs[attr]:
-                    value = op.attrs.pop(attr)
-                    nxt[0].attrs.pop(attr, None)
-                    nxt[0].attrs[new] = value
-                    nxt[0].attrs["with_quant_attr"] = True
+                if attr in op.quant_attrs and nxt[0].quant_attrs.get(attr) == op.quant_attrs[attr]:
+                    value = op.quant_attrs.pop(attr)
+                    nxt[0].quant_attrs.pop(attr, None)
+                    nxt[0].quant_attrs[new] = value
+                    nxt[0].quant_attrs["with_quant_attr"] = True
 
 
 def _fold_weight_scales(program):
