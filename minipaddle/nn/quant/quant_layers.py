@@ -27,7 +27,7 @@ from minipaddle.tensor.linalg import matmul
 __all__ = [
     "FakeQuantAbsMax", "FakeQuantMovingAverageAbsMax", "FakeQuantChannelWiseAbsMax", "QuantizedConv2D",
     "QuantizedConv2DTranspose", "QuantizedLinear", "MovingAverageAbsMaxScale", "MAOutputScaleLayer",
-    "FakeQuantMAOutputScaleLayer", "QuantStub", "QuantizedMatmul",
+    "FakeQuantMAOutputScaleLayer", "QuantStub", "QuantizedMatmul", "moving_average_quant_dequant",
 ]  # fmt: skip
 
 
@@ -35,6 +35,22 @@ def write_state(target, value) -> None:
     """target[...] = value, in place and outside autograd (in static mode: an assign op into the variable)."""
     with no_grad():
         apply_inplace(get_op("assign"), target, (value,))
+
+
+def moving_average_quant_dequant(input, scale, state, accum, moving_rate: float, bit_length: int, training: bool):
+    """Fake-quantize `input` with the moving-average abs-max scale held in the [1] parameters scale, state and
+    accum: in training state = rate * state + 1, accum = rate * accum + max |x|, scale = accum / state (written
+    back into the parameters); in eval the stored scale, nothing updated. The one computation behind the legacy
+    FakeQuantMovingAverageAbsMax and the 2.6 API's FakeQuanterWithAbsMaxObserver."""
+    out, new_scale, new_state, new_accum = ops.fake_quantize_dequantize_moving_average_abs_max(
+        input, scale, accum if training else None, state if training else None, moving_rate, bit_length,
+        is_test=not training,
+    )  # fmt: skip
+    if training:
+        write_state(scale, new_scale)
+        write_state(state, new_state)
+        write_state(accum, new_accum)
+    return out
 
 
 def check_bits(bits, fn: str, arg: str) -> int:
@@ -105,16 +121,8 @@ class FakeQuantMovingAverageAbsMax(Layer):
         self._accum = state_parameter(self, f"{prefix}.accum", [1], 1.0, dtype)
 
     def forward(self, input):
-        training = self.training
-        state, accum = (self._state, self._accum) if training else (None, None)
-        out, scale, state, accum = ops.fake_quantize_dequantize_moving_average_abs_max(
-            input, self._scale, accum, state, self._moving_rate, self._quant_bits, is_test=not training
-        )
-        if training:
-            write_state(self._scale, scale)
-            write_state(self._state, state)
-            write_state(self._accum, accum)
-        return out
+        return moving_average_quant_dequant(input, self._scale, self._state, self._accum, self._moving_rate,
+                                            self._quant_bits, self.training)  # fmt: skip
 
 
 class FakeQuantChannelWiseAbsMax(Layer):
