@@ -461,7 +461,8 @@ def write_pdiparams(arrays: dict) -> bytes:
     """The `.pdiparams` stream of `arrays` ({name: array}), sorted by name as Paddle's save_combine writes it."""
     buf = io.BytesIO()
     for name in sorted(arrays):
-        a = np.ascontiguousarray(arrays[name])
+        a = np.asarray(arrays[name])
+        a = np.ascontiguousarray(a).reshape(a.shape)  # (ascontiguousarray alone makes a 0-d scale [1])
         desc = TensorDesc(data_type=DTYPE_NUMBERS[dtypes.from_numpy(a.dtype).name], dims=list(a.shape))
         raw = desc.SerializeToString()
         buf.write(struct.pack("<IQI", 0, 0, 0))

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import minipaddle as paddle
-from minipaddle.quantization.saved_model import save_inference_layer
 
 SPEC = [paddle.static.InputSpec([None, 1, 28, 28], "float32", "image")]
 
@@ -111,7 +110,7 @@ def test_converted_qat26_model_saves_quantize_linear(tmp_path):
     # quantize_linear rounds ties to even where the fake ops round them away from zero (paddle's converted LeNet
     # moves by 0.03 too, tests/golden/quantization): close, not equal
     np.testing.assert_allclose(want, model(x).numpy(), atol=0.15)
-    save_inference_layer(converted, str(tmp_path / "lenet"), SPEC)
+    paddle.jit.save(converted, str(tmp_path / "lenet"), input_spec=SPEC)
     program, got = _load_and_run(tmp_path / "lenet", x.numpy())
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
     types = [op.type for op in program.global_block().ops]

@@ -25,8 +25,14 @@ from minipaddle.quantization.imperative.ptq_config import PTQConfig, default_ptq
 from minipaddle.quantization.imperative.ptq_quantizer import AbsmaxQuantizer
 from minipaddle.quantization.imperative.ptq_registry import PTQRegistry
 from minipaddle.quantization.imperative.qat import LAYER_NAME_MAP, QUANTIZED, find_parent_layer_and_sub_name
-from minipaddle.quantization.saved_model import FAKE_QDQ, _fold_scale_assigns, _paddle_slot, _save, trace_layer
-from minipaddle.quantization.saved_model import _naive as naive
+from minipaddle.quantization.saved_model import (
+    FAKE_QDQ,
+    _fold_scale_assigns,
+    _naive,
+    _paddle_slot,
+    load_saved_layer,
+    save_program,
+)
 
 __all__ = ["ImperativePTQ"]
 
@@ -75,7 +81,7 @@ class ImperativePTQ:
         """Compute the thresholds, put them into the model, and save it for inference (legacy format)."""
 
         self._convert(model)
-        program, feeds, fetches, scope, _ = trace_layer(model, input_spec)
+        program, feeds, fetches, scope = load_saved_layer(model, input_spec, "ImperativePTQ.save_quantized_model")
         block = program.global_block()
         writers = {n: op for op in block.ops for n in op.output_names()}
         _clean_up(block)
@@ -85,7 +91,7 @@ class ImperativePTQ:
                     prev = writers.get(name)
                     if prev is None:
                         continue
-                    arg = _slot(op.type, slot, list(op.inputs).index(slot))
+                    arg = _paddle_slot(op.type, slot, list(op.inputs).index(slot))
                     if prev.type in FAKE_QDQ:
                         scale_name = prev.inputs["in_scale"][0] if "in_scale" in prev.inputs else None
                         value = np.asarray(scope.vars[scale_name]) if scale_name else None
@@ -99,8 +105,8 @@ class ImperativePTQ:
                         value = prev.quant_attrs.get("Out0_threshold", prev.quant_attrs.get("Output0_threshold"))
                         op.quant_attrs[f"{arg}{index}_threshold"] = value
                         op.quant_attrs["with_quant_attr"] = True
-        program = _fold_weight_scales(program)
-        _save(program, feeds, [program.global_block().var(f.name) for f in fetches], scope, path)
+        program = _fold_scale_assigns(program)
+        save_program(program, feeds, fetches, scope, path)
 
     def _convert(self, model: Layer) -> None:
         layers = [(name, layer) for name, layer in model.named_sublayers() if hasattr(layer, "_quant_config")]
@@ -155,16 +161,6 @@ def flat(op) -> list:
     return [n for names in op.inputs.values() for n in names]
 
 
-def _slot(op_type: str, slot: str, position: int) -> str:
-
-    return _paddle_slot(op_type, slot, position)
-
-
-def _naive(value):
-
-    return naive(value)
-
-
 def _clean_up(block) -> None:
     """Thresholds belong on the ops they describe: none on the fake ops; a conv / matmul's output threshold moves
     to the bias add after it (as Paddle's _clean_up)."""
@@ -188,8 +184,3 @@ def _clean_up(block) -> None:
                     nxt[0].quant_attrs.pop(attr, None)
                     nxt[0].quant_attrs[new] = value
                     nxt[0].quant_attrs["with_quant_attr"] = True
-
-
-def _fold_weight_scales(program):
-
-    return _fold_scale_assigns(program)
