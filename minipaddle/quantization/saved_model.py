@@ -262,7 +262,7 @@ def to_quantize_linear(program: Program, scope, bit_length=8) -> Program:
             continue
         quantized = f"{x}.quantized"
         block.create_var(quantized, var.shape, var.dtype)
-        ops.append(_new_op("quantize_linear", [x, scale_name, zero_name], [quantized], attrs, op))
+        ops.append(_new_op("quantize_linear", [x, scale_name, zero_name, None, None], [quantized], attrs, op))
         ops.append(_new_op("dequantize_linear", [quantized, scale_name, zero_name], [out], attrs, op))
     block.ops = ops
     return new

@@ -612,9 +612,15 @@ def _rnn(op):
 
 @reads("quantize_linear")
 def _quantize_linear(op):
-    """minipaddle's own quantize_linear op (ops/fake_quant.py): Paddle's formula, rounding and clipping exactly."""
-    return {"Y": ops.quantize_linear(op.x("X"), op.x("Scale"), op.x("ZeroPoint"), op.attr("quant_axis", 0),
-                                     op.attr("bit_length", 8), op.attr("round_type", 0))}  # fmt: skip
+    """minipaddle's own quantize_linear op (ops/fake_quant.py): Paddle's formula, rounding and clipping exactly;
+    in training (InAccum, InState, is_test False) its moving-average update too."""
+    outs = ops.quantize_linear(op.x("X"), op.x("Scale"), op.x("ZeroPoint"), op.attr("quant_axis", 0),
+                               op.attr("bit_length", 8), op.attr("round_type", 0), op.x("InAccum"), op.x("InState"),
+                               op.attr("is_test", True), op.attr("only_observer", False),
+                               op.attr("moving_rate", 0.9))  # fmt: skip
+    if not isinstance(outs, tuple):
+        return {"Y": outs}
+    return dict(zip(("Y", "OutScale") if len(outs) == 2 else ("Y", "OutState", "OutAccum", "OutScale"), outs))
 
 
 @reads("dequantize_linear")
@@ -645,6 +651,18 @@ def _fake_channel_abs_max(op):
     fn = (ops.fake_channel_wise_quantize_dequantize_abs_max if "dequantize" in op.type
           else ops.fake_channel_wise_quantize_abs_max)  # fmt: skip
     return dict(zip(("Out", "OutScale"), fn(op.x("X"), op.attr("bit_length", 8), 1, op.attr("quant_axis", 0))))
+
+
+@reads("fake_quantize_range_abs_max")
+def _fake_range_abs_max(op):
+    """Paddle's kernel updates its OutScales window in place: minipaddle's op reads it as in_scales."""
+    window = op.outputs.get("OutScales", [])
+    in_scales = op.names.get(window[0]) if window else None
+    outs = ops.fake_quantize_range_abs_max(op.x("X"), op.x("InScale"), op.x("Iter"),
+                                           in_scales if isinstance(in_scales, Variable) else None,
+                                           op.attr("window_size", 10000), op.attr("bit_length", 8),
+                                           op.attr("round_type", 1), op.attr("is_test", False))  # fmt: skip
+    return dict(zip(("Out", "OutScale", "OutScales"), outs))
 
 
 @reads("moving_average_abs_max_scale")
@@ -699,7 +717,18 @@ def _w_linear_quant(paddle_type):
     def write(op, var_of):
         x, scale, zero_point = (op.inputs[k][0] for k in ("x", "scale", "zero_point"))
         attrs = {k: int(op.attrs.get(k, d)) for k, d in (("quant_axis", 0), ("bit_length", 8), ("round_type", 0))}
-        return paddle_type, {"X": [x], "Scale": [scale], "ZeroPoint": [zero_point]}, {"Y": op.outputs["Out"][:1]}, attrs
+        inputs = {"X": [x], "Scale": [scale], "ZeroPoint": [zero_point]}
+        outputs = {"Y": op.outputs["Out"][:1]}
+        for key in ("is_test", "only_observer"):
+            if key in op.attrs:
+                attrs[key] = bool(op.attrs[key])
+        if len(op.outputs["Out"]) == 4:  # quantize_linear in training per tensor: its statistics in and out
+            inputs.update(InAccum=op.inputs["in_accum"], InState=op.inputs["in_state"])
+            outputs.update(zip(("OutState", "OutAccum", "OutScale"), ([n] for n in op.outputs["Out"][1:])))
+            attrs["moving_rate"] = float(op.attrs.get("moving_rate", 0.9))
+        elif len(op.outputs["Out"]) == 2:  # in training per channel: the scale it found
+            outputs["OutScale"] = op.outputs["Out"][1:]
+        return paddle_type, inputs, outputs, attrs
 
     return write
 
@@ -734,6 +763,8 @@ for _mini in ("fake_quantize_dequantize_abs_max", "fake_quantize_abs_max"):
     WRITERS[_mini] = _w_fake_quant(("X",), ("Out", "OutScale"), ("bit_length",))
 for _mini in ("fake_channel_wise_quantize_dequantize_abs_max", "fake_channel_wise_quantize_abs_max"):
     WRITERS[_mini] = _w_fake_quant(("X",), ("Out", "OutScale"), ("bit_length", "quant_axis"))
+WRITERS["fake_quantize_range_abs_max"] = _w_fake_quant(("X", "InScale", "Iter"), ("Out", "OutScale", "OutScales"),
+                                                       ("window_size", "bit_length", "is_test"))  # fmt: skip
 WRITERS["moving_average_abs_max_scale"] = _w_fake_quant(("X", "InAccum", "InState"), _MOVING[1],
                                                         ("moving_rate", "is_test"))  # fmt: skip
 
