@@ -14,6 +14,7 @@ import numpy as np
 
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
+from minipaddle.jit.program_translator import StaticFunction
 from minipaddle.onnx.convert import program_to_onnx
 from minipaddle.static.executor import Executor, Scope, scope_guard
 from minipaddle.static.input import InputSpec
@@ -61,6 +62,9 @@ def trace_program(layer, input_spec) -> tuple:
     import minipaddle as paddle
 
     specs = _specs(layer, input_spec)
+    static_fn = _to_static_function(layer)
+    if static_fn is not None:
+        return _concrete_program(static_fn, specs)
     was_static = STATE.static_mode
     paddle.enable_static()
     try:
@@ -79,6 +83,23 @@ def trace_program(layer, input_spec) -> tuple:
     values = _constants_to_weights(main)
     program = main.clone(for_test=True)
     return program, [name for name, _, _ in specs], [o.name for o in outs], values
+
+
+def _to_static_function(layer):
+    """The StaticFunction behind `layer` (a to_static function, or a Layer whose forward is one), else None."""
+    fn = getattr(layer, "forward", layer)
+    return fn if isinstance(fn, StaticFunction) else None
+
+
+def _concrete_program(static_fn, specs) -> tuple:
+    """A to_static function's Program for these specs, as jit.save takes it: Python `if`/`while` on tensors are
+    `cond`/`while` ops with sub-blocks there (exported as ONNX If/Loop); its parameters' values are the weights."""
+    concrete = static_fn.concrete_program_specify_input_spec([InputSpec(s, d, n) for n, s, d in specs])
+    values = {v.name: t.numpy() for t, v in concrete.parameters}
+    program = concrete.main_program.clone(for_test=True)
+    for name in values:
+        program.global_block().var(name).persistable = True
+    return program, [v.name for v in concrete.inputs], [v.name for v in concrete.outputs], values
 
 
 def _flatten(out) -> list:
