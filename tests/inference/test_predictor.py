@@ -358,3 +358,30 @@ def test_convert_to_mixed_precision_float16(models, tmp_path):
         inference.convert_to_mixed_precision(src + ".pdmodel", src + ".pdiparams", dst + ".pdmodel",
                                              dst + ".pdiparams", inference.PrecisionType.Bfloat16,
                                              inference.PlaceType.CPU)  # fmt: skip
+
+
+def test_xpu_config_fields_and_paddles_errors(models):
+    xpu = inference.XpuConfig()
+    assert (xpu.device_id, xpu.l3_size, xpu.context_gm_size, xpu.gemm_compute_precision) == (0, 0, -1, 1)
+    assert xpu.transformer_encoder_adaptive_seqlen is True and xpu.quant_post_dynamic_op_types == []
+    assert xpu.quant_post_static_gelu_out_threshold == 10.0 and xpu.stream is None and xpu.conv_autotune_file == ""
+    xpu.device_id, xpu.quant_post_static_gelu_out_threshold, xpu.quant_post_dynamic_op_types = 3, 3, ["fc"]
+    assert xpu.device_id == 3 and xpu.quant_post_static_gelu_out_threshold == 3.0  # an int becomes a float
+    assert xpu.quant_post_dynamic_op_types == ["fc"]
+    with pytest.raises(TypeError, match="XpuConfig.device_id: expected int, got str"):
+        xpu.device_id = "a"
+    with pytest.raises(TypeError, match="XpuConfig.conv_autotune_file: expected str"):
+        xpu.conv_autotune_file = 5
+    with pytest.raises(AttributeError, match="no attribute 'no_such'"):
+        xpu.no_such = 1
+    c = _config(models, "lenet")
+    with pytest.raises(RuntimeError, match=r"\(PreconditionNotMet\) Should call EnableXpu before SetXpuConfig"):
+        c.set_xpu_config(xpu)
+    with pytest.raises(RuntimeError, match="Should call EnableXpu before SetXpuDeviceId"):
+        c.set_xpu_device_id(1)
+    with pytest.raises(RuntimeError, match="compile with option 'WITH_XPU'.*no XPU"):
+        c.enable_xpu(l3_size=1 << 20)
+    with pytest.raises(TypeError, match="enable_xpu: l3_size must be int"):
+        c.enable_xpu(l3_size="big")
+    assert not c.use_xpu() and c.xpu_device_id() == 0 and c.xpu_config().device_id == 0
+    inference.create_predictor(c)  # the refused calls left a usable CPU config
