@@ -354,10 +354,37 @@ def test_convert_to_mixed_precision_float16(models, tmp_path):
     got = _run(inference.create_predictor(c), x)
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2)  # float16 keeps ~3 significant digits
-    with pytest.raises(NotImplementedError, match="bfloat16"):
-        inference.convert_to_mixed_precision(src + ".pdmodel", src + ".pdiparams", dst + ".pdmodel",
-                                             dst + ".pdiparams", inference.PrecisionType.Bfloat16,
-                                             inference.PlaceType.CPU)  # fmt: skip
+
+
+@pytest.mark.parametrize("name,shape", [("lenet", (2, 1, 28, 28)), ("bn", (2, 3, 8, 8))])
+def test_convert_to_mixed_precision_bfloat16(models, tmp_path, name, shape):
+    """bfloat16 weights in Paddle's .pdiparams (data type BF16), every op but the black list computing in bfloat16
+    (the IR passes fuse them as in float32), float32 at the edges."""
+    import minipaddle as paddle
+
+    src, dst = str(models / name), str(tmp_path / f"{name}_bf16")
+    inference.convert_to_mixed_precision(src + ".pdmodel", src + ".pdiparams", dst + ".pdmodel", dst + ".pdiparams",
+                                         inference.PrecisionType.Bfloat16, inference.PlaceType.CPU)  # fmt: skip
+    program, _, _ = paddle.static.load_inference_model(dst, paddle.static.Executor())
+    block = program.global_block()
+    assert {v.dtype.name for v in block.vars.values() if v.persistable} == {"bfloat16"}
+    black = {
+        op.type for op in block.ops if op.type != "cast" and block.var(op.output_names()[0]).dtype.name == "float32"
+    }
+    assert black <= {"rsqrt", "standardize", "assign"}  # paddle's black list (and the fetched result's copy)
+    x = np.random.default_rng(0).standard_normal(shape).astype("float32")
+    (want,) = run_program(src, {"x": x})
+    c = inference.Config(dst + ".pdmodel", dst + ".pdiparams")
+    c.disable_glog_info()
+    p = inference.create_predictor(c)
+    got = _run(p, x)
+    final = p.optimized_program().global_block()
+    assert got.dtype == np.float32 and "conv2d_fusion" in [op.type for op in final.ops]
+    assert {final.var(op.output_names()[0]).dtype.name for op in final.ops if op.type == "conv2d_fusion"} == {
+        "bfloat16"}  # fmt: skip
+    scale = float(np.abs(want).max())
+    np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2 * scale)  # bfloat16 keeps ~2-3 significant digits
+    assert np.abs(got - want).max() > 1e-5 * scale  # (and it did compute in bfloat16)
 
 
 def test_xpu_config_fields_and_paddles_errors(models):
