@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from minipaddle import ops
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import in_dynamic_mode, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.input import label_smooth, one_hot
@@ -63,11 +64,21 @@ def _reduce(loss: Tensor, reduction: str) -> Tensor:
     return loss
 
 
-def _float_pair(input, label, fn: str, names=("input", "label")) -> tuple[Tensor, Tensor]:
+def _float_pair(input, label, fn: str, names=("input", "label"), ints=None, complex_ok=False) -> tuple[Tensor, Tensor]:
+    """input and label of one dtype: a float input, the label cast to it (or promoted with it).
+
+    Some of paddle 2.6's losses check dtypes only in static mode, and their dynamic formulas run on more: with
+    ints="keep" an integer input stays integral (mse_loss: (x - y)^2 of ints is an int), with ints="float" it is
+    computed in the default float dtype (soft_margin_loss: its exp makes a float); complex_ok lets a complex input
+    through (l1_loss, the log-sigmoid losses). minipaddle accepts the same inputs in both modes.
+    """
     check_tensor(input, fn, names[0])
     check_tensor(label, fn, names[1])
-    if not input.dtype.is_floating:
-        raise TypeError(f"{fn}: {names[0]} must be a float tensor, got {input.dtype.name}")
+    d = input.dtype
+    if ints == "float" and d.is_integer:
+        input = ops.cast(input, dtypes.default_float())
+    elif not (d.is_floating or (ints == "keep" and d.is_integer) or (complex_ok and d.is_complex)):
+        raise TypeError(f"{fn}: {names[0]} must be a float tensor, got {d.name}")
     return binary_operands(input, ops.cast(label, input.dtype) if not label.dtype.is_floating else label, fn)
 
 
@@ -287,7 +298,7 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8, red
     if epsilon <= 0:
         raise ValueError(f"{fn}: epsilon should be positive, got {epsilon}")
     _check_reduction(reduction, fn)
-    input, label = _float_pair(input, label, fn)
+    input, label = _float_pair(input, label, fn, ints="float", complex_ok=True)
     if input.shape != label.shape:
         raise ValueError(f"{fn}: input's shape must equal label's shape, got {input.shape} and {label.shape}")
     if log_input:
@@ -312,14 +323,14 @@ def mse_loss(input, label, reduction="mean", name=None) -> Tensor:
         >>> F.mse_loss(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([1.0, 4.0]))   # 2.0
     """
     _check_reduction(reduction, "mse_loss")
-    input, label = _float_pair(input, label, "mse_loss")
+    input, label = _float_pair(input, label, "mse_loss", ints="keep")
     diff = ops.subtract(input, label)
     return _reduce(ops.multiply(diff, diff), reduction)
 
 
 def square_error_cost(input, label) -> Tensor:
     """(input - label)^2, elementwise (no reduction)."""
-    input, label = _float_pair(input, label, "square_error_cost")
+    input, label = _float_pair(input, label, "square_error_cost", ints="keep")
     diff = ops.subtract(input, label)
     return ops.multiply(diff, diff)
 
@@ -327,7 +338,7 @@ def square_error_cost(input, label) -> Tensor:
 def l1_loss(input, label, reduction="mean", name=None) -> Tensor:
     """|input - label|, reduced."""
     _check_reduction(reduction, "l1_loss")
-    input, label = _float_pair(input, label, "l1_loss")
+    input, label = _float_pair(input, label, "l1_loss", complex_ok=True)
     return _reduce(ops.abs(ops.subtract(input, label)), reduction)
 
 
