@@ -706,7 +706,8 @@ ENTRIES: list[OpInfo] = [
            no_grad_args=(1,)),  # the BCE inside gives the label no gradient (paddle), so only part of one is left
     OpInfo("kl_div", F.kl_div, kl_ref,
            lambda rng: [Sample((np.log(_softmax(r(rng, 3, 4))), _softmax(r(rng, 3, 4))), {}, "mean"),
-                        Sample((r(rng, 3, 4), pos(rng, 3, 4)), {"reduction": "batchmean"}, "batchmean")]),
+                        Sample((r(rng, 3, 4), pos(rng, 3, 4)), {"reduction": "batchmean"}, "batchmean")],
+           no_grad_args=(1,)),  # the label gets no gradient (paddle's kldiv_loss op)
     # label = 0 is a kink of label * log(label) (no derivative there): forward only
     OpInfo("kl_div_zero_labels", F.kl_div, kl_ref,
            lambda rng: [Sample((r(rng, 3, 4), np.where(pos(rng, 3, 4) > 1, pos(rng, 3, 4), 0.0)),

@@ -6,10 +6,11 @@ its own op (both in minipaddle/ops/nn_loss.py); the rest are compositions of ops
 reduction: 'mean' (the default) averages, 'sum' adds, 'none' returns the loss per element.
 
 Two of paddle 2.6's choices that matter in training, followed here:
-- The label gets no gradient in cross_entropy / softmax_with_cross_entropy (soft labels too), binary_cross_entropy
-  and binary_cross_entropy_with_logits (and their Layers): the label is data. So knowledge distillation that feeds
-  the teacher's soft labels without detaching them trains the same as under paddle (the teacher gets nothing).
-  Losses written as formulas (mse_loss, smooth_l1_loss, kl_div, ...) differentiate their label as any input.
+- The label gets no gradient in cross_entropy / softmax_with_cross_entropy (soft labels too), binary_cross_entropy,
+  binary_cross_entropy_with_logits and kl_div (and their Layers): the label is data. So knowledge distillation that
+  feeds the teacher's soft labels without detaching them trains the same as under paddle (the teacher gets
+  nothing). Losses written as formulas (mse_loss, smooth_l1_loss, ...) differentiate their label as any input, as
+  paddle's formulas do.
 - Softmax and log-softmax floor the shifted logits at -64 (paddle's kernels do): a probability is never below
   exp(-64) ~ 1.6e-28, so the cross-entropy of a hopeless sample is about 64, not its exact value (4000 for logits
   +-2000), and its gradient stays softmax - one_hot. A model whose logits blow up (a high learning rate) sees
@@ -438,14 +439,15 @@ def kl_div(input, label, reduction="mean", name=None) -> Tensor:
     """The KL divergence label * (log(label) - input), with input given as log-probabilities (0 where label <= 0).
 
     reduction: 'mean' (over all elements), 'batchmean' (sum / batch size), 'sum' or 'none'.
+
+    As in paddle 2.6 (its kldiv_loss op), the label gets no gradient, in both modes, even when it requires one:
+    distilling into a student from a teacher's distribution trains the student only.
     """
     _check_reduction(reduction, "kl_div", ("sum", "mean", "none", "batchmean"))
     check_tensor(input, "kl_div", "input")
     check_tensor(label, "kl_div", "label")
     input, label = binary_operands(input, label, "kl_div")
-    positive = ops.greater_than(label, 0.0)
-    safe = ops.where(positive, label, ops.full_like(label, 1))
-    loss = ops.where(positive, ops.multiply(label, ops.subtract(ops.log(safe), input)), ops.full_like(label, 0))
+    loss = ops.kldiv_loss(input, label)
     if reduction == "batchmean":
         return ops.scale(ops.sum(loss), 1.0 / input.shape[0]) if input.ndim else loss
     return _reduce(loss, reduction)
