@@ -16,6 +16,7 @@ from minipaddle.core.op import get_op
 from minipaddle.core.state import no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor.checks import (
+    check_bool,
     check_float_tensor,
     check_inexact_tensor,
     check_number,
@@ -177,6 +178,8 @@ def gelu(x, approximate=False, name=None) -> Tensor:
     """x * Phi(x), with Phi the standard normal CDF; approximate=True uses the tanh formula
     0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
     check_float_tensor(x, "gelu")
+    if approximate is not None:  # paddle 2.6 refuses anything but a bool (None counts as False there)
+        check_bool(approximate, "gelu", "approximate")
     if not approximate:
         cdf = ops.scale(ops.erf(ops.scale(x, 1.0 / math.sqrt(2.0))), 0.5, 0.5)  # Phi(x) = (1 + erf(x/sqrt 2)) / 2
         return ops.multiply(x, cdf)

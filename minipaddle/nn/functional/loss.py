@@ -247,6 +247,12 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
         raise ValueError(f"{fn}: label must have shape {[input.shape[0]] + input.shape[2:]} for input "
                          f"{input.shape}, got {label.shape}")  # fmt: skip
     c = input.shape[1]
+    if in_dynamic_mode():  # paddle 2.6's kernel refuses a class id out of range (in static mode values come later)
+        ids = label.numpy()
+        bad = ids[(ids != ignore_index) & ((ids < 0) | (ids >= c))]
+        if bad.size:
+            raise ValueError(f"{fn}: label holds class id {int(bad[0])}, out of range for {c} classes "
+                             f"(expected 0 <= label < {c}, or ignore_index={ignore_index})")  # fmt: skip
     label1 = ops.reshape(label, tuple([label.shape[0], 1] + label.shape[1:]))
     mask = _class_mask(label1, c, input.ndim, 1, input.dtype)
     valid = ops.cast(ops.not_equal(label1, ignore_index), input.dtype)
