@@ -32,6 +32,7 @@ from minipaddle import (
     optimizer,
     profiler,
     quantization,
+    reader,
     regularizer,
     signal,
     sparse,
