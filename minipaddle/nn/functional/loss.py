@@ -508,8 +508,6 @@ def npair_loss(anchor, positive, labels, l2_reg=0.002) -> Tensor:
 
 # ---- sequences and trees ----------------------------------------------------------------------------------------
 
-_NEG = -1e30  # log(0) for the CTC lattice: finite, so that gradients through logsumexp stay finite
-
 
 def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean", norm_by_times=False):
     """Connectionist temporal classification: -log p(labels | inputs), summed over every alignment.
@@ -523,8 +521,8 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
         reduction: 'mean' averages loss / label_length over the batch; 'sum'; 'none' gives [batch].
         norm_by_times: divide the gradient (not the loss) by each input length, as Paddle does.
 
-    The forward (alpha) recursion runs over time, vectorized over the batch and the label positions, with
-    minipaddle ops, so the gradient comes from autograd.
+    One op, warpctc (minipaddle/ops/ctc_loss.py), as in paddle: its kernel runs the forward and backward
+    recursions and keeps the gradient, so the labels are read only when the op runs (static mode works too).
     """
     fn = "ctc_loss"
     _check_reduction(reduction, fn)
@@ -534,45 +532,14 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
     if log_probs.ndim != 3 or labels.ndim != 2:
         raise ValueError(f"{fn}: expected log_probs [time, batch, classes] and labels [batch, length], got "
                          f"{log_probs.shape} and {labels.shape}")  # fmt: skip
-    steps, batch, classes = log_probs.shape
-    label_ids = labels.numpy().astype(np.int64)
-    in_len, lab_len = input_lengths.numpy().astype(np.int64), label_lengths.numpy().astype(np.int64)
-    if in_len.max(initial=0) > steps or lab_len.max(initial=0) > labels.shape[1]:
-        raise ValueError(f"{fn}: lengths exceed the padded sizes ({steps} steps, {labels.shape[1]} labels)")
-    # the extended label sequence: blank, l1, blank, l2, ..., blank (S = 2L + 1 positions)
-    positions = 2 * labels.shape[1] + 1
-    ext = np.full((batch, positions), blank, dtype=np.int64)
-    ext[:, 1::2] = label_ids
-    s_index = np.arange(positions)
-    valid = s_index[None, :] < (2 * lab_len + 1)[:, None]
-    skip_ok = np.zeros((batch, positions), dtype=bool)  # may jump from s - 2 (a label differing from s - 2's)
-    skip_ok[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
-    dtype = log_probs.dtype.np
-    log_p = ops.log_softmax(log_probs, 2)
-    onehot = Tensor(np.eye(classes, dtype=dtype)[ext].transpose(0, 2, 1))  # [batch, classes, S]
-    emit = ops.matmul(ops.transpose(log_p, (1, 0, 2)), onehot)  # [batch, time, S]: log p of each position's label
-    start = np.where(s_index[None, :] < 2, 0.0, _NEG).astype(dtype) + np.where(valid, 0.0, _NEG).astype(dtype)
-    alpha = ops.add(ops.getitem(emit, (slice(None), 0)), Tensor(start))
-    stay_pad = Tensor(np.full((batch, 1), _NEG, dtype))
-    skip_mask = Tensor(np.where(skip_ok, 0.0, _NEG).astype(dtype))
-    invalid = Tensor(np.where(valid, 0.0, _NEG).astype(dtype))
-    for t in range(1, steps):
-        prev1 = ops.concat([stay_pad, ops.getitem(alpha, (slice(None), slice(0, positions - 1)))], 1)
-        prev2 = ops.concat([stay_pad, stay_pad, ops.getitem(alpha, (slice(None), slice(0, positions - 2)))], 1)
-        paths = ops.stack([alpha, prev1, ops.add(prev2, skip_mask)], 2)
-        step = ops.add(ops.add(ops.logsumexp(paths, (2,)), ops.getitem(emit, (slice(None), t))), invalid)
-        running = Tensor((t < in_len)[:, None] & np.ones((1, positions), bool))  # finished sequences keep alpha
-        alpha = ops.where(running, step, alpha)
-    last = np.zeros((batch, positions), dtype=bool)
-    last[np.arange(batch), 2 * lab_len] = True
-    last[np.arange(batch)[lab_len > 0], 2 * lab_len[lab_len > 0] - 1] = True
-    loss = ops.neg(ops.logsumexp(ops.add(alpha, Tensor(np.where(last, 0.0, _NEG).astype(dtype))), (1,)))
-    if norm_by_times:  # the value stays; the gradient is divided by the input length
-        scale = Tensor((1.0 / np.maximum(in_len, 1)).astype(dtype))
-        scaled = ops.multiply(loss, scale)
-        with no_grad():
-            rest = ops.subtract(loss, scaled)
-        loss = ops.add(scaled, rest)
+    if not log_probs.dtype.is_floating:
+        raise TypeError(f"{fn}: log_probs must be a float tensor, got {log_probs.dtype.name}")
+    if in_dynamic_mode():
+        steps = log_probs.shape[0]
+        in_len, lab_len = input_lengths.numpy(), label_lengths.numpy()
+        if in_len.max(initial=0) > steps or lab_len.max(initial=0) > labels.shape[1]:
+            raise ValueError(f"{fn}: lengths exceed the padded sizes ({steps} steps, {labels.shape[1]} labels)")
+    loss = ops.warpctc(log_probs, labels, input_lengths, label_lengths, int(blank), bool(norm_by_times))
     if reduction == "mean":
         return ops.mean(ops.divide(loss, ops.cast(label_lengths, loss.dtype)))
     return ops.sum(loss) if reduction == "sum" else loss
