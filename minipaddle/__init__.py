@@ -32,6 +32,7 @@ from minipaddle import (
     optimizer,
     profiler,
     quantization,
+    reader,
     regularizer,
     signal,
     sparse,
@@ -44,6 +45,7 @@ from minipaddle import (
 )
 from minipaddle import tensor_methods as _methods
 from minipaddle.autograd import grad
+from minipaddle.batch import batch  # (the module paddle.batch first, then the function under its name)
 from minipaddle.core.dtype import DType as dtype
 from minipaddle.core.dtype import (
     bfloat16,
@@ -85,7 +87,6 @@ from minipaddle.framework.io import async_save, clear_async_save_task_queue, loa
 from minipaddle.framework.runtime import IrGuard, check_shape, disable_signal_handler
 from minipaddle.hapi import Model, flops, summary
 from minipaddle.nn.param_attr import ParamAttr, create_parameter
-from minipaddle.reader import batch
 from minipaddle.static import disable_static, enable_static
 from minipaddle.tensor.attribute import *  # noqa: F403
 from minipaddle.tensor.creation import *  # noqa: F403

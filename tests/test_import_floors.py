@@ -64,6 +64,7 @@ FLOORS = [
             "minipaddle.hub",
             "minipaddle.utils",
             "minipaddle.reader",
+            "minipaddle.batch",
             "minipaddle.distributed",
         ],
     ),

@@ -14,6 +14,7 @@ from minipaddle.ops.compare import *  # noqa: F403
 from minipaddle.ops.complex_ops import *  # noqa: F403
 from minipaddle.ops.constant import *  # noqa: F403
 from minipaddle.ops.conv import *  # noqa: F403
+from minipaddle.ops.ctc_loss import *  # noqa: F403
 from minipaddle.ops.cumulative import *  # noqa: F403
 from minipaddle.ops.data_norm_ops import *  # noqa: F403
 from minipaddle.ops.debug import *  # noqa: F403

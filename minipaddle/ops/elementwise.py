@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from minipaddle import ops
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import register
 from minipaddle.core.tensor import Tensor
@@ -229,6 +230,8 @@ class Neg(UnaryOp):
     saves_inputs = False
 
     def kernel(self, x):
+        if x.dtype == np.bool_:  # paddle's neg is scale(x, -1): -True cast back to bool is True, so bool is kept
+            return x.copy()
         return np.negative(x)
 
     def grad(self, node, g):
@@ -281,6 +284,11 @@ class Abs(UnaryOp):
 
     def kernel(self, x):
         return np.abs(x)
+
+    def infer_meta(self, x, **attrs):  # |complex| is real: complex64 gives float32, as numpy's kernel does
+        return x._replace(
+            dtype={dtypes.complex64: dtypes.float32, dtypes.complex128: dtypes.float64}.get(x.dtype, x.dtype)
+        )
 
     def grad(self, node, g):
         return (multiply(g, sign(node.inputs[0])),)

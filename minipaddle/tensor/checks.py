@@ -55,6 +55,14 @@ def check_float_tensor(x, fn: str, arg: str = "x") -> Tensor:
     return x
 
 
+def check_inexact_tensor(x, fn: str, arg: str = "x") -> Tensor:
+    """x must be a Tensor of a floating or complex dtype (activations that paddle 2.6 also runs on complex)."""
+    check_tensor(x, fn, arg)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError(f"{fn}: {arg} must be a float or complex tensor, got {x.dtype.name}")
+    return x
+
+
 def normalize_axis(axis: int, ndim: int, fn: str) -> int:
     """One axis, negative allowed, as a non-negative int; ValueError when out of range (as Paddle)."""
     if isinstance(axis, Tensor):

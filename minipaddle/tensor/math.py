@@ -509,7 +509,8 @@ def trace(x, offset=0, axis1=0, axis2=1, name=None) -> Tensor:
         raise ValueError(f"trace: axis1 and axis2 must be different dimensions, both are {a1}")
     if not isinstance(offset, (int, np.integer)) or isinstance(offset, bool):
         raise TypeError(f"trace: offset must be an int, got {type(offset).__name__}")
-    return ops.sum(ops.extract_diagonal(x, int(offset), a1, a2), (x.ndim - 2,), False)
+    out = ops.sum(ops.extract_diagonal(x, int(offset), a1, a2), (x.ndim - 2,), False)
+    return ops.cast(out, x.dtype) if x.dtype == dtypes.int32 else out  # paddle's trace keeps int32 (sum gives int64)
 
 
 # ---- more reductions -------------------------------------------------------------------------------------------

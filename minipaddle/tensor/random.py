@@ -156,14 +156,13 @@ def rand(shape, dtype=None, name=None) -> Tensor:
 
 def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None) -> Tensor:  # noqa: A002 (Paddle's names)
     """Uniform random numbers in [min, max) of `shape`. A nonzero `seed` draws from its own fresh generator
-    (the same numbers every call); 0 draws from the global one.
+    (the same numbers every call); 0 draws from the global one. As in paddle 2.6, min > max is allowed: the numbers
+    are min + (max - min) * u, so they fall in (max, min].
 
     Example:
         >>> paddle.uniform([2], min=2.0, max=3.0)
     """
     lo, hi = check_number(min, "uniform", "min"), check_number(max, "uniform", "max")
-    if lo > hi:
-        raise ValueError(f"uniform: min must not exceed max, got min={lo} and max={hi}")
     seed = _int(seed, "uniform", "seed")
     return ops.uniform(_shape(shape, "uniform"), _float_dtype(dtype, "uniform"), float(lo), float(hi), seed)
 

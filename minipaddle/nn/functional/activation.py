@@ -15,7 +15,14 @@ from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import no_grad
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_float_tensor, check_number, check_tensor, normalize_axis
+from minipaddle.tensor.checks import (
+    check_bool,
+    check_float_tensor,
+    check_inexact_tensor,
+    check_number,
+    check_tensor,
+    normalize_axis,
+)
 from minipaddle.tensor.math import tanh  # paddle.nn.functional.tanh is paddle.tanh
 
 __all__ = [
@@ -171,6 +178,8 @@ def gelu(x, approximate=False, name=None) -> Tensor:
     """x * Phi(x), with Phi the standard normal CDF; approximate=True uses the tanh formula
     0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
     check_float_tensor(x, "gelu")
+    if approximate is not None:  # paddle 2.6 refuses anything but a bool (None counts as False there)
+        check_bool(approximate, "gelu", "approximate")
     if not approximate:
         cdf = ops.scale(ops.erf(ops.scale(x, 1.0 / math.sqrt(2.0))), 0.5, 0.5)  # Phi(x) = (1 + erf(x/sqrt 2)) / 2
         return ops.multiply(x, cdf)
@@ -194,8 +203,8 @@ def sigmoid(x, name=None) -> Tensor:
 
 
 def log_sigmoid(x, name=None) -> Tensor:
-    """log(sigmoid(x)) = -softplus(-x), computed without overflow."""
-    check_float_tensor(x, "log_sigmoid")
+    """log(sigmoid(x)) = -softplus(-x), computed without overflow. x is float or complex, as in paddle 2.6."""
+    check_inexact_tensor(x, "log_sigmoid")
     return ops.neg(ops.softplus(ops.neg(x), 1.0, 20.0))
 
 
@@ -205,8 +214,8 @@ def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None) -> Tensor:
 
 
 def hardswish(x, name=None) -> Tensor:
-    """x * relu6(x + 3) / 6."""
-    return ops.hardswish(check_float_tensor(x, "hardswish"))
+    """x * relu6(x + 3) / 6. x is float or complex, as in paddle 2.6."""
+    return ops.hardswish(check_inexact_tensor(x, "hardswish"))
 
 
 def swish(x, name=None) -> Tensor:
@@ -216,8 +225,8 @@ def swish(x, name=None) -> Tensor:
 
 
 def silu(x, name=None) -> Tensor:
-    """x * sigmoid(x) (the same function as swish)."""
-    check_float_tensor(x, "silu")
+    """x * sigmoid(x) (the same function as swish). x is float or complex, as in paddle 2.6."""
+    check_inexact_tensor(x, "silu")
     return ops.multiply(x, ops.sigmoid(x))
 
 
@@ -228,14 +237,14 @@ def mish(x, name=None) -> Tensor:
 
 
 def softplus(x, beta=1, threshold=20, name=None) -> Tensor:
-    """log(1 + exp(beta * x)) / beta, and x where beta * x > threshold."""
-    check_float_tensor(x, "softplus")
+    """log(1 + exp(beta * x)) / beta, and x where beta * x > threshold. x is float or complex, as in paddle 2.6."""
+    check_inexact_tensor(x, "softplus")
     return ops.softplus(x, float(beta), float(threshold))
 
 
 def softsign(x, name=None) -> Tensor:
-    """x / (1 + |x|)."""
-    check_float_tensor(x, "softsign")
+    """x / (1 + |x|). x is float or complex, as in paddle 2.6."""
+    check_inexact_tensor(x, "softsign")
     return ops.divide(x, ops.scale(ops.abs(x), 1.0, 1.0))
 
 

@@ -106,7 +106,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     if data_format not in _INTERP_FORMATS[x.ndim]:
         raise ValueError(f"{fn}: data_format must be one of {_INTERP_FORMATS[x.ndim]} for a {x.ndim}-D input, got "
                          f"{data_format!r}")  # fmt: skip
-    check_input(x, x.ndim - 2, fn)
+    check_input(x, x.ndim - 2, fn, ints=mode == "nearest")  # paddle 2.6 has int kernels for nearest only
     last = data_format == _INTERP_FORMATS[x.ndim][1]
     x = to_channels_first(x, last)
     sizes, scales = _interp_sizes(x, x.ndim - 2, size, scale_factor, fn)

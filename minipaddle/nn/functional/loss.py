@@ -6,10 +6,11 @@ its own op (both in minipaddle/ops/nn_loss.py); the rest are compositions of ops
 reduction: 'mean' (the default) averages, 'sum' adds, 'none' returns the loss per element.
 
 Two of paddle 2.6's choices that matter in training, followed here:
-- The label gets no gradient in cross_entropy / softmax_with_cross_entropy (soft labels too), binary_cross_entropy
-  and binary_cross_entropy_with_logits (and their Layers): the label is data. So knowledge distillation that feeds
-  the teacher's soft labels without detaching them trains the same as under paddle (the teacher gets nothing).
-  Losses written as formulas (mse_loss, smooth_l1_loss, kl_div, ...) differentiate their label as any input.
+- The label gets no gradient in cross_entropy / softmax_with_cross_entropy (soft labels too), binary_cross_entropy,
+  binary_cross_entropy_with_logits and kl_div (and their Layers): the label is data. So knowledge distillation that
+  feeds the teacher's soft labels without detaching them trains the same as under paddle (the teacher gets
+  nothing). Losses written as formulas (mse_loss, smooth_l1_loss, ...) differentiate their label as any input, as
+  paddle's formulas do.
 - Softmax and log-softmax floor the shifted logits at -64 (paddle's kernels do): a probability is never below
   exp(-64) ~ 1.6e-28, so the cross-entropy of a hopeless sample is about 64, not its exact value (4000 for logits
   +-2000), and its gradient stays softmax - one_hot. A model whose logits blow up (a high learning rate) sees
@@ -21,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from minipaddle import ops
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import in_dynamic_mode, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.input import label_smooth, one_hot
@@ -63,11 +65,21 @@ def _reduce(loss: Tensor, reduction: str) -> Tensor:
     return loss
 
 
-def _float_pair(input, label, fn: str, names=("input", "label")) -> tuple[Tensor, Tensor]:
+def _float_pair(input, label, fn: str, names=("input", "label"), ints=None, complex_ok=False) -> tuple[Tensor, Tensor]:
+    """input and label of one dtype: a float input, the label cast to it (or promoted with it).
+
+    Some of paddle 2.6's losses check dtypes only in static mode, and their dynamic formulas run on more: with
+    ints="keep" an integer input stays integral (mse_loss: (x - y)^2 of ints is an int), with ints="float" it is
+    computed in the default float dtype (soft_margin_loss: its exp makes a float); complex_ok lets a complex input
+    through (l1_loss, the log-sigmoid losses). minipaddle accepts the same inputs in both modes.
+    """
     check_tensor(input, fn, names[0])
     check_tensor(label, fn, names[1])
-    if not input.dtype.is_floating:
-        raise TypeError(f"{fn}: {names[0]} must be a float tensor, got {input.dtype.name}")
+    d = input.dtype
+    if ints == "float" and d.is_integer:
+        input = ops.cast(input, dtypes.default_float())
+    elif not (d.is_floating or (ints == "keep" and d.is_integer) or (complex_ok and d.is_complex)):
+        raise TypeError(f"{fn}: {names[0]} must be a float tensor, got {d.name}")
     return binary_operands(input, ops.cast(label, input.dtype) if not label.dtype.is_floating else label, fn)
 
 
@@ -235,6 +247,12 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
         raise ValueError(f"{fn}: label must have shape {[input.shape[0]] + input.shape[2:]} for input "
                          f"{input.shape}, got {label.shape}")  # fmt: skip
     c = input.shape[1]
+    if in_dynamic_mode():  # paddle 2.6's kernel refuses a class id out of range (in static mode values come later)
+        ids = label.numpy()
+        bad = ids[(ids != ignore_index) & ((ids < 0) | (ids >= c))]
+        if bad.size:
+            raise ValueError(f"{fn}: label holds class id {int(bad[0])}, out of range for {c} classes "
+                             f"(expected 0 <= label < {c}, or ignore_index={ignore_index})")  # fmt: skip
     label1 = ops.reshape(label, tuple([label.shape[0], 1] + label.shape[1:]))
     mask = _class_mask(label1, c, input.ndim, 1, input.dtype)
     valid = ops.cast(ops.not_equal(label1, ignore_index), input.dtype)
@@ -287,7 +305,7 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8, red
     if epsilon <= 0:
         raise ValueError(f"{fn}: epsilon should be positive, got {epsilon}")
     _check_reduction(reduction, fn)
-    input, label = _float_pair(input, label, fn)
+    input, label = _float_pair(input, label, fn, ints="float", complex_ok=True)
     if input.shape != label.shape:
         raise ValueError(f"{fn}: input's shape must equal label's shape, got {input.shape} and {label.shape}")
     if log_input:
@@ -312,14 +330,14 @@ def mse_loss(input, label, reduction="mean", name=None) -> Tensor:
         >>> F.mse_loss(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([1.0, 4.0]))   # 2.0
     """
     _check_reduction(reduction, "mse_loss")
-    input, label = _float_pair(input, label, "mse_loss")
+    input, label = _float_pair(input, label, "mse_loss", ints="keep")
     diff = ops.subtract(input, label)
     return _reduce(ops.multiply(diff, diff), reduction)
 
 
 def square_error_cost(input, label) -> Tensor:
     """(input - label)^2, elementwise (no reduction)."""
-    input, label = _float_pair(input, label, "square_error_cost")
+    input, label = _float_pair(input, label, "square_error_cost", ints="keep")
     diff = ops.subtract(input, label)
     return ops.multiply(diff, diff)
 
@@ -327,7 +345,7 @@ def square_error_cost(input, label) -> Tensor:
 def l1_loss(input, label, reduction="mean", name=None) -> Tensor:
     """|input - label|, reduced."""
     _check_reduction(reduction, "l1_loss")
-    input, label = _float_pair(input, label, "l1_loss")
+    input, label = _float_pair(input, label, "l1_loss", complex_ok=True)
     return _reduce(ops.abs(ops.subtract(input, label)), reduction)
 
 
@@ -427,14 +445,15 @@ def kl_div(input, label, reduction="mean", name=None) -> Tensor:
     """The KL divergence label * (log(label) - input), with input given as log-probabilities (0 where label <= 0).
 
     reduction: 'mean' (over all elements), 'batchmean' (sum / batch size), 'sum' or 'none'.
+
+    As in paddle 2.6 (its kldiv_loss op), the label gets no gradient, in both modes, even when it requires one:
+    distilling into a student from a teacher's distribution trains the student only.
     """
     _check_reduction(reduction, "kl_div", ("sum", "mean", "none", "batchmean"))
     check_tensor(input, "kl_div", "input")
     check_tensor(label, "kl_div", "label")
     input, label = binary_operands(input, label, "kl_div")
-    positive = ops.greater_than(label, 0.0)
-    safe = ops.where(positive, label, ops.full_like(label, 1))
-    loss = ops.where(positive, ops.multiply(label, ops.subtract(ops.log(safe), input)), ops.full_like(label, 0))
+    loss = ops.kldiv_loss(input, label)
     if reduction == "batchmean":
         return ops.scale(ops.sum(loss), 1.0 / input.shape[0]) if input.ndim else loss
     return _reduce(loss, reduction)
@@ -489,8 +508,6 @@ def npair_loss(anchor, positive, labels, l2_reg=0.002) -> Tensor:
 
 # ---- sequences and trees ----------------------------------------------------------------------------------------
 
-_NEG = -1e30  # log(0) for the CTC lattice: finite, so that gradients through logsumexp stay finite
-
 
 def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean", norm_by_times=False):
     """Connectionist temporal classification: -log p(labels | inputs), summed over every alignment.
@@ -504,8 +521,8 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
         reduction: 'mean' averages loss / label_length over the batch; 'sum'; 'none' gives [batch].
         norm_by_times: divide the gradient (not the loss) by each input length, as Paddle does.
 
-    The forward (alpha) recursion runs over time, vectorized over the batch and the label positions, with
-    minipaddle ops, so the gradient comes from autograd.
+    One op, warpctc (minipaddle/ops/ctc_loss.py), as in paddle: its kernel runs the forward and backward
+    recursions and keeps the gradient, so the labels are read only when the op runs (static mode works too).
     """
     fn = "ctc_loss"
     _check_reduction(reduction, fn)
@@ -515,45 +532,14 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
     if log_probs.ndim != 3 or labels.ndim != 2:
         raise ValueError(f"{fn}: expected log_probs [time, batch, classes] and labels [batch, length], got "
                          f"{log_probs.shape} and {labels.shape}")  # fmt: skip
-    steps, batch, classes = log_probs.shape
-    label_ids = labels.numpy().astype(np.int64)
-    in_len, lab_len = input_lengths.numpy().astype(np.int64), label_lengths.numpy().astype(np.int64)
-    if in_len.max(initial=0) > steps or lab_len.max(initial=0) > labels.shape[1]:
-        raise ValueError(f"{fn}: lengths exceed the padded sizes ({steps} steps, {labels.shape[1]} labels)")
-    # the extended label sequence: blank, l1, blank, l2, ..., blank (S = 2L + 1 positions)
-    positions = 2 * labels.shape[1] + 1
-    ext = np.full((batch, positions), blank, dtype=np.int64)
-    ext[:, 1::2] = label_ids
-    s_index = np.arange(positions)
-    valid = s_index[None, :] < (2 * lab_len + 1)[:, None]
-    skip_ok = np.zeros((batch, positions), dtype=bool)  # may jump from s - 2 (a label differing from s - 2's)
-    skip_ok[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
-    dtype = log_probs.dtype.np
-    log_p = ops.log_softmax(log_probs, 2)
-    onehot = Tensor(np.eye(classes, dtype=dtype)[ext].transpose(0, 2, 1))  # [batch, classes, S]
-    emit = ops.matmul(ops.transpose(log_p, (1, 0, 2)), onehot)  # [batch, time, S]: log p of each position's label
-    start = np.where(s_index[None, :] < 2, 0.0, _NEG).astype(dtype) + np.where(valid, 0.0, _NEG).astype(dtype)
-    alpha = ops.add(ops.getitem(emit, (slice(None), 0)), Tensor(start))
-    stay_pad = Tensor(np.full((batch, 1), _NEG, dtype))
-    skip_mask = Tensor(np.where(skip_ok, 0.0, _NEG).astype(dtype))
-    invalid = Tensor(np.where(valid, 0.0, _NEG).astype(dtype))
-    for t in range(1, steps):
-        prev1 = ops.concat([stay_pad, ops.getitem(alpha, (slice(None), slice(0, positions - 1)))], 1)
-        prev2 = ops.concat([stay_pad, stay_pad, ops.getitem(alpha, (slice(None), slice(0, positions - 2)))], 1)
-        paths = ops.stack([alpha, prev1, ops.add(prev2, skip_mask)], 2)
-        step = ops.add(ops.add(ops.logsumexp(paths, (2,)), ops.getitem(emit, (slice(None), t))), invalid)
-        running = Tensor((t < in_len)[:, None] & np.ones((1, positions), bool))  # finished sequences keep alpha
-        alpha = ops.where(running, step, alpha)
-    last = np.zeros((batch, positions), dtype=bool)
-    last[np.arange(batch), 2 * lab_len] = True
-    last[np.arange(batch)[lab_len > 0], 2 * lab_len[lab_len > 0] - 1] = True
-    loss = ops.neg(ops.logsumexp(ops.add(alpha, Tensor(np.where(last, 0.0, _NEG).astype(dtype))), (1,)))
-    if norm_by_times:  # the value stays; the gradient is divided by the input length
-        scale = Tensor((1.0 / np.maximum(in_len, 1)).astype(dtype))
-        scaled = ops.multiply(loss, scale)
-        with no_grad():
-            rest = ops.subtract(loss, scaled)
-        loss = ops.add(scaled, rest)
+    if not log_probs.dtype.is_floating:
+        raise TypeError(f"{fn}: log_probs must be a float tensor, got {log_probs.dtype.name}")
+    if in_dynamic_mode():
+        steps = log_probs.shape[0]
+        in_len, lab_len = input_lengths.numpy(), label_lengths.numpy()
+        if in_len.max(initial=0) > steps or lab_len.max(initial=0) > labels.shape[1]:
+            raise ValueError(f"{fn}: lengths exceed the padded sizes ({steps} steps, {labels.shape[1]} labels)")
+    loss = ops.warpctc(log_probs, labels, input_lengths, label_lengths, int(blank), bool(norm_by_times))
     if reduction == "mean":
         return ops.mean(ops.divide(loss, ops.cast(label_lengths, loss.dtype)))
     return ops.sum(loss) if reduction == "sum" else loss

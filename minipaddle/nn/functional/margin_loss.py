@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from minipaddle import ops
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.common import check_positive_int
@@ -120,6 +121,8 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     if input.shape[0] != label.shape[0]:
         raise ValueError(f"{fn}: input and label must have the same batch size, got {input.shape[0]} and "
                          f"{label.shape[0]}")  # fmt: skip
+    if input.dtype.is_integer:  # paddle 2.6's margin - x[y] + x makes a float of an int input (dynamic mode)
+        input = ops.cast(input, dtypes.default_float())
     n, c = input.shape
     column = ops.reshape(label, (n, 1))
     ids = Tensor(np.arange(c).reshape(1, c))
@@ -143,7 +146,7 @@ def soft_margin_loss(input, label, reduction="mean", name=None) -> Tensor:
     """log(1 + exp(-label * input)) for labels +-1."""
     fn = "soft_margin_loss"
     _check_reduction(reduction, fn)
-    input, label = _float_pair(input, label, fn)
+    input, label = _float_pair(input, label, fn, ints="float")
     if input.shape != label.shape:
         raise ValueError(f"{fn}: input's shape must equal label's shape, got {input.shape} and {label.shape}")
     return _reduce(ops.log(ops.scale(ops.exp(ops.neg(ops.multiply(label, input))), 1.0, 1.0)), reduction)
@@ -153,7 +156,7 @@ def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", na
     """Binary cross entropy of each (independent) label, averaged over the labels: one loss per sample."""
     fn = "multi_label_soft_margin_loss"
     _check_reduction(reduction, fn)
-    input, label = _float_pair(input, label, fn)
+    input, label = _float_pair(input, label, fn, complex_ok=True)
     if input.shape != label.shape:
         raise ValueError(f"{fn}: the input and label should have the same shape, got {input.shape}!={label.shape}")
     log_sig = ops.neg(ops.softplus(ops.neg(input), 1.0, 20.0))
