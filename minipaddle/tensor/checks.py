@@ -11,6 +11,7 @@ import numbers
 import numpy as np
 
 from minipaddle import ops
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
 
@@ -154,3 +155,20 @@ def _int_scalar(v, fn: str, arg: str) -> int:
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
         raise TypeError(f"{fn}: {arg} must be an int, got {type(v).__name__}")
     return int(v)
+
+
+def check_dtype(dtype, fn: str, arg: str = "dtype"):
+    """A dtype argument as a DType (a name, a numpy dtype, a Python type), the error naming `fn` and `arg`."""
+    try:
+        return dtypes.to_dtype(dtype)
+    except TypeError as e:
+        raise TypeError(f"{fn}: {arg}: {e}") from None
+
+
+def check_float(v, fn: str, arg: str) -> float:
+    """A real number argument (a Python or numpy number, or a one-element Tensor) as a float."""
+    if isinstance(v, (Tensor, np.ndarray)) and v.size == 1:
+        v = v.item()
+    if not isinstance(v, numbers.Real):
+        raise TypeError(f"{fn}: {arg} must be a number, got {type(v).__name__}")
+    return float(v)

@@ -15,6 +15,7 @@ from minipaddle.core.tensor import Place, Tensor
 from minipaddle.tensor.checks import (
     _int_arg,
     _int_scalar,
+    check_dtype,
     check_number,
     check_shape,
     check_size,
@@ -59,8 +60,8 @@ def _infer_array(data, exact: bool = False) -> np.ndarray:
         data = [_infer_array(d) if isinstance(d, Tensor) else d for d in data]  # lists of Tensors
         try:
             arr = np.array(data)
-        except ValueError as e:
-            raise ValueError(f"to_tensor: the nested list is ragged (sub-lists of different lengths): {e}") from None
+        except ValueError:
+            raise ValueError("to_tensor: the nested list is ragged (sub-lists of different lengths)") from None
         if arr.dtype == object:
             raise ValueError("to_tensor: the nested list is ragged or holds non-numbers")
     elif isinstance(data, (numbers.Number, bool)):
@@ -102,7 +103,7 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True) -> Tenso
         raise TypeError(f"to_tensor: data must hold numbers or bools, got a numpy array of dtype {arr.dtype} "
                         f"(from {type(data).__name__})")  # fmt: skip
     if dtype is not None:
-        arr = arr.astype(dtypes.to_dtype(dtype).np, copy=False)
+        arr = arr.astype(check_dtype(dtype, "to_tensor").np, copy=False)
     return Tensor(arr, stop_gradient=bool(stop_gradient))
 
 
@@ -157,7 +158,7 @@ def full_like(x, fill_value, dtype=None, name=None) -> Tensor:
     """A tensor shaped like `x`, filled with `fill_value`, of x's dtype unless `dtype` is given."""
     check_tensor(x, "full_like")
     fill_value = _fill_value(fill_value, "full_like")
-    return ops.full_like(x, fill_value, None if dtype is None else dtypes.to_dtype(dtype).np)
+    return ops.full_like(x, fill_value, None if dtype is None else check_dtype(dtype, "full_like").np)
 
 
 def zeros_like(x, dtype=None, name=None) -> Tensor:
@@ -181,7 +182,7 @@ def empty(shape, dtype=None, name=None) -> Tensor:
 def empty_like(x, dtype=None, name=None) -> Tensor:
     """An uninitialized tensor of x's shape, and of x's dtype unless `dtype` is given."""
     check_tensor(x, "empty_like")
-    return Tensor(np.empty(tuple(x.shape), dtype=x.dtype.np if dtype is None else dtypes.to_dtype(dtype).np))
+    return Tensor(np.empty(tuple(x.shape), dtype=x.dtype.np if dtype is None else check_dtype(dtype, "empty_like").np))
 
 
 def create_tensor(dtype, name=None, persistable=False) -> Tensor:
@@ -189,7 +190,7 @@ def create_tensor(dtype, name=None, persistable=False) -> Tensor:
 
     Paddle binds it as a Tensor method too, where the tensor itself lands in `dtype` and is refused.
     """
-    t = Tensor(np.empty((0,), dtype=dtypes.to_dtype(dtype).np))
+    t = Tensor(np.empty((0,), dtype=check_dtype(dtype, "create_tensor").np))
     if name is not None:
         t.name = name
     t.persistable = bool(persistable)
@@ -222,7 +223,7 @@ def arange(start=0, end=None, step=1, dtype=None, name=None) -> Tensor:
         whole = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (start, end, step))
         d = dtypes.int64 if whole else dtypes.default_float()
     else:
-        d = dtypes.to_dtype(dtype)
+        d = check_dtype(dtype, "arange")
     return ops.arange(start, end, step, d.np)
 
 
@@ -398,7 +399,7 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None) -> Tensor:
     Example:
         >>> paddle.logspace(0, 2, 3)    # [1., 10., 100.]
     """
-    d = dtypes.default_float() if dtype is None else dtypes.to_dtype(dtype)
+    d = dtypes.default_float() if dtype is None else check_dtype(dtype, "logspace")
     if d not in (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64):
         raise TypeError(f"logspace: dtype must be int32, int64, float32 or float64, got {d.name}")
     start, stop, base = (float(check_number(v, "logspace", a)) for v, a in ((start, "start"), (stop, "stop"),

@@ -20,6 +20,7 @@ from minipaddle.tensor.checks import (
     _int,
     _int_arg,
     _int_list,
+    check_dtype,
     check_shape,
     check_size,
     check_tensor,
@@ -101,7 +102,7 @@ def transpose(x, perm, name=None) -> Tensor:
 def cast(x, dtype) -> Tensor:
     """x converted to `dtype` (gradients flow back, cast to x's dtype)."""
     check_tensor(x, "cast")
-    return ops.cast(x, dtypes.to_dtype(dtype))
+    return ops.cast(x, check_dtype(dtype, "cast"))
 
 
 def _tensor_list(xs, fn: str) -> list:
@@ -634,7 +635,7 @@ def view(x, shape_or_dtype, name=None) -> Tensor:
     if isinstance(shape_or_dtype, (list, tuple, Tensor)):
         return reshape(x, shape_or_dtype)
     try:
-        d = dtypes.to_dtype(shape_or_dtype)
+        d = check_dtype(shape_or_dtype, "view", "shape_or_dtype")
     except (TypeError, ValueError, KeyError):
         raise TypeError(
             f"view: shape_or_dtype must be a shape (list/tuple) or a dtype, got {shape_or_dtype!r}"

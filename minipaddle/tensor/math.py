@@ -24,6 +24,7 @@ from minipaddle.tensor.checks import (
     _int_arg,
     check_bool,
     check_broadcast,
+    check_dtype,
     check_float_tensor,
     check_number,
     check_shape,
@@ -123,7 +124,14 @@ def binary_operands(x, y, fn: str) -> tuple[Tensor, Tensor]:
 def _with_scalar(t: Tensor, v, fn: str, scalar_first: bool) -> tuple[Tensor, Tensor]:
     """A tensor with a Python number or numpy array on one side."""
     if isinstance(v, (np.ndarray, list, tuple)):
-        other = to_tensor(np.asarray(v))
+        try:
+            array = np.asarray(v)
+        except ValueError:
+            array = np.asarray(None)
+        if array.dtype == object:
+            side = "x" if scalar_first else "y"
+            raise ValueError(f"{fn}: {side} must be a Tensor, a number or a rectangular list of numbers, got {v!r:.60}")
+        other = to_tensor(array)
         return binary_operands(other, t, fn)[::-1] if scalar_first else binary_operands(t, other, fn)
     if not isinstance(v, (numbers.Number, np.generic)):
         side = "x" if scalar_first else "y"
@@ -523,7 +531,7 @@ def cumsum(x, axis=None, dtype=None, name=None) -> Tensor:
     """
     check_tensor(x, "cumsum")
     if dtype is not None:
-        x = ops.cast(x, dtypes.to_dtype(dtype))
+        x = ops.cast(x, check_dtype(dtype, "cumsum"))
     elif x.dtype is dtypes.bool_:
         x = ops.cast(x, dtypes.int64)
     if axis is None:
@@ -539,7 +547,7 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None) -> Tensor:
     """
     check_tensor(x, "prod")
     if dtype is not None:
-        x = ops.cast(x, dtypes.to_dtype(dtype))
+        x = ops.cast(x, check_dtype(dtype, "prod"))
     elif x.dtype is dtypes.bool_:
         x = ops.cast(x, dtypes.int64)
     return ops.prod(x, normalize_axes(axis, x.ndim, "prod"), check_bool(keepdim, "prod", "keepdim"))

@@ -209,7 +209,6 @@ RAW_TEXT = (
     "list index out of range",
     "list assignment index out of range",
     "invalid index to scalar variable",
-    "is out of bounds for axis",
     "is out of bounds for array of dimension",
     "maximum allowed dimension exceeded",
     "maximum allowed size exceeded",
@@ -230,12 +229,13 @@ RAW_TEXT = (
     "invalid number of fft data points",
     "object too deep for desired array",
 )
-# The kernel door's own words for a bad size (core/kernel.py): numpy's reason in brackets after them is fine.
+# The kernel door's own words for a bad size (core/kernel.py), and its bracket quoting numpy after its own reason.
 KERNEL_WORDS = ("an argument is too large", "an argument is zero or empty")
+QUOTED = re.compile(r"\(inside the kernel: .*\)$", re.DOTALL)
 
 
 def raw_text(message: str) -> bool:
-    m = message.lower()
+    m = QUOTED.sub("", message.lower())
     return any(t in m for t in RAW_TEXT) and not any(w in m for w in KERNEL_WORDS)
 
 

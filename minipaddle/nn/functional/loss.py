@@ -24,7 +24,7 @@ from minipaddle import ops
 from minipaddle.core.state import in_dynamic_mode, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.input import label_smooth, one_hot
-from minipaddle.tensor.checks import check_tensor, normalize_axis
+from minipaddle.tensor.checks import check_float, check_tensor, normalize_axis
 from minipaddle.tensor.math import binary_operands
 
 __all__ = [
@@ -260,6 +260,7 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reductio
     As in Paddle 2.6, variance is clipped to at least epsilon inside no_grad, so no gradient reaches it.
     variance may have input's shape, or lack (or have size 1 in) the last axis.
     """
+    epsilon = check_float(epsilon, "gaussian_nll_loss", "epsilon")
     fn = "gaussian_nll_loss"
     _check_reduction(reduction, fn)
     input, label = _float_pair(input, label, fn)
@@ -283,6 +284,7 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reductio
 def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8, reduction="mean", name=None) -> Tensor:
     """The Poisson negative log likelihood: exp(input) - label * input (log_input=True, input = log rate), or
     input - label * log(input + epsilon); full=True adds Stirling's term for labels > 1."""
+    epsilon = check_float(epsilon, "poisson_nll_loss", "epsilon")
     fn = "poisson_nll_loss"
     if epsilon <= 0:
         raise ValueError(f"{fn}: epsilon should be positive, got {epsilon}")
@@ -333,6 +335,7 @@ def l1_loss(input, label, reduction="mean", name=None) -> Tensor:
 
 def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None) -> Tensor:
     """The Huber loss: 0.5 r^2 where |r| <= delta, delta * (|r| - 0.5 delta) beyond, with r = input - label."""
+    delta = check_float(delta, "smooth_l1_loss", "delta")
     _check_reduction(reduction, "smooth_l1_loss")
     input, label = _float_pair(input, label, "smooth_l1_loss")
     r = ops.subtract(input, label)
@@ -394,6 +397,8 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
         normalizer: a tensor with one value to divide the loss by (e.g. the number of positives).
         reduction: 'sum' by default.
     """
+    alpha = check_float(alpha, "sigmoid_focal_loss", "alpha")
+    gamma = check_float(gamma, "sigmoid_focal_loss", "gamma")
     fn = "sigmoid_focal_loss"
     _check_reduction(reduction, fn)
     logit, label = _float_pair(logit, label, fn, ("logit", "label"))
@@ -442,6 +447,7 @@ def kl_div(input, label, reduction="mean", name=None) -> Tensor:
 
 def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=None) -> Tensor:
     """max(0, -label * (input - other) + margin): label 1 means input should rank above other, -1 below."""
+    margin = check_float(margin, "margin_ranking_loss", "margin")
     _check_reduction(reduction, "margin_ranking_loss")
     input, other = _float_pair(input, other, "margin_ranking_loss", ("input", "other"))
     check_tensor(label, "margin_ranking_loss", "label")
@@ -470,6 +476,7 @@ def dice_loss(input, label, epsilon=0.00001, name=None) -> Tensor:
 def npair_loss(anchor, positive, labels, l2_reg=0.002) -> Tensor:
     """The N-pair loss: softmax cross entropy of anchor-positive similarities against same-label targets, plus
     an L2 penalty on the embeddings."""
+    l2_reg = check_float(l2_reg, "npair_loss", "l2_reg")
     fn = "npair_loss"
     for arg, t in (("anchor", anchor), ("positive", positive), ("labels", labels)):
         check_tensor(t, fn, arg)

@@ -13,7 +13,7 @@ from minipaddle.nn.functional.common import check_positive_int
 from minipaddle.nn.functional.distance import pairwise_distance
 from minipaddle.nn.functional.loss import _check_reduction, _float_pair, _reduce
 from minipaddle.nn.functional.sequence import _all_in_range
-from minipaddle.tensor.checks import check_float_tensor, check_number, check_tensor
+from minipaddle.tensor.checks import check_float, check_float_tensor, check_number, check_tensor
 
 __all__ = [
     "hinge_embedding_loss",
@@ -30,6 +30,7 @@ __all__ = [
 
 def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None) -> Tensor:
     """input where label == 1, max(0, margin - input) where label == -1 (input: a distance)."""
+    margin = check_float(margin, "hinge_embedding_loss", "margin")
     _check_reduction(reduction, "hinge_embedding_loss")
     input, label = _float_pair(input, label, "hinge_embedding_loss")
     zeros = ops.full_like(input, 0)
@@ -40,6 +41,7 @@ def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None) 
 
 def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", name=None) -> Tensor:
     """1 - cos(input1, input2) where label == 1, max(0, cos - margin) where label == -1 (rows of [N, D])."""
+    margin = check_float(margin, "cosine_embedding_loss", "margin")
     fn = "cosine_embedding_loss"
     _check_reduction(reduction, fn)
     input1, input2 = _float_pair(input1, input2, fn, ("input1", "input2"))
@@ -113,6 +115,7 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     With `weight`, Paddle 2.6 subtracts an [N, 1] correction from the [N] per-sample losses, which broadcasts to
     an [N, N] result ('none') that 'mean' and 'sum' then reduce; minipaddle reproduces it.
     """
+    margin = check_float(margin, "multi_margin_loss", "margin")
     fn = "multi_margin_loss"
     _check_reduction(reduction, fn)
     check_tensor(input, fn, "input")

@@ -20,7 +20,7 @@ from minipaddle.core.state import STATE, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn import static_hooks
 from minipaddle.nn.functional.distance import p_norm
-from minipaddle.tensor.checks import check_float_tensor, check_min_rank, check_tensor, normalize_axis
+from minipaddle.tensor.checks import check_float, check_float_tensor, check_min_rank, check_tensor, normalize_axis
 
 __all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm", "local_response_norm", "normalize"]
 
@@ -77,6 +77,7 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     Example:
         >>> y = F.batch_norm(x, bn._mean, bn._variance, bn.weight, bn.bias, training=True)
     """
+    epsilon = check_float(epsilon, "batch_norm", "epsilon")
     check_float_tensor(x, "batch_norm")
     if x.ndim < 2:
         raise ValueError(f"batch_norm: x must have at least 2 dimensions, got shape {x.shape}")
@@ -174,6 +175,9 @@ def local_response_norm(x, size, alpha=1e-4, beta=0.75, k=1.0, data_format="NCHW
     The window around channel c covers channels c - size//2 .. c + (size-1)//2; channels beyond the edges
     count as zeros.
     """
+    alpha = check_float(alpha, "local_response_norm", "alpha")
+    beta = check_float(beta, "local_response_norm", "beta")
+    k = check_float(k, "local_response_norm", "k")
     check_float_tensor(x, "local_response_norm")
     if data_format not in ("NCL", "NLC", "NCHW", "NHWC", "NCDHW", "NDHWC"):
         raise ValueError(f"local_response_norm: data_format should be in one of [NCL, NCHW, NCDHW, NLC, NHWC, "
@@ -202,6 +206,7 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, name=None) -> Tensor:
     Example:
         >>> F.normalize(paddle.to_tensor([[3.0, 4.0]]))   # [[0.6, 0.8]]
     """
+    p = check_float(p, "normalize", "p")
     check_float_tensor(x, "normalize")
     if x.ndim == 1 and axis not in (0, -1):
         raise ValueError(f"normalize: axis must be 0 or -1 when x is a 1-D tensor, but received axis = {axis}")
