@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import math
 import numbers
 
 import numpy as np
@@ -21,13 +22,16 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
 from minipaddle.tensor import attribute
 from minipaddle.tensor.checks import (
+    MAX_ELEMENTS,
     _int_arg,
     check_bool,
     check_broadcast,
     check_dtype,
     check_float_tensor,
+    check_int,
     check_number,
     check_shape,
+    check_size,
     check_tensor,
     normalize_axes,
     normalize_axis,
@@ -205,8 +209,15 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None) ->
     s, b = check_number(scale, "scale", "scale"), check_number(bias, "scale", "bias")
     out = ops.scale(x, s, b if bias_after_scale else b * s)
     if act is not None:
-        out = getattr(ops, act)(out)
+        activation = getattr(ops, act, None) if isinstance(act, str) and act in _SCALE_ACTS else None
+        if activation is None:
+            raise ValueError(f"scale: act must be None or one of {sorted(_SCALE_ACTS)}, got {act!r}")
+        out = activation(out)
     return out
+
+
+# The activations `scale(act=...)` applies after scaling (Paddle's fused activation names that minipaddle has).
+_SCALE_ACTS = {"relu", "sigmoid", "tanh", "exp", "abs", "sqrt", "square"}
 
 
 def _unary_doc(fn: str, what: str | None, note: str = "") -> str:
@@ -382,7 +393,7 @@ def increment(x, value=1.0, name=None) -> Tensor:
 def floor_divide(x, y, name=None) -> Tensor:
     """x // y elementwise, rounding toward minus infinity (Python's rule: -3 // 2 == -2). No gradient.
 
-    Integer division by zero raises ZeroDivisionError. Example:
+    Integer division by zero raises ValueError (as paddle 2.6 refuses it). Example:
         >>> paddle.floor_divide(paddle.to_tensor([-3, 3]), paddle.to_tensor([2, -2]))    # [-2, -2]
     """
     return broadcast_binary(ops.floor_divide, x, y, "floor_divide")
@@ -589,6 +600,9 @@ def combinations(x, r=2, with_replacement=False, name=None) -> Tensor:
         raise ValueError(f"{fn}: r must not be negative, got {r}")
     if r == 0:
         return ops.gather(x, Tensor(np.zeros(0, np.int64)), "axis", 0)
+    n, r = x.shape[0], check_int(r, fn, "r", 0, MAX_ELEMENTS)
+    count = math.comb(n + r - 1, r) if with_replacement else math.comb(n, r)
+    check_size((count, r), fn)  # before itertools makes them one by one
     pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     index = np.array(list(pick(range(x.shape[0]), r)), np.int64).reshape(-1, r)
     return ops.gather(x, Tensor(index), "axis", 0)

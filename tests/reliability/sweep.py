@@ -77,7 +77,10 @@ def _tensor_bads(t: Tensor) -> list:
         out.append(("rank-1", lambda: paddle.to_tensor(np.ascontiguousarray(a.reshape(-1)[:1].reshape(())))))
     if a.dtype.kind == "f":
         out += [
-            ("int64 tensor", lambda: paddle.to_tensor(np.nan_to_num(a, posinf=0, neginf=0).astype("int64"))),
+            (
+                "int64 tensor",
+                lambda: paddle.to_tensor(np.arange(1, a.size + 1, dtype="int64").reshape(a.shape)),
+            ),  # no 0 to divide by
             ("bool tensor", lambda: paddle.to_tensor(a > 0)),
             ("NaN tensor", lambda: paddle.to_tensor(np.full(a.shape, np.nan, a.dtype))),
             ("Inf tensor", lambda: paddle.to_tensor(np.full(a.shape, np.inf, a.dtype))),
@@ -264,7 +267,9 @@ def judge(target: Target, where, bad: str, make, nan_before: bool) -> tuple:
     """(class, detail) of one bad call."""
     args, kwargs = build(target, where, make)
     value = args[where] if isinstance(where, int) else kwargs[where]
-    value_is_nan = bad in ("NaN", "Inf", "NaN tensor", "Inf tensor") or isinstance(value, Tensor) and value.size == 0
+    # A NaN from a tensor's values is arithmetic (asin(2), the variance of one sample), as in paddle; a NaN from an
+    # argument that is not a tensor (full(None), epsilon=-1) is the silent kind.
+    value_is_nan = bad in ("NaN", "Inf") or isinstance(value, Tensor)
     status, result = run_guarded(lambda: target.invoke(args, kwargs))
     verdict = classify(target, status, result, nan_before, value_is_nan)
     detail = "" if status == "ok" else f"{type(result).__name__}: {str(result)[:200]}"

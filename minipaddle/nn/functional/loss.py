@@ -24,7 +24,7 @@ from minipaddle import ops
 from minipaddle.core.state import in_dynamic_mode, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.input import label_smooth, one_hot
-from minipaddle.tensor.checks import check_float, check_tensor, normalize_axis
+from minipaddle.tensor.checks import check_bool, check_float, check_int, check_nonnegative, check_tensor, normalize_axis
 from minipaddle.tensor.math import binary_operands
 
 __all__ = [
@@ -108,6 +108,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     check_tensor(label, fn, "label")
     if not input.dtype.is_floating:
         raise TypeError(f"{fn}: input must be a float tensor of logits, got {input.dtype.name}")
+    ignore_index = check_int(ignore_index, fn, "ignore_index")
+    soft_label, use_softmax = check_bool(soft_label, fn, "soft_label"), check_bool(use_softmax, fn, "use_softmax")
+    label_smoothing = check_float(label_smoothing, fn, "label_smoothing")
     if ignore_index > 0 and soft_label:
         raise ValueError(f"{fn}: with soft_label=True, ignore_index should be -100, got {ignore_index}")
     if input.ndim == 0:
@@ -223,6 +226,7 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     """
     fn = "nll_loss"
     _check_reduction(reduction, fn)
+    ignore_index = check_int(ignore_index, fn, "ignore_index")
     check_tensor(input, fn, "input")
     check_tensor(label, fn, "label")
     if input.ndim < 2:
@@ -286,6 +290,7 @@ def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8, red
     input - label * log(input + epsilon); full=True adds Stirling's term for labels > 1."""
     epsilon = check_float(epsilon, "poisson_nll_loss", "epsilon")
     fn = "poisson_nll_loss"
+    log_input, full = check_bool(log_input, fn, "log_input"), check_bool(full, fn, "full")
     if epsilon <= 0:
         raise ValueError(f"{fn}: epsilon should be positive, got {epsilon}")
     _check_reduction(reduction, fn)
@@ -420,6 +425,7 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
 def log_loss(input, label, epsilon=1e-4, name=None) -> Tensor:
     """-label log(input + epsilon) - (1 - label) log(1 - input + epsilon), elementwise."""
     input, label = _float_pair(input, label, "log_loss")
+    epsilon = check_nonnegative(epsilon, "log_loss", "epsilon")
     positive = ops.multiply(label, ops.log(ops.scale(input, 1.0, epsilon)))
     negative = ops.multiply(ops.scale(label, -1.0, 1.0), ops.log(ops.scale(input, -1.0, 1.0 + epsilon)))
     return ops.neg(ops.add(positive, negative))
@@ -519,6 +525,7 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
     for arg, t in (("log_probs", log_probs), ("labels", labels), ("input_lengths", input_lengths),
                    ("label_lengths", label_lengths)):  # fmt: skip
         check_tensor(t, fn, arg)
+    blank = check_int(blank, fn, "blank")
     if log_probs.ndim != 3 or labels.ndim != 2:
         raise ValueError(f"{fn}: expected log_probs [time, batch, classes] and labels [batch, length], got "
                          f"{log_probs.shape} and {labels.shape}")  # fmt: skip
@@ -585,6 +592,12 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
     fn = "hsigmoid_loss"
     for arg, t in (("input", input), ("label", label), ("weight", weight)):
         check_tensor(t, fn, arg)
+    for arg, t in (("bias", bias), ("path_table", path_table), ("path_code", path_code)):
+        if t is not None:
+            check_tensor(t, fn, arg)
+    if (path_table is None) != (path_code is None):
+        raise ValueError(f"{fn}: path_table and path_code must be given together")
+    num_classes = check_int(num_classes, fn, "num_classes", 2, 2**62)
     if num_classes < 2:
         raise ValueError(f"{fn}: expected num_classes >= 2 (got {num_classes})")
     n = input.shape[0]

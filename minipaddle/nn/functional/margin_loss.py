@@ -117,6 +117,11 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     """
     margin = check_float(margin, "multi_margin_loss", "margin")
     fn = "multi_margin_loss"
+    p = check_float(p, fn, "p")
+    try:
+        margin_p = margin**p
+    except OverflowError:  # paddle 2.6 raises Python's OverflowError here
+        raise ValueError(f"{fn}: margin ** p overflows a float (margin={margin}, p={p:g})") from None
     _check_reduction(reduction, fn)
     check_tensor(input, fn, "input")
     check_tensor(label, fn, "label")
@@ -136,9 +141,9 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
                                                                              (c, 1))), (n, 1))  # fmt: skip
         margins = ops.multiply(w, margins)
         # As Paddle 2.6: the [N] means minus the [N, 1] weighted correction broadcast to [N, N].
-        loss = ops.subtract(ops.mean(ops.pow(ops.clip(margins, 0.0, None), p), (1,)), ops.scale(w, margin**p / c))
+        loss = ops.subtract(ops.mean(ops.pow(ops.clip(margins, 0.0, None), p), (1,)), ops.scale(w, margin_p / c))
     else:
-        loss = ops.scale(ops.mean(ops.pow(ops.clip(margins, 0.0, None), p), (1,)), 1.0, -(margin**p) / c)
+        loss = ops.scale(ops.mean(ops.pow(ops.clip(margins, 0.0, None), p), (1,)), 1.0, -margin_p / c)
     return _reduce(loss, reduction)
 
 

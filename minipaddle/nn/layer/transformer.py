@@ -183,7 +183,10 @@ class _TransformerLayer(Layer):
             setattr(self, f"norm{i}", LayerNorm(d_model))
         for i in range(1, sublayers + 1):
             setattr(self, f"dropout{i}", Dropout(dropout, mode="upscale_in_train"))
-        self.activation = getattr(F, activation)
+        self.activation = getattr(F, activation, None) if isinstance(activation, str) else None
+        if self.activation is None:
+            raise ValueError(f"{type(self).__name__}: activation must be the name of a function of "
+                             f"paddle.nn.functional such as 'relu' or 'gelu', got {activation!r}")  # fmt: skip
 
     def _pre(self, x, norm):
         """The input of a sublayer: x, or norm(x) with normalize_before."""
@@ -219,6 +222,7 @@ class TransformerEncoderLayer(_TransformerLayer):
                          normalize_before, weight_attr, bias_attr)  # fmt: skip
 
     def forward(self, src, src_mask=None, cache=None):
+        check_tensor(src, type(self).__name__, "src")
         src_mask = _convert_attention_mask(src_mask, src.dtype)
         x = self._pre(src, self.norm1)
         if cache is None:
@@ -250,6 +254,7 @@ class TransformerEncoder(Layer):
         self.num_layers, self.norm = num_layers, norm
 
     def forward(self, src, src_mask=None, cache=None):
+        check_tensor(src, type(self).__name__, "src")
         src_mask = _convert_attention_mask(src_mask, src.dtype)
         output, new_caches = src, []
         for i, layer in enumerate(self.layers):
@@ -285,6 +290,8 @@ class TransformerDecoderLayer(_TransformerLayer):
                          normalize_before, weight_attr, bias_attr)  # fmt: skip
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
+        check_tensor(tgt, type(self).__name__, "tgt")
+        check_tensor(memory, type(self).__name__, "memory")
         tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
         memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
         x = self._pre(tgt, self.norm1)
@@ -325,6 +332,8 @@ class TransformerDecoder(Layer):
         self.num_layers, self.norm = num_layers, norm
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
+        check_tensor(tgt, type(self).__name__, "tgt")
+        check_tensor(memory, type(self).__name__, "memory")
         tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
         memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
         output, new_caches = tgt, []
