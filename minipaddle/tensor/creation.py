@@ -119,8 +119,8 @@ def _check_place(place, fn: str) -> None:
     )
 
 
-def _dtype_or(dtype, default) -> np.dtype:
-    return dtypes.to_dtype(default if dtype is None else dtype).np
+def _dtype_or(dtype, default, fn: str) -> np.dtype:
+    return check_dtype(default if dtype is None else dtype, fn).np
 
 
 def _fill_value(value, fn: str):
@@ -136,7 +136,7 @@ def _fill_value(value, fn: str):
 
 def _filled(shape, fill_value, dtype, fn: str) -> Tensor:
     shape = check_size(check_shape(shape, fn), fn)
-    return Tensor(np.full(shape, _fill_value(fill_value, fn), dtype=_dtype_or(dtype, STATE.default_dtype)))
+    return Tensor(np.full(shape, _fill_value(fill_value, fn), dtype=_dtype_or(dtype, STATE.default_dtype, fn)))
 
 
 def full(shape, fill_value, dtype=None, name=None) -> Tensor:
@@ -176,7 +176,7 @@ def empty(shape, dtype=None, name=None) -> Tensor:
         >>> paddle.empty([2, 3]).shape    # [2, 3]
     """
     shape = check_size(check_shape(shape, "empty"), "empty")
-    return Tensor(np.empty(shape, dtype=_dtype_or(dtype, STATE.default_dtype)))
+    return Tensor(np.empty(shape, dtype=_dtype_or(dtype, STATE.default_dtype, "empty")))
 
 
 def empty_like(x, dtype=None, name=None) -> Tensor:
@@ -237,7 +237,7 @@ def linspace(start, stop, num, dtype=None, name=None) -> Tensor:
     num = _scalar(num, "linspace", "num")
     if isinstance(num, bool) or not isinstance(num, (int, np.integer)) or num <= 0:
         raise ValueError(f"linspace: num must be a positive int, got {num!r}")
-    return ops.linspace(start, stop, int(num), _dtype_or(dtype, STATE.default_dtype))
+    return ops.linspace(start, stop, int(num), _dtype_or(dtype, STATE.default_dtype, "linspace"))
 
 
 def _count(v, fn: str, arg: str) -> int:
@@ -255,7 +255,7 @@ def eye(num_rows, num_columns=None, dtype=None, name=None) -> Tensor:
     """
     rows = _count(num_rows, "eye", "num_rows")
     cols = rows if num_columns is None else _count(num_columns, "eye", "num_columns")
-    return ops.eye(rows, cols, _dtype_or(dtype, STATE.default_dtype))
+    return ops.eye(rows, cols, _dtype_or(dtype, STATE.default_dtype, "eye"))
 
 
 def meshgrid(*args, **kwargs) -> list:
@@ -363,7 +363,7 @@ def _tri_indices(row, col, offset, dtype, lower: bool, fn: str) -> Tensor:
     row = _int_arg(row, fn, "row")
     col = row if col is None else _int_arg(col, fn, "col")
     offset = _int_arg(offset, fn, "offset")
-    d = dtypes.to_dtype(dtype)
+    d = check_dtype(dtype, fn)
     if d not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"{fn}: dtype must be int32 or int64, got {d.name}")
     return ops.tri_indices(row, col, offset, lower, d.np)

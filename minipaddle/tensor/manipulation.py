@@ -21,6 +21,7 @@ from minipaddle.tensor.checks import (
     _int_arg,
     _int_list,
     check_dtype,
+    check_int,
     check_shape,
     check_size,
     check_tensor,
@@ -349,6 +350,11 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1) -> Tensor:
     check_tensor(input, "shard_index", "input")
     if input.dtype not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"shard_index: input must be int32 or int64, got {input.dtype.name}")
+    index_num, nshards = check_int(index_num, "shard_index", "index_num"), check_int(nshards, "shard_index", "nshards")
+    shard_id, ignore_value = (
+        check_int(shard_id, "shard_index", "shard_id"),
+        check_int(ignore_value, "shard_index", "ignore_value"),
+    )
     if nshards <= 0 or not 0 <= shard_id < nshards:
         raise ValueError(f"shard_index: need nshards > 0 and 0 <= shard_id < nshards, got {nshards} and {shard_id}")
     if index_num <= 0:

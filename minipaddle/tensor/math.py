@@ -280,7 +280,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None) -> Tensor:  # noqa: 
     """Sum over `axis` (None: all axes, giving a 0-d tensor). bool and int32 inputs sum to int64."""
     check_tensor(x, "sum")
     if dtype is not None:
-        x = ops.cast(x, dtype)
+        x = ops.cast(x, check_dtype(dtype, "sum"))
     return ops.sum(x, normalize_axes(axis, x.ndim, "sum"), check_bool(keepdim, "sum", "keepdim"))
 
 

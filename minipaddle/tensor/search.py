@@ -41,7 +41,7 @@ __all__ = [
 
 
 def _index_dtype(dtype, fn: str) -> np.dtype:
-    d = dtypes.to_dtype(dtype)
+    d = check_dtype(dtype, fn)
     if d not in (dtypes.int32, dtypes.int64):
         raise ValueError(f"{fn}: dtype must be int32 or int64, got {d.name}")
     return d.np

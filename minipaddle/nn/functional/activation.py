@@ -10,12 +10,18 @@ from __future__ import annotations
 import math
 
 from minipaddle import ops
-from minipaddle.core import dtype as dtypes
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import no_grad
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_float, check_float_tensor, check_number, check_tensor, normalize_axis
+from minipaddle.tensor.checks import (
+    check_dtype,
+    check_float,
+    check_float_tensor,
+    check_number,
+    check_tensor,
+    normalize_axis,
+)
 from minipaddle.tensor.math import tanh  # paddle.nn.functional.tanh is paddle.tanh
 
 __all__ = [
@@ -337,7 +343,7 @@ def glu(x, axis=-1, name=None) -> Tensor:
 def _softmax_input(x, axis, dtype, fn: str):
     check_tensor(x, fn)
     if dtype is not None:
-        x = ops.cast(x, dtypes.to_dtype(dtype))
+        x = ops.cast(x, check_dtype(dtype, fn))
     if not (x.dtype.is_floating):
         raise TypeError(f"{fn}: x must be a float tensor, got {x.dtype.name}")
     return x, normalize_axis(axis, x.ndim, fn)

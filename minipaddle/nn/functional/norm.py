@@ -23,6 +23,7 @@ from minipaddle.nn.functional.distance import p_norm
 from minipaddle.tensor.checks import (
     check_float,
     check_float_tensor,
+    check_int,
     check_min_rank,
     check_nonnegative,
     check_tensor,
@@ -85,6 +86,7 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
         >>> y = F.batch_norm(x, bn._mean, bn._variance, bn.weight, bn.bias, training=True)
     """
     epsilon = check_nonnegative(epsilon, "batch_norm", "epsilon")
+    momentum = check_float(momentum, "batch_norm", "momentum")
     check_float_tensor(x, "batch_norm")
     if x.ndim < 2:
         raise ValueError(f"batch_norm: x must have at least 2 dimensions, got shape {x.shape}")
@@ -186,7 +188,8 @@ def local_response_norm(x, size, alpha=1e-4, beta=0.75, k=1.0, data_format="NCHW
     """
     alpha = check_float(alpha, "local_response_norm", "alpha")
     beta = check_float(beta, "local_response_norm", "beta")
-    k = check_nonnegative(k, "local_response_norm", "k")  # k + alpha * (a sum of squares) is raised to -beta
+    k = check_nonnegative(k, "local_response_norm", "k")
+    size = check_int(size, "local_response_norm", "size", 1)  # k + alpha * (a sum of squares) is raised to -beta
     check_float_tensor(x, "local_response_norm")
     if data_format not in ("NCL", "NLC", "NCHW", "NHWC", "NCDHW", "NDHWC"):
         raise ValueError(f"local_response_norm: data_format should be in one of [NCL, NCHW, NCDHW, NLC, NHWC, "
