@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 
 from minipaddle import ops
-from minipaddle.core import dtype as dtypes
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor.checks import (
     check_bool,
+    check_dtype,
+    check_float,
     check_float_tensor,
     check_inexact_tensor,
     check_number,
@@ -101,6 +102,7 @@ def leaky_relu(x, negative_slope=0.01, name=None) -> Tensor:
 
 def leaky_relu_(x, negative_slope=0.01, name=None) -> Tensor:
     """leaky_relu, in place."""
+    negative_slope = check_float(negative_slope, "leaky_relu_", "negative_slope")
     check_float_tensor(x, "leaky_relu_")
     return apply_inplace(get_op("leaky_relu"), x, (x,), {"alpha": float(negative_slope)})
 
@@ -152,12 +154,15 @@ def elu(x, alpha=1.0, name=None) -> Tensor:
 
 def elu_(x, alpha=1.0, name=None) -> Tensor:
     """elu, in place."""
+    alpha = check_float(alpha, "elu_", "alpha")
     check_float_tensor(x, "elu_")
     return apply_inplace(get_op("elu"), x, (x,), {"alpha": float(alpha)})
 
 
 def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772, name=None) -> Tensor:
     """scale * elu(x, alpha): with the default constants, activations keep mean 0 and variance 1."""
+    scale = check_float(scale, "selu", "scale")
+    alpha = check_float(alpha, "selu", "alpha")
     check_float_tensor(x, "selu")
     if scale <= 1.0:
         raise ValueError(f"selu: scale must be greater than 1.0, got {scale}")
@@ -168,6 +173,7 @@ def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772, name=None) -> Te
 
 def celu(x, alpha=1.0, name=None) -> Tensor:
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)), which is alpha * elu(x / alpha)."""
+    alpha = check_float(alpha, "celu", "alpha")
     check_float_tensor(x, "celu")
     if alpha == 0:
         raise ZeroDivisionError("celu: alpha cannot be 0")
@@ -189,6 +195,7 @@ def gelu(x, approximate=False, name=None) -> Tensor:
 
 def thresholded_relu(x, threshold=1.0, name=None) -> Tensor:
     """x where x > threshold, else 0."""
+    threshold = check_float(threshold, "thresholded_relu", "threshold")
     check_float_tensor(x, "thresholded_relu")
     return ops.where(ops.greater_than(x, float(threshold)), x, _zeros(x))
 
@@ -210,6 +217,8 @@ def log_sigmoid(x, name=None) -> Tensor:
 
 def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None) -> Tensor:
     """clip(slope * x + offset, 0, 1): a piecewise-linear sigmoid."""
+    slope = check_float(slope, "hardsigmoid", "slope")
+    offset = check_float(offset, "hardsigmoid", "offset")
     return ops.hardsigmoid(check_float_tensor(x, "hardsigmoid"), float(slope), float(offset))
 
 
@@ -238,6 +247,8 @@ def mish(x, name=None) -> Tensor:
 
 def softplus(x, beta=1, threshold=20, name=None) -> Tensor:
     """log(1 + exp(beta * x)) / beta, and x where beta * x > threshold. x is float or complex, as in paddle 2.6."""
+    beta = check_float(beta, "softplus", "beta")
+    threshold = check_float(threshold, "softplus", "threshold")
     check_inexact_tensor(x, "softplus")
     return ops.softplus(x, float(beta), float(threshold))
 
@@ -259,11 +270,15 @@ def tanh_(x, name=None) -> Tensor:
 
 def hardtanh(x, min=-1.0, max=1.0, name=None) -> Tensor:  # noqa: A002 (Paddle's names)
     """x clipped to [min, max]."""
+    min = check_float(min, "hardtanh", "min")
+    max = check_float(max, "hardtanh", "max")
     return ops.clip(check_float_tensor(x, "hardtanh"), float(min), float(max))
 
 
 def hardtanh_(x, min=-1.0, max=1.0, name=None) -> Tensor:  # noqa: A002 (Paddle's names)
     """hardtanh, in place."""
+    min = check_float(min, "hardtanh_", "min")
+    max = check_float(max, "hardtanh_", "max")
     check_float_tensor(x, "hardtanh_")
     return apply_inplace(get_op("clip"), x, (x,), {"min": float(min), "max": float(max)})
 
@@ -281,12 +296,14 @@ def thresholded_relu_(x, threshold=1.0, name=None) -> Tensor:
 
 def hardshrink(x, threshold=0.5, name=None) -> Tensor:
     """x where |x| > threshold, else 0."""
+    threshold = check_float(threshold, "hardshrink", "threshold")
     check_float_tensor(x, "hardshrink")
     return ops.where(ops.greater_than(ops.abs(x), float(threshold)), x, _zeros(x))
 
 
 def softshrink(x, threshold=0.5, name=None) -> Tensor:
     """x - threshold above threshold, x + threshold below -threshold, 0 between."""
+    threshold = check_float(threshold, "softshrink", "threshold")
     check_float_tensor(x, "softshrink")
     if threshold < 0:
         raise ValueError(f"softshrink: threshold must be no less than 0, got {threshold}")
@@ -330,7 +347,7 @@ def glu(x, axis=-1, name=None) -> Tensor:
 def _softmax_input(x, axis, dtype, fn: str):
     check_tensor(x, fn)
     if dtype is not None:
-        x = ops.cast(x, dtypes.to_dtype(dtype))
+        x = ops.cast(x, check_dtype(dtype, fn))
     if not (x.dtype.is_floating):
         raise TypeError(f"{fn}: x must be a float tensor, got {x.dtype.name}")
     return x, normalize_axis(axis, x.ndim, fn)

@@ -17,7 +17,7 @@ from minipaddle.nn.functional.window_args import (
     to_channels_first,
     to_channels_last,
 )
-from minipaddle.tensor.checks import check_tensor
+from minipaddle.tensor.checks import check_float, check_tensor
 
 __all__ = [
     "interpolate",
@@ -147,6 +147,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None) -> Te
         >>> F.pad(x, [1, 1, 0, 2]).shape    # 1 left, 1 right, 0 top, 2 bottom
         [1, 1, 4, 5]
     """
+    value = check_float(value, "pad", "value")
     fn = "pad"
     check_tensor(x, fn)
     if mode not in _PAD_MODES:

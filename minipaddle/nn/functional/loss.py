@@ -26,7 +26,15 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import in_dynamic_mode, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.input import label_smooth, one_hot
-from minipaddle.tensor.checks import check_tensor, normalize_axis
+from minipaddle.tensor.checks import (
+    check_bool,
+    check_float,
+    check_float_tensor,
+    check_int,
+    check_nonnegative,
+    check_tensor,
+    normalize_axis,
+)
 from minipaddle.tensor.math import binary_operands
 
 __all__ = [
@@ -120,6 +128,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     check_tensor(label, fn, "label")
     if not input.dtype.is_floating:
         raise TypeError(f"{fn}: input must be a float tensor of logits, got {input.dtype.name}")
+    ignore_index = check_int(ignore_index, fn, "ignore_index")
+    soft_label, use_softmax = check_bool(soft_label, fn, "soft_label"), check_bool(use_softmax, fn, "use_softmax")
+    label_smoothing = check_float(label_smoothing, fn, "label_smoothing")
     if ignore_index > 0 and soft_label:
         raise ValueError(f"{fn}: with soft_label=True, ignore_index should be -100, got {ignore_index}")
     if input.ndim == 0:
@@ -235,6 +246,7 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     """
     fn = "nll_loss"
     _check_reduction(reduction, fn)
+    ignore_index = check_int(ignore_index, fn, "ignore_index")
     check_tensor(input, fn, "input")
     check_tensor(label, fn, "label")
     if input.ndim < 2:
@@ -278,6 +290,7 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reductio
     As in Paddle 2.6, variance is clipped to at least epsilon inside no_grad, so no gradient reaches it.
     variance may have input's shape, or lack (or have size 1 in) the last axis.
     """
+    epsilon = check_float(epsilon, "gaussian_nll_loss", "epsilon")
     fn = "gaussian_nll_loss"
     _check_reduction(reduction, fn)
     input, label = _float_pair(input, label, fn)
@@ -301,7 +314,9 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reductio
 def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8, reduction="mean", name=None) -> Tensor:
     """The Poisson negative log likelihood: exp(input) - label * input (log_input=True, input = log rate), or
     input - label * log(input + epsilon); full=True adds Stirling's term for labels > 1."""
+    epsilon = check_float(epsilon, "poisson_nll_loss", "epsilon")
     fn = "poisson_nll_loss"
+    log_input, full = check_bool(log_input, fn, "log_input"), check_bool(full, fn, "full")
     if epsilon <= 0:
         raise ValueError(f"{fn}: epsilon should be positive, got {epsilon}")
     _check_reduction(reduction, fn)
@@ -351,6 +366,7 @@ def l1_loss(input, label, reduction="mean", name=None) -> Tensor:
 
 def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None) -> Tensor:
     """The Huber loss: 0.5 r^2 where |r| <= delta, delta * (|r| - 0.5 delta) beyond, with r = input - label."""
+    delta = check_float(delta, "smooth_l1_loss", "delta")
     _check_reduction(reduction, "smooth_l1_loss")
     input, label = _float_pair(input, label, "smooth_l1_loss")
     r = ops.subtract(input, label)
@@ -412,6 +428,8 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
         normalizer: a tensor with one value to divide the loss by (e.g. the number of positives).
         reduction: 'sum' by default.
     """
+    alpha = check_float(alpha, "sigmoid_focal_loss", "alpha")
+    gamma = check_float(gamma, "sigmoid_focal_loss", "gamma")
     fn = "sigmoid_focal_loss"
     _check_reduction(reduction, fn)
     logit, label = _float_pair(logit, label, fn, ("logit", "label"))
@@ -433,6 +451,7 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
 def log_loss(input, label, epsilon=1e-4, name=None) -> Tensor:
     """-label log(input + epsilon) - (1 - label) log(1 - input + epsilon), elementwise."""
     input, label = _float_pair(input, label, "log_loss")
+    epsilon = check_nonnegative(epsilon, "log_loss", "epsilon")
     positive = ops.multiply(label, ops.log(ops.scale(input, 1.0, epsilon)))
     negative = ops.multiply(ops.scale(label, -1.0, 1.0), ops.log(ops.scale(input, -1.0, 1.0 + epsilon)))
     return ops.neg(ops.add(positive, negative))
@@ -461,6 +480,7 @@ def kl_div(input, label, reduction="mean", name=None) -> Tensor:
 
 def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=None) -> Tensor:
     """max(0, -label * (input - other) + margin): label 1 means input should rank above other, -1 below."""
+    margin = check_float(margin, "margin_ranking_loss", "margin")
     _check_reduction(reduction, "margin_ranking_loss")
     input, other = _float_pair(input, other, "margin_ranking_loss", ("input", "other"))
     check_tensor(label, "margin_ranking_loss", "label")
@@ -489,9 +509,12 @@ def dice_loss(input, label, epsilon=0.00001, name=None) -> Tensor:
 def npair_loss(anchor, positive, labels, l2_reg=0.002) -> Tensor:
     """The N-pair loss: softmax cross entropy of anchor-positive similarities against same-label targets, plus
     an L2 penalty on the embeddings."""
+    l2_reg = check_float(l2_reg, "npair_loss", "l2_reg")
     fn = "npair_loss"
     for arg, t in (("anchor", anchor), ("positive", positive), ("labels", labels)):
         check_tensor(t, fn, arg)
+    for arg, t in (("anchor", anchor), ("positive", positive)):
+        check_float_tensor(t, fn, arg)
     if anchor.size == 0 or positive.size == 0:
         raise ValueError(f"{fn}: anchor and positive must not be empty")
     n = labels.shape[0]
@@ -529,6 +552,7 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
     for arg, t in (("log_probs", log_probs), ("labels", labels), ("input_lengths", input_lengths),
                    ("label_lengths", label_lengths)):  # fmt: skip
         check_tensor(t, fn, arg)
+    blank = check_int(blank, fn, "blank")
     if log_probs.ndim != 3 or labels.ndim != 2:
         raise ValueError(f"{fn}: expected log_probs [time, batch, classes] and labels [batch, length], got "
                          f"{log_probs.shape} and {labels.shape}")  # fmt: skip
@@ -564,6 +588,12 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
     fn = "hsigmoid_loss"
     for arg, t in (("input", input), ("label", label), ("weight", weight)):
         check_tensor(t, fn, arg)
+    for arg, t in (("bias", bias), ("path_table", path_table), ("path_code", path_code)):
+        if t is not None:
+            check_tensor(t, fn, arg)
+    if (path_table is None) != (path_code is None):
+        raise ValueError(f"{fn}: path_table and path_code must be given together")
+    num_classes = check_int(num_classes, fn, "num_classes", 2, 2**62)
     if num_classes < 2:
         raise ValueError(f"{fn}: expected num_classes >= 2 (got {num_classes})")
     n = input.shape[0]

@@ -26,7 +26,15 @@ from minipaddle.core.state import STATE, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn import static_hooks
 from minipaddle.nn.functional.distance import p_norm
-from minipaddle.tensor.checks import check_float_tensor, check_min_rank, check_tensor, normalize_axis
+from minipaddle.tensor.checks import (
+    check_float,
+    check_float_tensor,
+    check_int,
+    check_min_rank,
+    check_nonnegative,
+    check_tensor,
+    normalize_axis,
+)
 
 __all__ = ["batch_norm", "layer_norm", "instance_norm", "group_norm", "local_response_norm", "normalize"]
 
@@ -128,6 +136,8 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     Example:
         >>> y = F.batch_norm(x, bn._mean, bn._variance, bn.weight, bn.bias, training=True)
     """
+    epsilon = check_nonnegative(epsilon, "batch_norm", "epsilon")
+    momentum = check_float(momentum, "batch_norm", "momentum")
     check_float_tensor(x, "batch_norm")
     if x.ndim < 2:
         raise ValueError(f"batch_norm: x must have at least 2 dimensions, got shape {x.shape}")
@@ -202,6 +212,7 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     use_input_stats and momentum are accepted but not used.
     """
     check_float_tensor(x, "instance_norm")
+    eps = check_nonnegative(eps, "instance_norm", "eps")
     if x.ndim < 3:
         raise ValueError(f"instance_norm: x must have at least 3 dimensions [N, C, ...], got shape {x.shape}")
     axis = _channel_axis(x, data_format, "instance_norm")
@@ -220,6 +231,7 @@ def group_norm(x, num_groups, epsilon=1e-05, weight=None, bias=None, data_format
     """Split the channels into num_groups groups and normalize each group of each sample, then scale and shift
     per channel (what nn.GroupNorm computes)."""
     check_min_rank(check_float_tensor(x, "group_norm"), 2, "group_norm")
+    epsilon = check_nonnegative(epsilon, "group_norm", "epsilon")
     if data_format not in ("NCHW", "NHWC", "NCL", "NLC", "NCDHW", "NDHWC"):
         raise ValueError(f"group_norm: unsupported data layout {data_format!r}")
     axis = 1 if data_format[1] == "C" else x.ndim - 1
@@ -246,6 +258,10 @@ def local_response_norm(x, size, alpha=1e-4, beta=0.75, k=1.0, data_format="NCHW
     The window around channel c covers channels c - size//2 .. c + (size-1)//2; channels beyond the edges
     count as zeros.
     """
+    alpha = check_float(alpha, "local_response_norm", "alpha")
+    beta = check_float(beta, "local_response_norm", "beta")
+    k = check_nonnegative(k, "local_response_norm", "k")
+    size = check_int(size, "local_response_norm", "size", 1)  # k + alpha * (a sum of squares) is raised to -beta
     check_float_tensor(x, "local_response_norm")
     if data_format not in ("NCL", "NLC", "NCHW", "NHWC", "NCDHW", "NDHWC"):
         raise ValueError(f"local_response_norm: data_format should be in one of [NCL, NCHW, NCDHW, NLC, NHWC, "
@@ -274,9 +290,10 @@ def normalize(x, p=2, axis=1, epsilon=1e-12, name=None) -> Tensor:
     Example:
         >>> F.normalize(paddle.to_tensor([[3.0, 4.0]]))   # [[0.6, 0.8]]
     """
+    p = check_float(p, "normalize", "p")
     check_float_tensor(x, "normalize")
     if x.ndim == 1 and axis not in (0, -1):
         raise ValueError(f"normalize: axis must be 0 or -1 when x is a 1-D tensor, but received axis = {axis}")
     axis = normalize_axis(axis, x.ndim, "normalize")
     norm = p_norm(x, float(p), axis, True)
-    return ops.divide(x, ops.maximum(norm, epsilon))
+    return ops.divide(x, ops.maximum(norm, check_nonnegative(epsilon, "normalize", "epsilon")))
