@@ -258,6 +258,7 @@ def _register_backward_hook(self, hook) -> None:
         raise TypeError(f"_register_backward_hook: hook must be callable, got {type(hook).__name__}")
     if self._backward_hooks is None:
         self._backward_hooks = {}
+        autograd.leaf_ready_hooks_used()
     self._backward_hooks[id(hook)] = hook
 
 

@@ -86,16 +86,20 @@ def run_backward(
         slots[t._out_index] = g if slots[t._out_index] is None else _sum(slots[t._out_index], g)
         root_nodes.append(t._node)
 
-    was_enabled, was_in_backward = state.STATE.grad_enabled, state.STATE.in_backward
-    state.STATE.grad_enabled = create_graph  # grad rules are recorded only when a graph of the gradient is wanted
-    state.STATE.in_backward = True  # hooks on the door (AMP) tell grad-rule ops from forward ops by this
+    thread = state.STATE.__dict__  # this thread's state, looked up once (see dispatch.apply)
+    was_enabled, was_in_backward = thread["grad_enabled"], thread["in_backward"]
+    thread["grad_enabled"] = create_graph  # grad rules are recorded only when a graph of the gradient is wanted
+    thread["in_backward"] = True  # hooks on the door (AMP) tell grad-rule ops from forward ops by this
     try:
         order = topological_order(root_nodes)
-        pending = _leaf_edges(order)  # id(leaf) -> edges to it from nodes that have not run yet
+        # Once some leaf in the process has a "gradient ready" hook (DataParallel), each leaf is finished as soon as
+        # the last node with an edge to it has run; otherwise all of them at the end (the same .grad, less work).
+        pending = _leaf_edges(order) if _READY_HOOKS.used else None  # id(leaf) -> edges from nodes yet to run
         for node in order:
             out_grads = grads.pop(id(node), None)
             if out_grads is None:  # no gradient reached this node (e.g. only through stop_gradient paths)
-                _finish_leaves(node, pending, leaf_grads, captured, create_graph)
+                if pending is not None:
+                    _finish_leaves(node, pending, leaf_grads, captured, create_graph)
                 continue
             if node.released:
                 raise RuntimeError(
@@ -130,14 +134,29 @@ def run_backward(
                 slots[k] = g if slots[k] is None else _sum(slots[k], g)
             if not retain_graph:
                 node.release()
-            _finish_leaves(node, pending, leaf_grads, captured, create_graph)
+            if pending is not None:
+                _finish_leaves(node, pending, leaf_grads, captured, create_graph)
 
-        for leaf, g in list(leaf_grads.values()):  # leaves that were roots themselves
+        for leaf, g in list(leaf_grads.values()):  # the leaves not finished early (all of them without ready hooks)
             _finish_leaf(leaf, g, leaf_grads, captured, create_graph)
     finally:
-        state.STATE.grad_enabled = was_enabled
-        state.STATE.in_backward = was_in_backward
+        thread["grad_enabled"] = was_enabled
+        thread["in_backward"] = was_in_backward
     return captured
+
+
+class _ReadyHooks:
+    """Whether any leaf of this process was ever given a "gradient ready" hook (Tensor._register_backward_hook)."""
+
+    used = False
+
+
+_READY_HOOKS = _ReadyHooks()
+
+
+def leaf_ready_hooks_used() -> None:
+    """Called when a leaf gets its first ready hook: from then on backward finishes leaves early (see run_backward)."""
+    _READY_HOOKS.used = True
 
 
 def _leaf_edges(order: list) -> dict:
