@@ -39,7 +39,7 @@ class ReluGrad(OpDef):
     saves_inputs = True
 
     def kernel(self, g, y):
-        if g.dtype == FLOAT16:  # the same bits through float32 loops, faster (ops/low_precision.py)
+        if g.dtype is FLOAT16:  # the same bits through float32 loops, faster (ops/low_precision.py)
             return in_float32(np.multiply, g, y > 0)
         return g * (y > 0)  # (5x faster than np.where here)
 
