@@ -63,3 +63,33 @@ def test_scale_keeps_its_factor_in_float32(dtype):
     z = paddle.scale(x, 0.1, bias=0.3)  # one rounding: scale * x + bias in float32, as paddle's kernel
     want = (x.numpy().astype(np.float32) * np.float32(0.1) + np.float32(0.3)).astype(low)
     np.testing.assert_array_equal(z.numpy(), want)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_conv_input_gradient_is_the_float32_computation_rounded_once(dtype):
+    # conv2d_transpose / conv2d's input gradient is a white-list op: cast inputs, compute in float32, cast output
+    rng = np.random.default_rng(1)
+    dout32 = rng.standard_normal((2, 4, 5, 5)).astype(np.float32)
+    w32 = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+    low = np.float16 if dtype == "float16" else ml_dtypes.bfloat16
+    dout, w = paddle.to_tensor(dout32).astype(dtype), paddle.to_tensor(w32).astype(dtype)
+    got = paddle.nn.functional.conv2d_transpose(dout, w, stride=2, padding=1)
+    want = paddle.nn.functional.conv2d_transpose(dout.astype("float32"), w.astype("float32"), stride=2, padding=1)
+    assert got.dtype == getattr(paddle, dtype)
+    np.testing.assert_array_equal(got.numpy(), want.numpy().astype(low))
+
+
+def test_float16_max_pool_through_float32_picks_the_same_values_and_indices():
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((2, 3, 7, 7)).astype(np.float16)
+    x[0, 0, :3, :3] = -np.inf  # a window of -inf keeps the start value, float16's lowest
+    x[0, 1, 2, 2] = np.nan  # NaN never wins
+    x[1, 2, :2, :2] = 1.0  # ties: the first maximum wins
+    t16 = paddle.to_tensor(x)
+    out, mask = paddle.nn.functional.max_pool2d(t16, 3, stride=2, padding=1, return_mask=True)
+    out32, mask32 = paddle.nn.functional.max_pool2d(t16.astype("float32"), 3, stride=2, padding=1, return_mask=True)
+    assert out.dtype == paddle.float16
+    np.testing.assert_array_equal(mask.numpy(), mask32.numpy())
+    want = out32.numpy().astype(np.float16)
+    want[out32.numpy() == np.finfo(np.float32).min] = np.finfo(np.float16).min  # float16's own start value
+    np.testing.assert_array_equal(out.numpy(), want)
