@@ -97,6 +97,33 @@ def loop_over_the_array(x, n):
     return s
 
 
+def nested_loops(x, n):
+    outs = []
+    for i in range(n):
+        for j in range(n):
+            outs.append(x * i + j)
+    return paddle.stack(outs)
+
+
+def appends_until_a_break(x, n):
+    outs = []
+    i = paddle.zeros([1], "int64")
+    while i < n:
+        if x.sum() + i.astype("float32") > 4:
+            break
+        outs.append(x + i.astype("float32"))
+        i += 1
+    return paddle.stack(outs)
+
+
+def appends_in_one_branch_of_a_loop(x, n):
+    outs = [x]
+    for j in range(n):
+        if x.sum() > j:
+            outs.append(x + j)
+    return paddle.stack(outs)
+
+
 def returns_the_list(x, n):
     outs = []
     for i in range(n):
@@ -107,13 +134,23 @@ def returns_the_list(x, n):
 @pytest.mark.parametrize(
     "fn",
     [stack_in_for_range, concat_in_while, starts_with_values, length_and_last, pops_after_the_loop,
-     pops_inside_the_loop, loop_over_the_array, returns_the_list],
+     pops_inside_the_loop, loop_over_the_array, nested_loops, appends_until_a_break, appends_in_one_branch_of_a_loop,
+     returns_the_list],
 )  # fmt: skip
 def test_a_list_grown_in_a_tensor_loop_equals_dynamic_mode(fn):
     sf = _same(fn, _t(X), _n(3))
     assert "while" in _ops(sf)
     assert {"write_to_array", "lod_array_length"} <= set(_ops(sf)) or fn is pops_inside_the_loop
     _same(fn, _t(X), _n(1 if fn is pops_inside_the_loop else 4))  # the same Program, another length
+
+
+def test_an_unknown_batch_size_gives_the_elements_shape_at_run_time():
+    spec = [paddle.static.InputSpec([None, 4], "float32"), paddle.static.InputSpec([], "int64")]
+    sf = paddle.jit.to_static(stack_in_for_range, input_spec=spec)
+    for batch in (2, 5):
+        x = _t(np.ones((batch, 4)))
+        np.testing.assert_allclose(sf(x, _n(3)).numpy(), stack_in_for_range(x, _n(3)).numpy())
+    assert sf.get_traced_count() == 1
 
 
 def test_the_code_names_the_lists_as_push_pop_names():
