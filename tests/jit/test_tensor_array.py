@@ -387,3 +387,32 @@ def test_the_array_functions_build_a_program_in_static_mode():
     parts = [feed, feed * 2, feed * 3]
     for g, w in zip(got, [[3], feed * 2, np.stack(parts, 1), np.concatenate(parts, 0), feed, np.stack(parts[1:])]):
         np.testing.assert_allclose(g, w)
+
+
+def test_static_while_loop_carries_a_tensor_array_with_gradients():
+    """paddle.static.nn.while_loop with a tensor array among its loop variables (user static code, as Paddle's)."""
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main):
+            x = paddle.static.data("x", [2], "float32")
+            x.stop_gradient = False
+            n = paddle.static.data("n", [1], "int64")
+            arr = paddle.tensor.create_array("float32", initialized_list=[x])
+
+            def body(i, a):
+                paddle.tensor.array_write(paddle.tensor.array_read(a, i) * 2, i + 1, a)
+                return [i + 1, a]
+
+            _, out = paddle.static.nn.while_loop(lambda i, a: i < n, body, [paddle.zeros([1], "int64"), arr])
+            assert out is arr  # updated in place, as Paddle's LoDTensorArray variable
+            stacked = paddle.stack(arr)
+            (grad,) = paddle.static.gradients([stacked.sum()], [x])
+            with pytest.raises(ValueError, match="empty tensor array"):
+                paddle.static.nn.while_loop(lambda a: n > 0, lambda a: [a], [paddle.tensor.create_array("float32")])
+        feed = {"x": np.array([1.0, 3.0], "float32"), "n": np.array([3])}
+        got, g = paddle.static.Executor().run(main, feed=feed, fetch_list=[stacked, grad])
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(got, [[1, 3], [2, 6], [4, 12], [8, 24]])
+    np.testing.assert_allclose(g, [15.0, 15.0])
