@@ -416,3 +416,21 @@ def test_static_while_loop_carries_a_tensor_array_with_gradients():
         paddle.disable_static()
     np.testing.assert_allclose(got, [[1, 3], [2, 6], [4, 12], [8, 24]])
     np.testing.assert_allclose(g, [15.0, 15.0])
+
+
+def test_a_layer_with_a_tensor_array_loop_saves_and_loads(tmp_path):
+    import warnings
+
+    paddle.seed(2)
+    net = TinyRNN()
+    net.eval()
+    spec = [paddle.static.InputSpec([2, 5, 3], "float32", "x"), paddle.static.InputSpec([], "int64", "steps")]
+    path = str(tmp_path / "rnn")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (a Program with control flow is written in minipaddle's JSON form)
+        paddle.jit.save(net, path, input_spec=spec)
+    loaded = paddle.jit.load(path)
+    x = paddle.to_tensor(np.random.default_rng(0).normal(size=(2, 5, 3)).astype("float32"))
+    for steps in (2, 4):
+        np.testing.assert_allclose(loaded(x, _n(steps)).numpy(), net(x, _n(steps)).numpy(), rtol=1e-5, atol=1e-6)
+    assert "write_to_array" in [d.type for b in loaded.program().blocks for d in b.ops]
