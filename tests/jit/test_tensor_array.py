@@ -97,6 +97,33 @@ def loop_over_the_array(x, n):
     return s
 
 
+def nested_loops(x, n):
+    outs = []
+    for i in range(n):
+        for j in range(n):
+            outs.append(x * i + j)
+    return paddle.stack(outs)
+
+
+def appends_until_a_break(x, n):
+    outs = []
+    i = paddle.zeros([1], "int64")
+    while i < n:
+        if x.sum() + i.astype("float32") > 4:
+            break
+        outs.append(x + i.astype("float32"))
+        i += 1
+    return paddle.stack(outs)
+
+
+def appends_in_one_branch_of_a_loop(x, n):
+    outs = [x]
+    for j in range(n):
+        if x.sum() > j:
+            outs.append(x + j)
+    return paddle.stack(outs)
+
+
 def returns_the_list(x, n):
     outs = []
     for i in range(n):
@@ -107,13 +134,23 @@ def returns_the_list(x, n):
 @pytest.mark.parametrize(
     "fn",
     [stack_in_for_range, concat_in_while, starts_with_values, length_and_last, pops_after_the_loop,
-     pops_inside_the_loop, loop_over_the_array, returns_the_list],
+     pops_inside_the_loop, loop_over_the_array, nested_loops, appends_until_a_break, appends_in_one_branch_of_a_loop,
+     returns_the_list],
 )  # fmt: skip
 def test_a_list_grown_in_a_tensor_loop_equals_dynamic_mode(fn):
     sf = _same(fn, _t(X), _n(3))
     assert "while" in _ops(sf)
     assert {"write_to_array", "lod_array_length"} <= set(_ops(sf)) or fn is pops_inside_the_loop
     _same(fn, _t(X), _n(1 if fn is pops_inside_the_loop else 4))  # the same Program, another length
+
+
+def test_an_unknown_batch_size_gives_the_elements_shape_at_run_time():
+    spec = [paddle.static.InputSpec([None, 4], "float32"), paddle.static.InputSpec([], "int64")]
+    sf = paddle.jit.to_static(stack_in_for_range, input_spec=spec)
+    for batch in (2, 5):
+        x = _t(np.ones((batch, 4)))
+        np.testing.assert_allclose(sf(x, _n(3)).numpy(), stack_in_for_range(x, _n(3)).numpy())
+    assert sf.get_traced_count() == 1
 
 
 def test_the_code_names_the_lists_as_push_pop_names():
@@ -350,3 +387,50 @@ def test_the_array_functions_build_a_program_in_static_mode():
     parts = [feed, feed * 2, feed * 3]
     for g, w in zip(got, [[3], feed * 2, np.stack(parts, 1), np.concatenate(parts, 0), feed, np.stack(parts[1:])]):
         np.testing.assert_allclose(g, w)
+
+
+def test_static_while_loop_carries_a_tensor_array_with_gradients():
+    """paddle.static.nn.while_loop with a tensor array among its loop variables (user static code, as Paddle's)."""
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main):
+            x = paddle.static.data("x", [2], "float32")
+            x.stop_gradient = False
+            n = paddle.static.data("n", [1], "int64")
+            arr = paddle.tensor.create_array("float32", initialized_list=[x])
+
+            def body(i, a):
+                paddle.tensor.array_write(paddle.tensor.array_read(a, i) * 2, i + 1, a)
+                return [i + 1, a]
+
+            _, out = paddle.static.nn.while_loop(lambda i, a: i < n, body, [paddle.zeros([1], "int64"), arr])
+            assert out is arr  # updated in place, as Paddle's LoDTensorArray variable
+            stacked = paddle.stack(arr)
+            (grad,) = paddle.static.gradients([stacked.sum()], [x])
+            with pytest.raises(ValueError, match="empty tensor array"):
+                paddle.static.nn.while_loop(lambda a: n > 0, lambda a: [a], [paddle.tensor.create_array("float32")])
+        feed = {"x": np.array([1.0, 3.0], "float32"), "n": np.array([3])}
+        got, g = paddle.static.Executor().run(main, feed=feed, fetch_list=[stacked, grad])
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(got, [[1, 3], [2, 6], [4, 12], [8, 24]])
+    np.testing.assert_allclose(g, [15.0, 15.0])
+
+
+def test_a_layer_with_a_tensor_array_loop_saves_and_loads(tmp_path):
+    import warnings
+
+    paddle.seed(2)
+    net = TinyRNN()
+    net.eval()
+    spec = [paddle.static.InputSpec([2, 5, 3], "float32", "x"), paddle.static.InputSpec([], "int64", "steps")]
+    path = str(tmp_path / "rnn")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (a Program with control flow is written in minipaddle's JSON form)
+        paddle.jit.save(net, path, input_spec=spec)
+    loaded = paddle.jit.load(path)
+    x = paddle.to_tensor(np.random.default_rng(0).normal(size=(2, 5, 3)).astype("float32"))
+    for steps in (2, 4):
+        np.testing.assert_allclose(loaded(x, _n(steps)).numpy(), net(x, _n(steps)).numpy(), rtol=1e-5, atol=1e-6)
+    assert "write_to_array" in [d.type for b in loaded.program().blocks for d in b.ops]
