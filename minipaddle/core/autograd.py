@@ -90,11 +90,12 @@ def run_backward(
     state.STATE.grad_enabled = create_graph  # grad rules are recorded only when a graph of the gradient is wanted
     try:
         order = topological_order(root_nodes)
-        pending = _leaf_edges(order)  # id(leaf) -> edges to it from nodes that have not run yet
+        pending, leaves_of = _leaf_edges(order)  # edges to each leaf from nodes yet to run; each node's leaves
         for node in order:
             out_grads = grads.pop(id(node), None)
             if out_grads is None:  # no gradient reached this node (e.g. only through stop_gradient paths)
-                _finish_leaves(node, pending, leaf_grads, captured, create_graph)
+                if node in leaves_of:
+                    _finish_leaves(leaves_of[node], pending, leaf_grads, captured, create_graph)
                 continue
             if node.released:
                 raise RuntimeError(
@@ -129,7 +130,8 @@ def run_backward(
                 slots[k] = g if slots[k] is None else _sum(slots[k], g)
             if not retain_graph:
                 node.release()
-            _finish_leaves(node, pending, leaf_grads, captured, create_graph)
+            if node in leaves_of:
+                _finish_leaves(leaves_of[node], pending, leaf_grads, captured, create_graph)
 
         for leaf, g in list(leaf_grads.values()):  # leaves that were roots themselves
             _finish_leaf(leaf, g, leaf_grads, captured, create_graph)
@@ -138,22 +140,27 @@ def run_backward(
     return captured
 
 
-def _leaf_edges(order: list) -> dict:
-    """How many edges of the nodes in `order` lead to each leaf: {id(leaf): count}."""
+def _leaf_edges(order: list) -> tuple[dict, dict]:
+    """{id(leaf): how many edges of the nodes in `order` lead to it}, and {node: [id(leaf) of each of its edges
+    to a leaf]} for the nodes that have such edges (GradNodes hash by identity)."""
     pending: dict[int, int] = {}
+    leaves_of: dict[GradNode, list] = {}
     for node in order:
         for edge in node.edges:
             if edge is not None and type(edge[0]) is not GradNode:
-                pending[id(edge[0])] = pending.get(id(edge[0]), 0) + 1
-    return pending
+                key = id(edge[0])
+                pending[key] = pending[key] + 1 if key in pending else 1
+                if node in leaves_of:
+                    leaves_of[node].append(key)
+                else:
+                    leaves_of[node] = [key]
+    return pending, leaves_of
 
 
-def _finish_leaves(node: GradNode, pending: dict, leaf_grads: dict, captured, create_graph: bool) -> None:
-    """`node` has run (or was skipped): each leaf whose last remaining edge was one of its edges is final now."""
-    for edge in node.edges:
-        if edge is None or type(edge[0]) is GradNode:
-            continue
-        key = id(edge[0])
+def _finish_leaves(keys: list, pending: dict, leaf_grads: dict, captured, create_graph: bool) -> None:
+    """A node with edges to the leaves `keys` has run (or was skipped): each leaf whose last edge that was is
+    final now."""
+    for key in keys:
         pending[key] -= 1
         if pending[key] == 0 and key in leaf_grads:
             leaf, g = leaf_grads[key]
