@@ -86,8 +86,9 @@ def run_backward(
         slots[t._out_index] = g if slots[t._out_index] is None else _sum(slots[t._out_index], g)
         root_nodes.append(t._node)
 
-    was_enabled = state.STATE.grad_enabled
+    was_enabled, was_in_backward = state.STATE.grad_enabled, state.STATE.in_backward
     state.STATE.grad_enabled = create_graph  # grad rules are recorded only when a graph of the gradient is wanted
+    state.STATE.in_backward = True  # hooks on the door (AMP) tell grad-rule ops from forward ops by this
     try:
         order = topological_order(root_nodes)
         pending, leaves_of = _leaf_edges(order)  # edges to each leaf from nodes yet to run; each node's leaves
@@ -137,6 +138,7 @@ def run_backward(
             _finish_leaf(leaf, g, leaf_grads, captured, create_graph)
     finally:
         state.STATE.grad_enabled = was_enabled
+        state.STATE.in_backward = was_in_backward
     return captured
 
 

@@ -19,6 +19,7 @@ The parameter stream (`.pdiparams`, Paddle's save_combine): for each persistable
 from __future__ import annotations
 
 import io
+import re
 import struct
 
 import numpy as np
@@ -33,10 +34,22 @@ from minipaddle.static.paddle_proto import AttrType, ProgramDesc, TensorDesc, Va
 from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.program import OpDesc, Program, Variable, program_guard
 
-__all__ = ["read_pdmodel", "write_pdmodel", "read_pdiparams", "write_pdiparams", "is_pdmodel", "PADDLE_VERSION"]
+__all__ = ["read_pdmodel", "write_pdmodel", "read_pdiparams", "write_pdiparams", "is_pdmodel", "PADDLE_VERSION",
+           "quant_attrs_of"]  # fmt: skip
 
 PADDLE_VERSION = 2006002  # what paddle 2.6.2 writes in ProgramDesc.version
 _ATTR_NAMES = {number: name for name, number in AttrType.items()}
+# `X0_threshold`, `Input0_threshold`, `out_threshold`, ...: what a saved quantized model notes per input and
+# output for int8 engines; with `with_quant_attr` and `skip_quant` they are read into OpDesc.quant_attrs.
+_QUANT_ATTR = re.compile(r"^(?:[A-Za-z]+\d+|out)_threshold$")
+
+
+def quant_attrs_of(attrs: dict) -> dict:
+    """The quantization notes among a Paddle op's attributes ({} for an op that has none: with_quant_attr False)."""
+    notes = {k: v for k, v in attrs.items() if k in ("with_quant_attr", "skip_quant") or _QUANT_ATTR.match(k)}
+    return notes if any(v is not False for v in notes.values()) else {}
+
+
 _SKIPPED_ATTRS = {"op_callstack", "op_device", "op_namescope", "op_role", "op_role_var", "with_quant_attr",
                   "use_mkldnn", "use_cudnn", "use_quantizer", "mkldnn_data_type", "is_test"}  # fmt: skip
 
@@ -281,6 +294,12 @@ class _Reader:
                     renames[value.name] = name
                 self.names[name] = value
         self._rename(block, before_ops, before_vars, renames, op)
+        notes = quant_attrs_of(op.attrs)
+        if notes and len(block.ops) > before_ops:  # on the ops that write the Paddle op's outputs (else its last)
+            made = block.ops[before_ops:]
+            outputs = {n for names in op.outputs.values() for n in names}
+            for desc in [d for d in made if outputs & set(d.output_names())] or made[-1:]:
+                desc.quant_attrs.update(notes)
 
     def _bind(self, var: Variable, name: str) -> None:
         block = self.program.current_block()
@@ -442,7 +461,8 @@ def write_pdiparams(arrays: dict) -> bytes:
     """The `.pdiparams` stream of `arrays` ({name: array}), sorted by name as Paddle's save_combine writes it."""
     buf = io.BytesIO()
     for name in sorted(arrays):
-        a = np.ascontiguousarray(arrays[name])
+        a = np.asarray(arrays[name])
+        a = np.ascontiguousarray(a).reshape(a.shape)  # (ascontiguousarray alone makes a 0-d scale [1])
         desc = TensorDesc(data_type=DTYPE_NUMBERS[dtypes.from_numpy(a.dtype).name], dims=list(a.shape))
         raw = desc.SerializeToString()
         buf.write(struct.pack("<IQI", 0, 0, 0))
@@ -549,6 +569,7 @@ def write_pdmodel(program: Program, feed_names: list, fetch_names: list) -> tupl
                 "(static/paddle_ops.py WRITERS)"
             )
         kind, inputs, outputs, attrs = write(op, lambda n: variables[n])
+        attrs = {**attrs, **op.quant_attrs}  # Paddle keeps the quantization notes among the op's attributes
         for names in inputs.values():
             for n in names:
                 declare(n)

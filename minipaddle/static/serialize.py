@@ -5,6 +5,8 @@
      "blocks": [{"idx": 0, "parent_idx": -1, "vars": [...], "ops": [{"type", "inputs", "outputs", "attrs",
                                                                    "role", "scope"}, ...]}]}
 
+(an op of a saved quantized model also has "quant_attrs": its thresholds, see OpDesc)
+
 Attributes are plain data, but richer than JSON, so some values are tagged on the way out and rebuilt exactly:
 
     tuple (shapes, axes, paddings)      a JSON array                  lists are the tagged kind because kernels
@@ -144,6 +146,9 @@ def program_to_dict(program: Program, feed_names=(), fetch_names=()) -> dict:
         for i, op in enumerate(block["ops"]):
             where = f"op {i} ('{op['type']}') of block {block['idx']}"
             op["attrs"] = {k: encode_attr(v, f"{where}, attribute {k!r}") for k, v in op["attrs"].items()}
+            if "quant_attrs" in op:
+                op["quant_attrs"] = {k: encode_attr(v, f"{where}, quant attribute {k!r}")
+                                     for k, v in op["quant_attrs"].items()}  # fmt: skip
     types = sorted({op["type"] for b in body["blocks"] for op in b["ops"]})
     return {
         "format": FORMAT,
@@ -224,7 +229,9 @@ def _block_from_dict(program: Program, data: dict, what: str) -> Block:
         if not known_op(op["type"]):
             raise ValueError(f"{what} uses op '{op['type']}', which this minipaddle does not define")
         attrs = {k: decode_attr(a) for k, a in op["attrs"].items()}
-        block.ops.append(OpDesc(op["type"], dict(op["inputs"]), dict(op["outputs"]), attrs, op["role"], op["scope"]))
+        notes = {k: decode_attr(a) for k, a in op.get("quant_attrs", {}).items()}
+        block.ops.append(OpDesc(op["type"], dict(op["inputs"]), dict(op["outputs"]), attrs, op["role"], op["scope"],
+                                notes))  # fmt: skip
     return block
 
 

@@ -71,3 +71,23 @@ def test_static_cross_entropy_is_bounded_too():
     finally:
         paddle.disable_static()
     assert out.ravel().tolist() == pytest.approx([64.0])
+
+
+def test_static_kl_div_gives_the_label_no_gradient_as_paddle():
+    # paddle 2.6.2: paddle.static.gradients([kl_div(a, b)], [a, b]) gives [a@GRAD, None], and a's gradient is
+    # -label / numel for 'mean' (values checked in dynamic mode by the golden file)
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            a = paddle.static.data("a", [2, 3], "float64")
+            b = paddle.static.data("b", [2, 3], "float64")
+            a.stop_gradient = b.stop_gradient = False
+            ga, gb = paddle.static.gradients([paddle.nn.functional.kl_div(a, b)], [a, b])
+        assert gb is None
+        label = np.array([[0.1, 0.4, 0.5], [0.3, 0.3, 0.4]])
+        feed = {"a": np.log(np.full((2, 3), 1 / 3)), "b": label}
+        (got,) = paddle.static.Executor().run(main, feed=feed, fetch_list=[ga])
+        np.testing.assert_allclose(got, -label / 6)
+    finally:
+        paddle.disable_static()

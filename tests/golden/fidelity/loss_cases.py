@@ -14,6 +14,8 @@ def label_gradients(paddle):
     soft = paddle.to_tensor(np.full((3, 4), 0.25), stop_gradient=False)
     prob = paddle.to_tensor(rng.uniform(0.1, 0.9, size=(3, 4)), stop_gradient=False)
     label = paddle.to_tensor(rng.uniform(0, 1, size=(3, 4)), stop_gradient=False)
+    log_prob = paddle.to_tensor(np.log(rng.dirichlet(np.ones(4), size=3)), stop_gradient=False)
+    soft_teacher = paddle.to_tensor(rng.dirichlet(np.ones(4), size=3), stop_gradient=False)
     cases = {
         "cross_entropy_soft": (lambda: F.cross_entropy(logits, soft, soft_label=True), soft),
         "cross_entropy_soft_none": (lambda: F.cross_entropy(logits, soft, soft_label=True, reduction="none"), soft),
@@ -26,6 +28,10 @@ def label_gradients(paddle):
         "sigmoid_focal_loss": (lambda: F.sigmoid_focal_loss(logits, label), label),
         "mse_loss": (lambda: F.mse_loss(prob, label), label),
         "smooth_l1_loss": (lambda: F.smooth_l1_loss(prob, label), label),
+        "kl_div": (lambda: F.kl_div(log_prob, soft_teacher), soft_teacher),
+        "kl_div_batchmean": (lambda: F.kl_div(log_prob, soft_teacher, reduction="batchmean"), soft_teacher),
+        "KLDivLoss_none": (lambda: paddle.nn.KLDivLoss(reduction="none")(log_prob, soft_teacher), soft_teacher),
+        "kl_div_input": (lambda: F.kl_div(log_prob, soft_teacher, reduction="batchmean"), log_prob),
     }
     out = {}
     for name, (fn, wrt) in cases.items():
