@@ -94,12 +94,12 @@ def run_backward(
         order = topological_order(root_nodes)
         # Once some leaf in the process has a "gradient ready" hook (DataParallel), each leaf is finished as soon as
         # the last node with an edge to it has run; otherwise all of them at the end (the same .grad, less work).
-        pending = _leaf_edges(order) if _READY_HOOKS.used else None  # id(leaf) -> edges from nodes yet to run
+        pending, leaves_of = _leaf_edges(order) if _READY_HOOKS.used else (None, _NO_LEAF_EDGES)
         for node in order:
             out_grads = grads.pop(id(node), None)
             if out_grads is None:  # no gradient reached this node (e.g. only through stop_gradient paths)
-                if pending is not None:
-                    _finish_leaves(node, pending, leaf_grads, captured, create_graph)
+                if node in leaves_of:
+                    _finish_leaves(leaves_of[node], pending, leaf_grads, captured, create_graph)
                 continue
             if node.released:
                 raise RuntimeError(
@@ -134,8 +134,8 @@ def run_backward(
                 slots[k] = g if slots[k] is None else _sum(slots[k], g)
             if not retain_graph:
                 node.release()
-            if pending is not None:
-                _finish_leaves(node, pending, leaf_grads, captured, create_graph)
+            if node in leaves_of:
+                _finish_leaves(leaves_of[node], pending, leaf_grads, captured, create_graph)
 
         for leaf, g in list(leaf_grads.values()):  # the leaves not finished early (all of them without ready hooks)
             _finish_leaf(leaf, g, leaf_grads, captured, create_graph)
@@ -152,6 +152,7 @@ class _ReadyHooks:
 
 
 _READY_HOOKS = _ReadyHooks()
+_NO_LEAF_EDGES: dict = {}  # run_backward's map when no leaf is finished early
 
 
 def leaf_ready_hooks_used() -> None:
@@ -159,22 +160,27 @@ def leaf_ready_hooks_used() -> None:
     _READY_HOOKS.used = True
 
 
-def _leaf_edges(order: list) -> dict:
-    """How many edges of the nodes in `order` lead to each leaf: {id(leaf): count}."""
+def _leaf_edges(order: list) -> tuple[dict, dict]:
+    """{id(leaf): how many edges of the nodes in `order` lead to it}, and {node: [id(leaf) of each of its edges
+    to a leaf]} for the nodes that have such edges (GradNodes hash by identity)."""
     pending: dict[int, int] = {}
+    leaves_of: dict[GradNode, list] = {}
     for node in order:
         for edge in node.edges:
             if edge is not None and type(edge[0]) is not GradNode:
-                pending[id(edge[0])] = pending.get(id(edge[0]), 0) + 1
-    return pending
+                key = id(edge[0])
+                pending[key] = pending[key] + 1 if key in pending else 1
+                if node in leaves_of:
+                    leaves_of[node].append(key)
+                else:
+                    leaves_of[node] = [key]
+    return pending, leaves_of
 
 
-def _finish_leaves(node: GradNode, pending: dict, leaf_grads: dict, captured, create_graph: bool) -> None:
-    """`node` has run (or was skipped): each leaf whose last remaining edge was one of its edges is final now."""
-    for edge in node.edges:
-        if edge is None or type(edge[0]) is GradNode:
-            continue
-        key = id(edge[0])
+def _finish_leaves(keys: list, pending: dict, leaf_grads: dict, captured, create_graph: bool) -> None:
+    """A node with edges to the leaves `keys` has run (or was skipped): each leaf whose last edge that was is
+    final now."""
+    for key in keys:
         pending[key] -= 1
         if pending[key] == 0 and key in leaf_grads:
             leaf, g = leaf_grads[key]
