@@ -28,6 +28,7 @@ import minipaddle.static as S
 from minipaddle.core.op import OPS
 from minipaddle.core.state import unique_name
 from minipaddle.core.tensor import Tensor
+from minipaddle.jit.saving import save as jit_save
 from minipaddle.nn.layer.layers import Layer
 from minipaddle.ops.fake_quant import channel_abs_max, quantize_values
 from minipaddle.static.builder import flat_inputs, slot_inputs
@@ -48,8 +49,6 @@ def load_saved_layer(layer: Layer, input_spec, fn: str = "save_quantized_model")
     save_quantized_model does. Returns (program, feed names, fetch Variables, scope): the scope holds the values
     of the program's persistable variables. `layer._customized_attrs` (ImperativePTQ's output thresholds) go onto
     the ops each such layer builds (Paddle's Layer._set_op_attrs)."""
-    from minipaddle import jit
-
     if not isinstance(layer, Layer):
         raise TypeError(f"{fn}: model must be a paddle.nn.Layer, got {type(layer).__name__}")
     if input_spec is None:
@@ -65,7 +64,7 @@ def load_saved_layer(layer: Layer, input_spec, fn: str = "save_quantized_model")
         with tempfile.TemporaryDirectory() as folder:
             prefix = os.path.join(folder, "model")
             with _static_mode(False):
-                jit.save(layer, prefix, input_spec=specs)
+                jit_save(layer, prefix, input_spec=specs)
             with _static_mode(True), S.scope_guard(scope):
                 program, feeds, fetches = S.load_inference_model(prefix, S.Executor())
     finally:

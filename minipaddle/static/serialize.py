@@ -230,9 +230,20 @@ def _block_from_dict(program: Program, data: dict, what: str) -> Block:
             raise ValueError(f"{what} uses op '{op['type']}', which this minipaddle does not define")
         attrs = {k: decode_attr(a) for k, a in op["attrs"].items()}
         notes = {k: decode_attr(a) for k, a in op.get("quant_attrs", {}).items()}
-        block.ops.append(OpDesc(op["type"], dict(op["inputs"]), dict(op["outputs"]), attrs, op["role"], op["scope"],
-                                notes))  # fmt: skip
+        block.ops.append(OpDesc(op["type"], _with_every_slot(op["type"], op["inputs"]), dict(op["outputs"]), attrs,
+                                op["role"], op["scope"], notes))  # fmt: skip
     return block
+
+
+# Inputs added to an op after files were written: an older file's op does not name them (they are absent).
+_ADDED_INPUTS = {"quantize_linear": ("in_accum", "in_state")}
+
+
+def _with_every_slot(op_type: str, inputs: dict) -> dict:
+    out = {k: list(v) for k, v in inputs.items()}
+    for name in _ADDED_INPUTS.get(op_type, ()):
+        out.setdefault(name, [None])
+    return out
 
 
 def _variable_from_dict(block: Block, v: dict) -> Variable:

@@ -88,3 +88,23 @@ def test_quant_attrs_of_picks_the_notes_only():
     assert pdmodel.quant_attrs_of(attrs) == {"X0_threshold": 1.0, "out_threshold": 2.0, "with_quant_attr": True,
                                              "skip_quant": True}  # fmt: skip
     assert pdmodel.quant_attrs_of({"with_quant_attr": False, "axis": 1}) == {}
+
+
+def test_a_json_program_written_before_quantize_linear_had_statistics_still_runs():
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            x = paddle.static.data("x", [2, 2], "float32")
+            y = paddle.ops.quantize_linear(x, paddle.to_tensor([2.0]), paddle.to_tensor([0.0]))
+        data = serialize.program_to_dict(main, ["x"], [y.name])
+        op = data["blocks"][0]["ops"][-1]
+        assert op["type"] == "quantize_linear"
+        op["inputs"] = {k: v for k, v in op["inputs"].items() if k in ("x", "scale", "zero_point")}  # the old form
+        old = serialize.program_from_dict(data)
+        assert list(old.global_block().ops[-1].inputs) == ["x", "scale", "zero_point", "in_accum", "in_state"]
+        (got,) = paddle.static.Executor().run(old, feed={"x": np.array([[1.0, -3.0], [0.5, 2.0]], "float32")},
+                                               fetch_list=[y.name])  # fmt: skip
+    finally:
+        paddle.disable_static()
+    np.testing.assert_array_equal(got, [[64, -128], [32, 127]])
