@@ -75,6 +75,11 @@ def conv2d_fusion_samples(rng):
             "dilation 2, uneven padding, sigmoid",
         ),  # fmt: skip
         Sample(
+            (r(rng, 2, 3, 9, 8), r(rng, 2, 3, 4, 3), r(rng, 2, 1, 1), (2, 1), ((1, 1), (0, 0)), (1, 2), 1),
+            {"activation": "relu"},
+            "4x3 kernel (one windows copy), dilation 2",
+        ),  # fmt: skip
+        Sample(
             (r(rng, 2, 4, 5, 5), r(rng, 6, 2, 3, 3), r(rng, 1, 6, 1, 1), *geo[:3], 2),
             {"activation": "relu"},
             "groups 2",
