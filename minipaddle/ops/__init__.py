@@ -64,6 +64,7 @@ from minipaddle.ops.sequence_ops import *  # noqa: F403
 from minipaddle.ops.signal_ops import *  # noqa: F403
 from minipaddle.ops.special_math import *  # noqa: F403
 from minipaddle.ops.tensor_array import *  # noqa: F403
+from minipaddle.ops.tree_paths import *  # noqa: F403
 from minipaddle.ops.unary_math import *  # noqa: F403
 from minipaddle.ops.unpool import *  # noqa: F403
 from minipaddle.ops.vision_ops import *  # noqa: F403

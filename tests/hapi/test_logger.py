@@ -39,3 +39,17 @@ def test_other_ranks_write_only_their_own_file(tmp_path, capsys, monkeypatch):
         for h in list(logger.handlers):
             h.close()
             logger.removeHandler(h)
+
+
+def test_static_log_helper_get_logger(capsys):
+    from minipaddle.static.log_helper import get_logger
+
+    logger = get_logger("static_log_helper_test", logging.WARNING, fmt="%(levelname)s| %(message)s")
+    try:
+        assert logger.propagate is False and logger.level == logging.WARNING
+        logger.info("hidden")
+        logger.warning("shown")
+        assert capsys.readouterr().err == "WARNING| shown\n"
+    finally:
+        for h in list(logger.handlers):
+            logger.removeHandler(h)

@@ -583,7 +583,11 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
 
     Returns:
         [N, 1]: sum over the path of log(1 + exp(pre)) - code * pre, with pre = weight[node] . x + bias[node]
-        clipped to [-40, 40] (as Paddle; paths shorter than the longest also add log(2) per missing node).
+        clipped to [-40, 40] (as Paddle: every path is read over the tree's depth, bit_length(num_classes - 1),
+        and a shorter one adds log(2) per missing node).
+
+    The paths come from the op hsigmoid_path (minipaddle/ops/tree_paths.py), which reads the labels when it runs,
+    so the loss builds in static mode too.
     """
     fn = "hsigmoid_loss"
     for arg, t in (("input", input), ("label", label), ("weight", weight)):
@@ -598,25 +602,16 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
         raise ValueError(f"{fn}: expected num_classes >= 2 (got {num_classes})")
     n = input.shape[0]
     if path_table is None:
-        code = label.numpy().reshape(n).astype(np.int64) + num_classes
-        depth = int(np.floor(np.log2(code.max()))) if n else 0
-        bits = np.arange(depth)
-        length = np.floor(np.log2(code)).astype(np.int64)
-        mask = bits[None, :] < length[:, None]
-        nodes = np.where(mask, (code[:, None] >> (bits[None, :] + 1)) - 1, 0)
-        decisions = ((code[:, None] >> bits[None, :]) & 1).astype(input.dtype.np)
-    else:
-        table = path_table.numpy().astype(np.int64)
-        mask = table >= 0
-        nodes = np.where(mask, table, 0)
-        decisions = path_code.numpy().astype(input.dtype.np)
-    node_ids = Tensor(nodes)
-    pre = ops.sum(ops.multiply(ops.embedding(node_ids, weight), ops.reshape(input, (n, 1, input.shape[1]))), (2,))
+        label = ops.reshape(label, (n,))
+    elif path_code is None:
+        raise ValueError(f"{fn}: path_table needs its path_code")
+    nodes, decisions, mask = ops.hsigmoid_path(label, path_table, path_code, num_classes)  # int64 [N, depth]
+    pre = ops.sum(ops.multiply(ops.embedding(nodes, weight), ops.reshape(input, (n, 1, input.shape[1]))), (2,))
     if bias is not None:
-        pre = ops.add(pre, ops.reshape(ops.embedding(node_ids, ops.reshape(bias, (bias.shape[0], 1))), pre.shape))
+        pre = ops.add(pre, ops.reshape(ops.embedding(nodes, ops.reshape(bias, (bias.shape[0], 1))), pre.shape))
     # Padded path positions count with pre = 0, adding log(2) each, as Paddle's kernel does (a constant: the
     # gradients are unaffected).
-    pre = ops.multiply(ops.clip(pre, -40.0, 40.0), Tensor(mask.astype(input.dtype.np)))
-    decisions = Tensor(np.where(mask, decisions, 0).astype(input.dtype.np))
+    pre = ops.multiply(ops.clip(pre, -40.0, 40.0), ops.cast(mask, input.dtype))
+    decisions = ops.cast(decisions, input.dtype)
     per_node = ops.subtract(ops.softplus(pre, 1.0, 40.0), ops.multiply(decisions, pre))
     return ops.sum(per_node, (1,), keepdim=True)
