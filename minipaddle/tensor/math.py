@@ -110,7 +110,8 @@ __all__ = [
 
 
 def binary_operands(x, y, fn: str) -> tuple[Tensor, Tensor]:
-    """x and y as Tensors of one dtype, promoted as paddle 2.6 promotes (see core/dtype.py)."""
+    """x and y as Tensors of one dtype, promoted as paddle 2.6's operators promote (see core/dtype.py): the one
+    place where every binary function's mixed dtypes meet one rule (tests/tensor/test_binary_promotion.py)."""
     if isinstance(x, Tensor) and isinstance(y, Tensor):
         dx, dy = x._data.dtype, y._data.dtype
         if dx is dy or dx == dy:  # the common case, kept cheap

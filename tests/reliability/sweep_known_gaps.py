@@ -110,17 +110,11 @@ KNOWN_GAPS = {
         "dropout_p=Inf": "unnamed: ValueError: dropout: p must be between 0 and 1, got inf",
     },
     "paddle.nn.functional.triplet_margin_loss": {
-        "margin=None": "raw text: TypeError: '<' not supported between instances of 'Non",
-        "margin=dict": "raw text: TypeError: '<' not supported between instances of 'dic",
-        "margin=str": "raw text: TypeError: '<' not supported between instances of 'str",
         "p=10**20": "nan",
     },
     "paddle.nn.functional.triplet_margin_with_distance_loss": {
         "distance_function=dict": "raw text: TypeError: 'dict' object is not callable",
         "distance_function=str": "raw text: TypeError: 'str' object is not callable",
-        "margin=None": "raw text: TypeError: '<' not supported between instances of 'Non",
-        "margin=dict": "raw text: TypeError: '<' not supported between instances of 'dic",
-        "margin=str": "raw text: TypeError: '<' not supported between instances of 'str",
     },
     "paddle.put_along_axis": {
         "values=ragged list": "raw text: ValueError: setting an array element with a sequence. ",

@@ -24,7 +24,15 @@ from minipaddle import ops
 from minipaddle.core.state import in_dynamic_mode, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.input import label_smooth, one_hot
-from minipaddle.tensor.checks import check_bool, check_float, check_int, check_nonnegative, check_tensor, normalize_axis
+from minipaddle.tensor.checks import (
+    check_bool,
+    check_float,
+    check_float_tensor,
+    check_int,
+    check_nonnegative,
+    check_tensor,
+    normalize_axis,
+)
 from minipaddle.tensor.math import binary_operands
 
 __all__ = [
@@ -486,6 +494,8 @@ def npair_loss(anchor, positive, labels, l2_reg=0.002) -> Tensor:
     fn = "npair_loss"
     for arg, t in (("anchor", anchor), ("positive", positive), ("labels", labels)):
         check_tensor(t, fn, arg)
+    for arg, t in (("anchor", anchor), ("positive", positive)):
+        check_float_tensor(t, fn, arg)
     if anchor.size == 0 or positive.size == 0:
         raise ValueError(f"{fn}: anchor and positive must not be empty")
     n = labels.shape[0]

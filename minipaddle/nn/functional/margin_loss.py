@@ -66,10 +66,11 @@ def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", nam
 def _check_triplet(input, positive, negative, margin, reduction, fn: str) -> None:
     """The arguments both triplet losses check: a known reduction, margin >= 0, three tensors of one shape."""
     _check_reduction(reduction, fn)
-    if margin < 0:
+    if check_float(margin, fn, "margin") < 0:
         raise ValueError(f"{fn}: the margin should be non-negative, got {margin}")
     for arg, t in (("input", input), ("positive", positive), ("negative", negative)):
         check_tensor(t, fn, arg)
+    check_float_tensor(input, fn, "input")  # distances of integer points would be computed in integers
     if not input.shape == positive.shape == negative.shape:
         raise ValueError(f"{fn}: input, positive and negative must have one shape, got {input.shape}, "
                          f"{positive.shape} and {negative.shape}")  # fmt: skip
