@@ -19,6 +19,7 @@ The parameter stream (`.pdiparams`, Paddle's save_combine): for each persistable
 from __future__ import annotations
 
 import io
+import math
 import re
 import struct
 
@@ -446,12 +447,20 @@ def read_pdiparams(data: bytes, specs: list, what: str = "the parameters") -> di
         if tensor_version != 0:
             raise ValueError(f"{what}: {name!r} has tensor version {tensor_version}, expected 0")
         (desc_size,) = struct.unpack("<i", take(4))
+        if desc_size < 0:
+            raise ValueError(f"{what}: {name!r} declares a tensor description of {desc_size} bytes")
         desc = TensorDesc()
         desc.ParseFromString(take(desc_size))
         dtype = np.dtype(dtypes.to_dtype(dtype_of(desc.data_type)).np)
         shape = [int(d) for d in desc.dims]
-        count = int(np.prod(shape)) if shape else 1
-        out[name] = np.frombuffer(take(count * dtype.itemsize), dtype=dtype).reshape(shape).copy()
+        if any(d < 0 for d in shape):
+            raise ValueError(f"{what}: {name!r} declares a negative dimension, shape {shape}")
+        declared, left = math.prod(shape) * dtype.itemsize, len(data) - f.tell()
+        if declared > left:  # the stream is uncompressed: a tensor cannot be larger than what is left of it
+            raise ValueError(f"{what} ends early (truncated): {name!r} declares shape {shape} of {dtype} "
+                             f"({declared} bytes), more than the {left} bytes left in the file; refused before "
+                             "allocating")  # fmt: skip
+        out[name] = np.frombuffer(take(declared), dtype=dtype).reshape(shape).copy()
     if f.read(1):
         raise ValueError(f"{what} holds more data than the model's {len(specs)} persistable variables")
     return out
