@@ -768,6 +768,23 @@ WRITERS["max_pool"] = _w_pool("max")
 WRITERS["avg_pool"] = _w_pool("avg")
 
 
+def _w_max_pool_with_index(op, var_of):
+    """max pooling whose indices (minipaddle's second output) some op reads, as Paddle's max_pool2d_with_index."""
+    if op.attrs.get("ceil_mode"):
+        raise NotImplementedError("max pooling with ceil_mode and its indices (max_pool2d_with_index has no ceil_mode)")
+    paddings = _pairs(op.attrs["paddings"])
+    if len(paddings) != 2:
+        raise NotImplementedError(f"max pooling with its indices and paddings {op.attrs['paddings']} (one per axis)")
+    attrs = {"ksize": [int(k) for k in op.attrs["kernel_size"]], "strides": [int(s) for s in op.attrs["strides"]],
+             "paddings": paddings, "global_pooling": False, "adaptive": False}  # fmt: skip
+    out, mask = op.outputs["Out"]
+    return "max_pool2d_with_index", {"X": op.inputs["x"][:1]}, {"Out": [out], "Mask": [mask]}, attrs
+
+
+# minipaddle op -> the writer to use when its second output (the indices) is read
+INDEX_WRITERS = {"max_pool": _w_max_pool_with_index}
+
+
 def _w_adaptive_pool(kind):
     """adaptive pooling as Paddle's pool2d (avg) or max_pool2d_with_index (max: its Mask is minipaddle's second
     output, the flat index of each maximum; paddle 2.6's pool2d computes adaptive max pooling wrongly) with

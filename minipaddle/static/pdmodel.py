@@ -29,7 +29,7 @@ from minipaddle.core.state import STATE, set_static_mode
 from minipaddle.static.builder import enable_static
 from minipaddle.static.paddle_op_defaults import op_defaults
 from minipaddle.static.paddle_op_versions import OP_VERSIONS
-from minipaddle.static.paddle_ops import DTYPE_NUMBERS, READERS, WRITERS, Shape, dtype_of
+from minipaddle.static.paddle_ops import DTYPE_NUMBERS, INDEX_WRITERS, READERS, WRITERS, Shape, dtype_of
 from minipaddle.static.paddle_proto import AttrType, ProgramDesc, TensorDesc, VarTypeEnum
 from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.program import OpDesc, Program, Variable, program_guard
@@ -587,6 +587,11 @@ class _DescWriter:
         self.block = self.desc.blocks.add(idx=0, parent_idx=-1)
         self.written: set = set()
         self.persistables: list = []
+        self.read = {n for b in program.blocks for op in b.ops for ns in op.inputs.values() for n in ns}
+        for b in program.blocks:  # what control flow copies out of its blocks is read too
+            for op in b.ops:
+                for key in ("true_outs", "false_outs", "body_outs", "cond_outs"):
+                    self.read.update(op.attrs.get(key, []))
 
     def declare(self, name: str, bd=None, like: str | None = None) -> None:
         """Declare `name` in the desc block `bd` (default block 0); `like`: with the shape and dtype of that
@@ -634,6 +639,8 @@ class _DescWriter:
                 self._while(op, bd)
                 continue
             write = WRITERS.get(op.type)
+            if op.type in INDEX_WRITERS and len(op.outputs["Out"]) > 1 and op.outputs["Out"][1] in self.read:
+                write = INDEX_WRITERS[op.type]
             if write is None:
                 raise NotImplementedError(
                     f"write_pdmodel: minipaddle op '{op.type}' has no Paddle op in the translation table "
@@ -776,6 +783,7 @@ def write_pdmodel(program: Program, feed_names: list, fetch_names: list) -> tupl
     A NotImplementedError names a minipaddle op outside the translation table (or control flow on a variable).
     """
     w = _DescWriter(program)
+    w.read.update(fetch_names)
     ops = inference_ops(program, 0, w.constants)
     _var_desc(w.block, "feed", (), "float32", persistable=True, lod_tensor=False)
     _var_desc(w.block, "fetch", (), "float32", persistable=True, lod_tensor=False)

@@ -56,8 +56,11 @@ def pools_and_split():
     x = paddle.static.data("x", [None, 4, 6, 6], "float32")
     F = paddle.nn.functional
     parts = paddle.split(x, [1, 3], axis=1) + paddle.split(x, 2, axis=1)
-    outs = [F.adaptive_avg_pool2d(x, 1), F.adaptive_avg_pool2d(x, [2, 3]), F.adaptive_max_pool2d(x, 2), *parts]
-    return [x], outs, {"x": RNG.standard_normal((2, 4, 6, 6)).astype("float32")}, {"pool2d", "split"}
+    pooled, where = F.max_pool2d(x, 2, return_mask=True)  # indices that are read: max_pool2d_with_index
+    outs = [F.adaptive_avg_pool2d(x, 1), F.adaptive_avg_pool2d(x, [2, 3]), F.adaptive_max_pool2d(x, 2), *parts,
+            F.max_pool2d(x, 3, 1, 1), pooled, where]  # fmt: skip
+    feed = {"x": RNG.standard_normal((2, 4, 6, 6)).astype("float32")}
+    return [x], outs, feed, {"pool2d", "split", "max_pool2d_with_index"}
 
 
 CASES = {"slicing_embedding_fc": slicing_embedding_fc, "cond_and_while_loop": cond_and_while_loop,
