@@ -161,6 +161,11 @@ OPS = {
         "inputs": ["X", "Y"],
         "outputs": ["Out"],
     },
+    "hard_sigmoid": {
+        "attrs": {"offset": ("FLOAT", 0.5), "slope": ("FLOAT", 0.16666670143604279)},
+        "inputs": ["X"],
+        "outputs": ["Out"],
+    },
     "hard_swish": {
         "attrs": {"offset": ("FLOAT", 3.0), "scale": ("FLOAT", 6.0), "threshold": ("FLOAT", 6.0)},
         "inputs": ["X"],

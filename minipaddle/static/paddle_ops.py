@@ -1106,3 +1106,9 @@ def _max_pool2d_with_index(op):
         paddings = [int(p) for p in op.attr("paddings", [0, 0])]
         out, mask = _F().max_pool2d(x, ksize, [int(s) for s in op.attr("strides")], paddings, return_mask=True)
     return {"Out": out, "Mask": mask}
+
+
+@writes("hardsigmoid")
+def _w_hardsigmoid(op, var_of):
+    attrs = {"slope": float(op.attrs["slope"]), "offset": float(op.attrs["offset"])}
+    return "hard_sigmoid", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs

@@ -1,5 +1,5 @@
 """The writers of static/paddle_ops.py beyond the layers' ops: tensor slicing (slice, strided_slice), `x[i] = v`
-(set_value), embedding (lookup_table_v2), the fused fc, adaptive pooling, split, and control flow (cond as
+(set_value), embedding (lookup_table_v2), the fused fc, adaptive pooling, split, hardsigmoid, and control flow (cond as
 conditional_block + select_input, while_loop as while). Each Program is saved as Paddle's .pdmodel (no JSON
 fallback) and read back by minipaddle with equal outputs; where paddle 2.6.2 is installed, it loads the files and
 runs them to the same outputs."""
@@ -58,9 +58,9 @@ def pools_and_split():
     parts = paddle.split(x, [1, 3], axis=1) + paddle.split(x, 2, axis=1)
     pooled, where = F.max_pool2d(x, 2, return_mask=True)  # indices that are read: max_pool2d_with_index
     outs = [F.adaptive_avg_pool2d(x, 1), F.adaptive_avg_pool2d(x, [2, 3]), F.adaptive_max_pool2d(x, 2), *parts,
-            F.max_pool2d(x, 3, 1, 1), pooled, where]  # fmt: skip
+            F.max_pool2d(x, 3, 1, 1), pooled, where, F.hardsigmoid(x)]  # fmt: skip
     feed = {"x": RNG.standard_normal((2, 4, 6, 6)).astype("float32")}
-    return [x], outs, feed, {"pool2d", "split", "max_pool2d_with_index"}
+    return [x], outs, feed, {"pool2d", "split", "max_pool2d_with_index", "hard_sigmoid"}
 
 
 CASES = {"slicing_embedding_fc": slicing_embedding_fc, "cond_and_while_loop": cond_and_while_loop,

@@ -64,7 +64,7 @@ def build():
 
 
 def more_ops(x):
-    """Slicing, set_value, embedding, the fused fc, max pooling with its indices, cond and while_loop."""
+    """Slicing, set_value, embedding, the fused fc, max pooling with its indices, cond and while_loop, hard_sigmoid."""
     F = paddle.nn.functional
     a = x[:, 1:3]  # slice
     b = x[:, ::2]  # strided_slice
@@ -88,7 +88,7 @@ def more_ops(x):
     v = paddle.squeeze(u, 1)
     st = paddle.stack([v, v], axis=0)
     p1, p2 = paddle.split(st, 2, axis=0)
-    return [a, b, y, e, fc, pooled, mask, c, i, s, p1, p2]
+    return [a, b, y, e, fc, pooled, mask, c, i, s, p1, p2, F.hardsigmoid(x)]
 
 
 def main():
