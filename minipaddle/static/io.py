@@ -259,6 +259,9 @@ def _names(var_list, fn: str) -> list:
 def load(program, model_path, executor=None, var_list=None) -> None:
     """Load what `save` wrote into the global scope: the program's parameters and other persistable variables.
 
+    Reads Paddle 2.6's `.pdparams`/`.pdopt` pickles (written by paddle's static.save or minipaddle's, through the
+    restricted reader) and minipaddle's older `.npz` files, told apart by their bytes.
+
     Args:
         program: the Program whose variables to load.
         model_path: the prefix given to `save` (a path ending in .pdparams/.pdopt/.pdmodel also works).
@@ -283,7 +286,8 @@ def load(program, model_path, executor=None, var_list=None) -> None:
 
 
 def load_program_state(model_path, var_list=None) -> dict:
-    """The values that `save` wrote, as a dict name -> numpy array (parameters and other persistable state).
+    """The values that `save` wrote, as a dict name -> numpy array (parameters and other persistable state), from
+    Paddle's pickles or minipaddle's older `.npz` files.
 
     Args:
         model_path: the prefix given to `save`.
