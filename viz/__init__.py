@@ -24,6 +24,7 @@ and minipaddle never imports it. It draws with graphviz, matplotlib and ipywidge
     viz.plot_scale_history(record_scales(model))   moving-average scale, state and accum over QAT steps
     viz.tour_sections(net, history)       the Layer tree, summary and curves as HTML for `make tour`'s page
     viz.draw_amp(loss_or_program)         ops coloured by the dtype AMP ran them in, its casts marked (viz/amp.py)
+    viz.plot_filters(conv)                a convolution's filters as small pictures (viz/filters.py)
     viz.amp_stats() / plot_loss_scale(scaler) / plot_grad_range(model)   AMP's op counts, loss scale, grad range
 
 The drawings return a View (viz/render.py): it shows itself in Jupyter, `.save("x.svg")` writes a file (.svg
@@ -35,6 +36,7 @@ draws a saved model.
 from viz.amp import amp_stats, draw_amp, plot_grad_range, plot_loss_scale
 from viz.collective import draw_collective
 from viz.curves import LiveCurves, plot_history
+from viz.filters import plot_filters
 from viz.graph import draw_graph
 from viz.inspector import inspect
 from viz.layer_tree import layer_tree
@@ -70,6 +72,7 @@ __all__ += [
     "record_scales",
 ]
 __all__ += ["draw_amp", "amp_stats", "plot_loss_scale", "plot_grad_range"]
+__all__ += ["plot_filters"]
 
 
 def __getattr__(name: str):

@@ -140,7 +140,10 @@ def save(obj, path, protocol: int = 4, **configs) -> None:
         >>> paddle.save(model.state_dict(), "model.zip.pdparams", format="minipaddle")
     """
     if is_program(obj):  # a static Program: its description, as paddle 2.6 saves it (framework/program_file.py)
-        save_program(obj, _check_path(path))
+        fmt = configs.get("format", "paddle")
+        if fmt not in FORMATS:
+            raise ValueError(f"paddle.save: format must be one of {FORMATS}, got {fmt!r}")
+        save_program(obj, _check_path(path), json=fmt == "minipaddle")
         return
     writer = _prepare(obj, protocol, configs, "save")  # refuse unsavable objects before touching the disk
     _write(_check_path(path), writer)

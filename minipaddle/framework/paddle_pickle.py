@@ -6,7 +6,7 @@ Saving
   `LR_Scheduler` entry) is pickled as a plain dict with each Tensor replaced by its numpy array, plus the key
   `StructuredToParameterName@@`: {key: tensor.name}.
 - With protocol 2 or 3 (whose objects cannot pass 4 GiB), a top-level array of more than 2**30 - 1 bytes is cut
-  into flat slices `key@@.0`, `key@@.1`, ... listed under `UnpackBigParamInfor@@`: {key: {"OriginShape", "slices"}}.
+  into flat slices `key@@.0`, `key@@.1`, ... listed under `UnpackBigParamInfor@@` (static/big_arrays.py).
 - Anything else (a Tensor, a list, a dict mixing Tensors and numbers) is pickled as it is, each Tensor as the tuple
   (name, numpy array).
 
@@ -22,7 +22,6 @@ dicts, OrderedDicts, lists, tuples, sets of those and of str, bytes, numbers, bo
 
 from __future__ import annotations
 
-import math
 import pickle
 from collections import OrderedDict
 
@@ -31,11 +30,11 @@ import numpy as np
 
 from minipaddle.core.tensor import Tensor
 from minipaddle.framework.pickle_reader import restricted_load
+from minipaddle.static.big_arrays import UNPACK_INFO, join_big_arrays, split_big_arrays
 
 __all__ = ["dump_paddle", "load_paddle", "NAME_TABLE", "UNPACK_INFO"]
 
 NAME_TABLE = "StructuredToParameterName@@"
-UNPACK_INFO = "UnpackBigParamInfor@@"
 _CONTAINERS = (dict, OrderedDict, list, tuple)
 
 
@@ -91,30 +90,6 @@ def _plain(obj, where: str, refuse):
     refuse(obj, where)
 
 
-def _split_big_arrays(saved: dict, protocol: int, slice_bytes: int = 2**30 - 1) -> dict:
-    """Paddle's `_unpack_saved_dict`: protocol 2 and 3 cannot hold an object over 4 GiB, so arrays of more than
-    `slice_bytes` go in flat slices of at most that (Paddle's limit, 1 GiB)."""
-    if protocol not in (2, 3):
-        return saved
-    info = {}
-    for key, value in list(saved.items()):
-        if not isinstance(value, np.ndarray):
-            continue
-        most = int(slice_bytes / value.dtype.itemsize)
-        if value.size <= most:
-            continue
-        flat = value.reshape(-1)
-        slices = []
-        for i in range(int(math.ceil(value.size / most))):
-            slices.append(f"{key}@@.{i}")
-            saved[slices[-1]] = flat[i * most : (i + 1) * most]
-        del saved[key]
-        info[key] = {"OriginShape": value.shape, "slices": slices}
-    if info:
-        saved[UNPACK_INFO] = info
-    return saved
-
-
 def paddle_object(obj, protocol: int, refuse):
     """What Paddle's paddle.save pickles for `obj` (builtins and numpy only)."""
     if is_state_dict(obj):
@@ -126,7 +101,7 @@ def paddle_object(obj, protocol: int, refuse):
             else:
                 saved[key] = _plain(value, f"obj[{key!r}]", refuse)
         saved[NAME_TABLE] = names
-        return _split_big_arrays(saved, protocol)
+        return split_big_arrays(saved, protocol)
     return _plain(obj, "obj", refuse)
 
 
@@ -136,16 +111,6 @@ def dump_paddle(obj, f, protocol: int) -> None:
 
 
 # ---- loading -------------------------------------------------------------------------------------------------
-
-
-def _join_big_arrays(obj: dict) -> dict:
-    info = obj.pop(UNPACK_INFO, None)
-    if not isinstance(info, dict):
-        return obj
-    for key, value in info.items():
-        parts = [obj.pop(name) for name in value["slices"]]
-        obj[key] = np.concatenate(parts).reshape(value["OriginShape"])
-    return obj
 
 
 def _tensor(a: np.ndarray, name, return_numpy: bool):
@@ -188,7 +153,7 @@ def _convert(obj, test, make):
 def from_paddle_object(obj, return_numpy: bool = False, keep_name_table: bool = False):
     """What Paddle's paddle.load returns for the unpickled object `obj`."""
     if isinstance(obj, dict):
-        obj = _join_big_arrays(obj)
+        obj = join_big_arrays(obj)
         if NAME_TABLE in obj:
             table = obj[NAME_TABLE]
             for key, name in table.items():

@@ -1,14 +1,18 @@
 """Saving and loading static Programs and their values: paddle.static.save/load, the inference model, and the
 in-memory forms (serialize_* / deserialize_*).
 
-Files (DESIGN.md, wall 4): inference models are Paddle 2.6's own `.pdmodel` (ProgramDesc protobuf) and
-`.pdiparams` (static/pdmodel.py, with the op translation table in static/paddle_ops.py); a Program Paddle's format
-cannot hold, and static.save's checkpoints, use minipaddle's JSON Program (static/serialize.py) and `.npz`
-archives of named arrays (static/files.py), read with allow_pickle=False. Loading a file never runs code. Every
-file is written to a temporary file first and renamed into place, so a crash mid-save leaves the previous file.
+Files (DESIGN.md, wall 4): every file is Paddle 2.6's own. static.save's `.pdparams`/`.pdopt` are pickles of
+{name: numpy array}, read back through the one restricted reader (framework/pickle_reader.py); a `.pdmodel` is a
+ProgramDesc protobuf (static/pdmodel.py, with the op translation table in static/paddle_ops.py) and a `.pdiparams`
+Paddle's parameter stream. A Program Paddle's format cannot hold here is written as minipaddle's JSON Program
+(static/serialize.py) with a warning, and `format="minipaddle"` asks for minipaddle's own files (the JSON and
+`.npz` archives of named arrays, static/files.py, read with allow_pickle=False); loads tell the formats apart by
+their bytes. Loading a file never runs code. Every file is written to a temporary file first and renamed into
+place, so a crash mid-save leaves the previous file.
 
     paddle.static.save(main, "ckpt/model")        -> model.pdparams (parameters), .pdopt (other persistable state:
-                                                     optimizer moments, learning rate), .pdmodel (the Program)
+                                                     optimizer moments, learning rate), .pdmodel (the Program),
+                                                     which paddle 2.6's static.load reads
     paddle.static.load(main, "ckpt/model", exe)   <- puts the values into the global scope
     paddle.static.save_inference_model("infer/m", [x], [y], exe)
                                                   -> m.pdmodel (only the ops from x to y, in inference mode, with the
@@ -21,11 +25,13 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import warnings
 
 import numpy as np
 
 from minipaddle.core.tensor import Tensor
+from minipaddle.static.big_arrays import join_big_arrays, split_big_arrays
 from minipaddle.static.executor import Executor, global_scope
 from minipaddle.static.files import (
     arrays_from_bytes,
@@ -42,6 +48,7 @@ from minipaddle.static.pdmodel import (
     read_pdmodel,
     write_pdiparams,
     write_pdmodel,
+    write_program_desc,
 )
 from minipaddle.static.program import Program, Variable, default_main_program
 from minipaddle.static.prune import prune
@@ -146,16 +153,21 @@ def _put(variables, arrays: dict, scope, fn: str, source: str) -> None:
 
 
 def save(program, model_path, protocol=4, **configs) -> None:
-    """Save a Program's parameters, its other persistable state, and the Program itself.
+    """Save a Program's parameters, its other persistable state, and the Program itself, as paddle 2.6 does.
 
-    Writes `model_path.pdparams` (parameters), `model_path.pdopt` (other persistable variables: optimizer
-    state, learning rate) and `model_path.pdmodel` (the Program, as JSON), as one set: a crash at any moment
-    leaves the whole old set or the whole new one (with the manifest `model_path.pdset`, docs/save_format.md).
+    Writes Paddle 2.6's files, which its paddle.static.load reads: `model_path.pdparams` (a pickle of
+    {name: numpy array} of the parameters), `model_path.pdopt` (the same of the other persistable variables:
+    optimizer state, learning rate) and `model_path.pdmodel` (the Program as Paddle's ProgramDesc protobuf; a
+    Program with ops Paddle's format cannot hold here, such as the backward and optimizer ops of a training
+    Program, is written in minipaddle's JSON form instead, with a warning naming the op). The three are one set:
+    a crash at any moment leaves the whole old set or the whole new one (with the manifest `model_path.pdset`,
+    docs/save_format.md). `format="minipaddle"` writes minipaddle's own files (.npz archives and the JSON Program).
 
     Args:
         program: the Program whose variables to save (values come from the global scope).
         model_path: 'directory/name'; the directory is created if needed.
-        protocol: Paddle's pickle protocol (2 to 4), checked for compatibility; minipaddle writes no pickle.
+        protocol: the pickle protocol, 2 to 4 (with 2 and 3, arrays over 1 GiB are split, as Paddle does).
+        format: (keyword) "paddle" (default) or "minipaddle".
 
     Example:
         >>> paddle.static.save(paddle.static.default_main_program(), "./ckpt/model")
@@ -164,23 +176,74 @@ def save(program, model_path, protocol=4, **configs) -> None:
     prefix = _model_prefix(model_path, "save")
     if os.path.basename(prefix) == "":
         raise ValueError(f"save: model_path must be 'directory/name', got {model_path!r}")
+    _kwargs_arg(configs, ("pickle_protocol", "format"), "save")
+    if "pickle_protocol" in configs:  # Paddle's older name, which wins as in Paddle
+        protocol = configs["pickle_protocol"]
     if isinstance(protocol, bool) or not isinstance(protocol, int) or not 2 <= protocol <= 4:
         raise ValueError(f"save: protocol must be an int from 2 to 4, got {protocol!r}")
-    _kwargs_arg(configs, ("pickle_protocol",), "save")
+    fmt = configs.get("format", "paddle")
+    if fmt not in ("paddle", "minipaddle"):
+        raise ValueError(f"save: format must be 'paddle' or 'minipaddle', got {fmt!r}")
     scope = global_scope()
     state = _persistables(program)
     params = _values_of([v for v in state.values() if v.is_parameter], scope, "save")
-    others = _values_of([v for v in state.values() if not v.is_parameter], scope, "save")
-    model = program_to_bytes(program)
-    files = {".pdparams": arrays_to_bytes(params), ".pdopt": arrays_to_bytes(others), ".pdmodel": model}
+    others = _values_of([v for v in state.values() if not v.is_parameter and not v.is_data], scope, "save")
+    if fmt == "minipaddle":
+        files = {".pdparams": arrays_to_bytes(params), ".pdopt": arrays_to_bytes(others),
+                 ".pdmodel": program_to_bytes(program)}  # fmt: skip
+    else:
+        files = {".pdparams": pickled_arrays(params, protocol), ".pdopt": pickled_arrays(others, protocol),
+                 ".pdmodel": program_bytes(program, "save")}  # fmt: skip
     write_file_set(prefix, files, what="save")  # one set: never new parameters beside an old Program
+
+
+def pickled_arrays(arrays: dict, protocol: int) -> bytes:
+    """{name: array} as the pickle paddle 2.6's static.save writes: a plain dict of numpy arrays (split when over
+    1 GiB with protocol 2 or 3), which the restricted reader admits back."""
+    for name, a in arrays.items():
+        if not isinstance(a, np.ndarray) or a.dtype.kind not in "biufc":
+            raise TypeError(f"cannot save {name!r}: expected a numeric numpy array, got {type(a).__name__}")
+    return pickle.dumps(split_big_arrays(dict(arrays), protocol), protocol=protocol)
+
+
+def program_bytes(program: Program, fn: str) -> bytes:
+    """The whole Program as Paddle's ProgramDesc bytes, or minipaddle's JSON (with a warning naming the op) when
+    Paddle's format cannot hold it here."""
+    try:
+        return write_program_desc(program)
+    except NotImplementedError as e:
+        warnings.warn(f"{fn}: writing minipaddle's JSON program, not Paddle's ProgramDesc: {e}", stacklevel=3)
+        return program_to_bytes(program)
+
+
+def _read_arrays(path: str, fn: str) -> dict:
+    """{name: array} from a .pdparams/.pdopt file: Paddle's pickle (through the restricted reader, which builds
+    only numpy arrays and plain containers) or minipaddle's older .npz, told apart by the bytes."""
+    from minipaddle.framework.pickle_reader import RefusedPickle, restricted_loads
+
+    data = read_file(path, fn)
+    if data[:2] == b"PK":
+        return arrays_from_bytes(data, f"{fn}: {path}")
+    if data[:1] != b"\x80":
+        raise ValueError(f"{fn}: {path} is neither a Paddle checkpoint (a pickle) nor a minipaddle .npz")
+    try:
+        obj = restricted_loads(data)
+    except RefusedPickle as e:
+        raise ValueError(f"{fn}: {path} is refused: {e}") from None
+    except Exception as e:  # a truncated or damaged pickle
+        raise ValueError(f"{fn}: {path} is not a readable checkpoint, or it is truncated ({e})") from None
+    if not isinstance(obj, dict):
+        raise ValueError(f"{fn}: {path} holds a {type(obj).__name__}, not a dict of named arrays")
+    obj = join_big_arrays(dict(obj))
+    # a paddle.save'd state dict has the name table too (and an optimizer's its LR_Scheduler): only arrays count
+    return {k: v for k, v in obj.items() if isinstance(k, str) and isinstance(v, np.ndarray)}
 
 
 def _read_state(prefix: str, fn: str, need_opt: bool = True) -> dict:
     check_file_set(prefix, fn)
-    arrays = arrays_from_bytes(read_file(prefix + ".pdparams", fn), f"{fn}: {prefix}.pdparams")
+    arrays = _read_arrays(prefix + ".pdparams", fn)
     if need_opt or os.path.isfile(prefix + ".pdopt"):
-        arrays.update(arrays_from_bytes(read_file(prefix + ".pdopt", fn), f"{fn}: {prefix}.pdopt"))
+        arrays.update(_read_arrays(prefix + ".pdopt", fn))
     return arrays
 
 
@@ -195,6 +258,9 @@ def _names(var_list, fn: str) -> list:
 
 def load(program, model_path, executor=None, var_list=None) -> None:
     """Load what `save` wrote into the global scope: the program's parameters and other persistable variables.
+
+    Reads Paddle 2.6's `.pdparams`/`.pdopt` pickles (written by paddle's static.save or minipaddle's, through the
+    restricted reader) and minipaddle's older `.npz` files, told apart by their bytes.
 
     Args:
         program: the Program whose variables to load.
@@ -220,7 +286,8 @@ def load(program, model_path, executor=None, var_list=None) -> None:
 
 
 def load_program_state(model_path, var_list=None) -> dict:
-    """The values that `save` wrote, as a dict name -> numpy array (parameters and other persistable state).
+    """The values that `save` wrote, as a dict name -> numpy array (parameters and other persistable state), from
+    Paddle's pickles or minipaddle's older `.npz` files.
 
     Args:
         model_path: the prefix given to `save`.

@@ -556,55 +556,67 @@ for _type, _path in {"reduce_mean": "mean", "reduce_sum": "sum", "reduce_max": "
 
 @reads("rnn")
 def _rnn(op):
-    """Paddle's fused `rnn` op (LSTM, GRU, RNN_TANH, RNN_RELU), unrolled over the time steps with minipaddle ops:
-    the same gate equations as paddle.nn.LSTMCell/GRUCell, one layer after the other."""
-    paddle, F = _paddle(), _F()
+    """Paddle's fused `rnn` op (LSTM, GRU, RNN_TANH, RNN_RELU; one or two directions), unrolled over the time steps
+    with minipaddle ops: the same gate equations as paddle.nn.LSTMCell/GRUCell, one layer after the other.
+
+    Paddle's layout: a cell per (layer, direction), numbered layer * directions + direction; WeightList holds each
+    cell's w_ih, w_hh, then each cell's b_ih, b_hh; PreState's first axis is the cell. A bidirectional layer runs
+    its backward cell over the reversed sequence and gives both cells' outputs side by side to the next layer."""
+    paddle = _paddle()
     mode = op.attr("mode", "LSTM")
     if op.xs("SequenceLength"):
         raise NotImplementedError("rnn with SequenceLength (padded sequences of several lengths)")
-    if op.attr("is_bidirec", False):
-        raise NotImplementedError("rnn with is_bidirec=True")
+    directions = 2 if op.attr("is_bidirec", False) else 1
     x = op.x("Input")  # [T, N, input] (time major)
     steps = x.shape[0]
     if steps < 0:
         raise NotImplementedError("rnn over a sequence whose length is known only at run time")
     layers = op.attr("num_layers", 1)
-    weights = op.xs("WeightList")  # w_ih, w_hh for each layer, then b_ih, b_hh for each layer
-    w = [(weights[2 * i], weights[2 * i + 1]) for i in range(layers)]
-    b = [(weights[2 * layers + 2 * i], weights[2 * layers + 2 * i + 1]) for i in range(layers)]
+    weights = op.xs("WeightList")
+    cells = layers * directions
     states = op.xs("PreState")
     h0 = states[0]
     c0 = states[1] if mode == "LSTM" else None
-    hs, cs = [], []
+    hs, cs = [None] * cells, [None] * cells
     seq = [x[t] for t in range(steps)]
     for layer in range(layers):
-        h = h0[layer]
-        c = c0[layer] if c0 is not None else None
-        (w_ih, w_hh), (b_ih, b_hh) = w[layer], b[layer]
-        outs = []
-        for xt in seq:
-            gates_x = paddle.matmul(xt, w_ih, transpose_y=True) + b_ih
-            gates_h = paddle.matmul(h, w_hh, transpose_y=True) + b_hh
-            if mode == "LSTM":
-                i, f, g, o = paddle.split(gates_x + gates_h, 4, axis=-1)
-                c = F.sigmoid(f) * c + F.sigmoid(i) * paddle.tanh(g)
-                h = F.sigmoid(o) * paddle.tanh(c)
-            elif mode == "GRU":
-                xr, xz, xc = paddle.split(gates_x, 3, axis=-1)
-                hr, hz, hc = paddle.split(gates_h, 3, axis=-1)
-                r, z = F.sigmoid(xr + hr), F.sigmoid(xz + hz)
-                cand = paddle.tanh(xc + r * hc)
-                h = (h - cand) * z + cand
-            else:
-                act = paddle.tanh if mode == "RNN_TANH" else F.relu
-                h = act(gates_x + gates_h)
-            outs.append(h)
-        seq = outs
-        hs.append(h)
-        cs.append(c)
+        runs = []
+        for d in range(directions):
+            cell = layer * directions + d
+            w_ih, w_hh = weights[2 * cell], weights[2 * cell + 1]
+            b_ih, b_hh = weights[2 * cells + 2 * cell], weights[2 * cells + 2 * cell + 1]
+            inputs = seq if d == 0 else seq[::-1]
+            c = c0[cell] if c0 is not None else None
+            outs, hs[cell], cs[cell] = _rnn_cell_run(mode, inputs, h0[cell], c, w_ih, w_hh, b_ih, b_hh)
+            runs.append(outs if d == 0 else outs[::-1])
+        seq = runs[0] if directions == 1 else [paddle.concat([f, b], axis=-1) for f, b in zip(*runs)]
     out = paddle.stack(seq, axis=0)
     state = [paddle.stack(hs, axis=0)] + ([paddle.stack(cs, axis=0)] if mode == "LSTM" else [])
     return {"Out": out, "State": state}
+
+
+def _rnn_cell_run(mode: str, inputs: list, h, c, w_ih, w_hh, b_ih, b_hh) -> tuple:
+    """(outputs, last h, last c) of one cell over the time steps `inputs`."""
+    paddle, F = _paddle(), _F()
+    outs = []
+    for xt in inputs:
+        gates_x = paddle.matmul(xt, w_ih, transpose_y=True) + b_ih
+        gates_h = paddle.matmul(h, w_hh, transpose_y=True) + b_hh
+        if mode == "LSTM":
+            i, f, g, o = paddle.split(gates_x + gates_h, 4, axis=-1)
+            c = F.sigmoid(f) * c + F.sigmoid(i) * paddle.tanh(g)
+            h = F.sigmoid(o) * paddle.tanh(c)
+        elif mode == "GRU":
+            xr, xz, xc = paddle.split(gates_x, 3, axis=-1)
+            hr, hz, hc = paddle.split(gates_h, 3, axis=-1)
+            r, z = F.sigmoid(xr + hr), F.sigmoid(xz + hz)
+            cand = paddle.tanh(xc + r * hc)
+            h = (h - cand) * z + cand
+        else:
+            act = paddle.tanh if mode == "RNN_TANH" else F.relu
+            h = act(gates_x + gates_h)
+        outs.append(h)
+    return outs, h, c
 
 
 # ---- quantization (the ops PaddleSlim's quantized inference models hold) ----------------------------------------
@@ -819,6 +831,49 @@ WRITERS["max_pool"] = _w_pool("max")
 WRITERS["avg_pool"] = _w_pool("avg")
 
 
+def _w_max_pool_with_index(op, var_of):
+    """max pooling whose indices (minipaddle's second output) some op reads, as Paddle's max_pool2d_with_index."""
+    if op.attrs.get("ceil_mode"):
+        raise NotImplementedError("max pooling with ceil_mode and its indices (max_pool2d_with_index has no ceil_mode)")
+    paddings = _pairs(op.attrs["paddings"])
+    if len(paddings) != 2:
+        raise NotImplementedError(f"max pooling with its indices and paddings {op.attrs['paddings']} (one per axis)")
+    attrs = {"ksize": [int(k) for k in op.attrs["kernel_size"]], "strides": [int(s) for s in op.attrs["strides"]],
+             "paddings": paddings, "global_pooling": False, "adaptive": False}  # fmt: skip
+    out, mask = op.outputs["Out"]
+    return "max_pool2d_with_index", {"X": op.inputs["x"][:1]}, {"Out": [out], "Mask": [mask]}, attrs
+
+
+# minipaddle op -> the writer to use when its second output (the indices) is read
+INDEX_WRITERS = {"max_pool": _w_max_pool_with_index}
+
+
+def _w_adaptive_pool(kind):
+    """adaptive pooling as Paddle's pool2d (avg) or max_pool2d_with_index (max: its Mask is minipaddle's second
+    output, the flat index of each maximum; paddle 2.6's pool2d computes adaptive max pooling wrongly) with
+    adaptive=True and the output size as ksize."""
+
+    def write(op, var_of):
+        size = op.attrs["output_size"]
+        size = [int(s) for s in (size if isinstance(size, (list, tuple)) else (size, size))]
+        if len(size) != 2 or any(s <= 0 for s in size):
+            raise NotImplementedError(f"adaptive pooling to {size} (Paddle's pool2d takes two known sizes)")
+        attrs = {"pooling_type": kind, "ksize": size, "strides": [1, 1], "paddings": [0, 0], "ceil_mode": False,
+                 "global_pooling": False, "adaptive": True, "exclusive": True, "data_format": "NCHW",
+                 "padding_algorithm": "EXPLICIT"}  # fmt: skip
+        if kind == "max":
+            attrs = {k: attrs[k] for k in ("ksize", "strides", "paddings", "global_pooling", "adaptive")}
+            out, mask = op.outputs["Out"]
+            return "max_pool2d_with_index", {"X": op.inputs["x"][:1]}, {"Out": [out], "Mask": [mask]}, attrs
+        return "pool2d", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs
+
+    return write
+
+
+WRITERS["adaptive_avg_pool"] = _w_adaptive_pool("avg")
+WRITERS["adaptive_max_pool"] = _w_adaptive_pool("max")
+
+
 @writes("reshape")
 def _w_reshape(op, var_of):
     out = op.outputs["Out"][0]
@@ -950,3 +1005,173 @@ def _assign_value(op):
             break
     data = np.asarray(values if values else [], dtype=dtypes.to_dtype(dtype).np).reshape(list(op.attr("shape", [])))
     return {"Out": _paddle().to_tensor(data)}
+
+
+@writes("pow")
+def _w_pow(op, var_of):
+    return "pow", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, {"factor": float(op.attrs["factor"])}
+
+
+@reads("pow")
+def _pow(op):
+    factor = op.raw("FactorTensor")
+    if factor is not None:
+        raise NotImplementedError("pow with a FactorTensor (an exponent computed at run time)")
+    return {"Out": _paddle().pow(op.x("X"), float(op.attr("factor", 1.0)))}
+
+
+# ---- slicing, set_value, embedding, the fused fc ------------------------------------------------------------------
+
+_INT_MAX = 2**31 - 1  # what Paddle writes for an open end
+
+
+def _basic_index(index, shape, fn: str) -> tuple:
+    """(axes, starts, ends, steps, decrease axes) of a basic index (ints, slices, Ellipsis) into `shape`, as Paddle's
+    slice / strided_slice / set_value attributes."""
+    index = index if isinstance(index, tuple) else (index,)
+    if any(i is None for i in index):
+        raise NotImplementedError(f"{fn} with None (a new axis) in the index")
+    if Ellipsis in index:
+        at = index.index(Ellipsis)
+        index = index[:at] + (slice(None),) * (len(shape) - len(index) + 1) + index[at + 1 :]
+    axes, starts, ends, steps, decrease = [], [], [], [], []
+    for axis, part in enumerate(index):
+        if isinstance(part, slice):
+            if part == slice(None):
+                continue
+            step = 1 if part.step is None else int(part.step)
+            if step <= 0:
+                raise NotImplementedError(f"{fn} with a negative step")
+            axes.append(axis)
+            starts.append(0 if part.start is None else int(part.start))
+            ends.append(_INT_MAX if part.stop is None else int(part.stop))
+            steps.append(step)
+        elif isinstance(part, (int, np.integer)) and not isinstance(part, bool):
+            axes.append(axis)
+            starts.append(int(part))
+            ends.append(_INT_MAX if int(part) == -1 else int(part) + 1)
+            steps.append(1)
+            decrease.append(axis)
+        else:
+            raise NotImplementedError(f"{fn} with an index part {part!r}")
+    return axes, starts, ends, steps, decrease
+
+
+@writes("index_view")
+def _w_index_view(op, var_of):
+    """x[ints, slices, ...] as Paddle's slice (steps of 1) or strided_slice, dropping the int-indexed axes."""
+    x = op.inputs["x"][0]
+    axes, starts, ends, steps, decrease = _basic_index(op.attrs["index"], var_of(x).shape, "writing x[index]")
+    out = op.outputs["Out"][:1]
+    if not axes:  # x[...] or x[:]: the whole tensor
+        return "assign", {"X": [x]}, {"Out": out}, {}
+    attrs = {"axes": axes, "starts": starts, "ends": ends, "decrease_axis": decrease, "infer_flags": [1] * len(axes)}
+    if all(s == 1 for s in steps):
+        return "slice", {"Input": [x]}, {"Out": out}, attrs
+    return "strided_slice", {"Input": [x]}, {"Out": out}, {**attrs, "strides": steps}
+
+
+@writes("set_value")
+def _w_set_value(op, var_of):
+    """x[index] = value as Paddle's set_value with the value as a tensor (ValueTensor)."""
+    x, value = op.inputs["x"][0], op.inputs["value"][0]
+    axes, starts, ends, steps, decrease = _basic_index(op.attrs["index"], var_of(x).shape, "writing x[index] = v")
+    attrs = {"axes": axes, "starts": starts, "ends": ends, "steps": steps, "decrease_axes": decrease,
+             "none_axes": [], "shape": [int(d) for d in var_of(value).shape], "values": [],
+             "dtype": DTYPE_NUMBERS[var_of(x).dtype.name]}  # fmt: skip
+    return "set_value", {"Input": [x], "ValueTensor": [value]}, {"Out": op.outputs["Out"][:1]}, attrs
+
+
+@reads("set_value")
+def _set_value(op):
+    for slot in ("StartsTensorList", "EndsTensorList", "StepsTensorList"):
+        if op.xs(slot):
+            raise NotImplementedError(f"set_value with a {slot} input (bounds known only at run time)")
+    if op.attr("none_axes"):
+        raise NotImplementedError("set_value with none_axes")
+    x = op.x("Input")
+    value = op.x("ValueTensor")
+    if value is None:
+        numbers = op.attr("values") or []
+        data = np.asarray(numbers, dtype=dtypes.to_dtype(x.dtype).np).reshape(list(op.attr("shape", [])) or [-1])
+        value = _paddle().to_tensor(data.reshape([]) if data.size == 1 else data)
+    index = [slice(None)] * x.ndim
+    for axis, start, end, step in zip(op.attr("axes"), op.attr("starts"), op.attr("ends"), op.attr("steps")):
+        decreased = axis in op.attr("decrease_axes", [])
+        index[axis] = int(start) if decreased else slice(int(start), None if end >= _INT_MAX else int(end), int(step))
+    out = _paddle().assign(x)
+    out[tuple(index)] = value
+    return {"Out": out}
+
+
+@writes("embedding")
+def _w_embedding(op, var_of):
+    ids, weight = op.inputs["ids"][0], op.inputs["weight"][0]
+    padding_idx = op.attrs.get("padding_idx")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += var_of(weight).shape[0]
+    attrs = {"padding_idx": -1 if padding_idx is None else int(padding_idx)}
+    return "lookup_table_v2", {"Ids": [ids], "W": [weight]}, {"Out": op.outputs["Out"][:1]}, attrs
+
+
+@writes("fc")
+def _w_fc(op, var_of):
+    """minipaddle's fused fc as Paddle's fc op (x @ w + b over x's last axis, then relu or nothing)."""
+    x, w, b = op.inputs["x"][0], op.inputs["w"][0], (op.inputs.get("b") or [None])[0]
+    activation = op.attrs.get("activation")
+    if activation not in (None, "relu"):
+        raise NotImplementedError(f"fc with activation {activation!r} (Paddle's fc op applies relu or nothing)")
+    out_features = var_of(w).shape[1]
+    if b is not None and list(var_of(b).shape) not in ([out_features], [1, out_features]):
+        raise NotImplementedError(f"fc with a bias of shape {var_of(b).shape} (Paddle's fc adds one row of biases)")
+    attrs = {"in_num_col_dims": var_of(x).ndim - 1, "activation_type": activation or ""}
+    inputs = {"Input": [x], "W": [w], "Bias": [b] if b is not None else []}
+    return "fc", inputs, {"Out": op.outputs["Out"][:1]}, attrs
+
+
+@reads("fc")
+def _fc(op):
+    x, w, b = op.x("Input"), op.x("W"), op.x("Bias")
+    k = int(op.attr("in_num_col_dims", 1))
+    if k != x.ndim - 1:  # Paddle multiplies x's axes from in_num_col_dims on, flattened into one
+        x = _paddle().flatten(x, start_axis=k)
+    out = _paddle().matmul(x, w)
+    if b is not None:
+        out = out + _paddle().reshape(b, [w.shape[1]])
+    activation = op.attr("activation_type", "")
+    if activation == "relu":
+        out = _F().relu(out)
+    elif activation:
+        raise NotImplementedError(f"fc with activation_type {activation!r}")
+    return {"Out": out}
+
+
+@writes("split")
+def _w_split(op, var_of):
+    """split into known sections as Paddle's split (`num` when they are equal, as paddle.split writes it)."""
+    sections = [int(n) for n in op.attrs["sections"]]
+    axis = int(op.attrs["axis"])
+    equal = len(set(sections)) == 1
+    attrs = {"axis": axis, "num": len(sections) if equal else 0, "sections": [] if equal else sections}
+    return "split", {"X": op.inputs["x"][:1]}, {"Out": list(op.outputs["Out"])}, attrs
+
+
+@reads("max_pool2d_with_index")
+def _max_pool2d_with_index(op):
+    """Max pooling with the flat index of each maximum (Mask), as minipaddle's pools give it with return_mask."""
+    x = op.x("X")
+    ksize = [int(k) for k in op.attr("ksize")]
+    if op.attr("global_pooling", False):
+        out, mask = _F().adaptive_max_pool2d(x, 1, return_mask=True)
+    elif op.attr("adaptive", False):
+        out, mask = _F().adaptive_max_pool2d(x, ksize, return_mask=True)
+    else:
+        paddings = [int(p) for p in op.attr("paddings", [0, 0])]
+        out, mask = _F().max_pool2d(x, ksize, [int(s) for s in op.attr("strides")], paddings, return_mask=True)
+    return {"Out": out, "Mask": mask}
+
+
+@writes("hardsigmoid")
+def _w_hardsigmoid(op, var_of):
+    attrs = {"slope": float(op.attrs["slope"]), "offset": float(op.attrs["offset"])}
+    return "hard_sigmoid", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs

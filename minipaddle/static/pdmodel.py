@@ -22,23 +22,29 @@ import io
 import math
 import re
 import struct
+import warnings
 
 import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, set_static_mode
 from minipaddle.static.builder import enable_static
-from minipaddle.static.paddle_op_defaults import ATTR_DEFAULTS, SLOTS
+from minipaddle.static.paddle_op_defaults import op_defaults
 from minipaddle.static.paddle_op_versions import OP_VERSIONS
-from minipaddle.static.paddle_ops import DTYPE_NUMBERS, READERS, WRITERS, Shape, dtype_of
+from minipaddle.static.paddle_ops import DTYPE_NUMBERS, INDEX_WRITERS, READERS, WRITERS, Shape, dtype_of
 from minipaddle.static.paddle_proto import AttrType, ProgramDesc, TensorDesc, VarTypeEnum
 from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.program import OpDesc, Program, Variable, program_guard
 
-__all__ = ["read_pdmodel", "write_pdmodel", "read_pdiparams", "write_pdiparams", "is_pdmodel", "PADDLE_VERSION",
-           "quant_attrs_of"]  # fmt: skip
+__all__ = [
+    "read_pdmodel", "write_pdmodel", "write_program_desc", "read_pdiparams", "write_pdiparams", "is_pdmodel",
+    "PADDLE_VERSION", "quant_attrs_of",
+]  # fmt: skip
 
 PADDLE_VERSION = 2006002  # what paddle 2.6.2 writes in ProgramDesc.version
+# Paddle's OpRole bits (paddle/fluid/framework/op_proto_maker.h): Backward 0x1, Optimize 0x2, LRSched 0x10; the
+# forward ops are 0 (and Loss 0x100, the loss op itself)
+_NOT_FORWARD = 0x1 | 0x2 | 0x10
 _ATTR_NAMES = {number: name for name, number in AttrType.items()}
 # `X0_threshold`, `Input0_threshold`, `out_threshold`, ...: what a saved quantized model notes per input and
 # output for int8 engines; with `with_quant_attr` and `skip_quant` they are read into OpDesc.quant_attrs.
@@ -91,13 +97,21 @@ def _attr_value(a):
 _FIELDS = {"INT": "i", "FLOAT": "f", "STRING": "s", "BOOLEAN": "b", "LONG": "l", "FLOAT64": "float64",
            "INTS": "ints", "FLOATS": "floats", "STRINGS": "strings", "BOOLEANS": "bools", "LONGS": "longs",
            "FLOAT64S": "float64s"}  # fmt: skip
-_COMMON_ATTRS = {"op_device": ("STRING", ""), "op_namescope": ("STRING", "/"), "op_role": ("INT", 0),
-                 "op_role_var": ("STRINGS", []), "with_quant_attr": ("BOOLEAN", False)}  # fmt: skip
 
 
 def _set_typed_attr(a, name: str, kind: str, value) -> None:
     """An attribute of Paddle's type `kind` (its name in paddle's pybind enum or in framework.proto)."""
     kind = {"BOOL": "BOOLEAN", "BOOLS": "BOOLEANS"}.get(kind, kind)
+    if kind == "SCALARS":  # numbers as Paddle's Scalar messages (set_value's values)
+        a.name, a.type = name, AttrType[kind]
+        for v in value:
+            if isinstance(v, bool):
+                a.scalars.add(type=1, b=v)
+            elif isinstance(v, int):
+                a.scalars.add(type=2, i=v)
+            else:
+                a.scalars.add(type=3, r=float(v))
+        return
     if kind not in _FIELDS:
         raise TypeError(f"attribute {name!r}: cannot write Paddle attribute type {kind}")
     a.name, a.type = name, AttrType[kind]
@@ -110,7 +124,7 @@ def _set_typed_attr(a, name: str, kind: str, value) -> None:
 
 def _op_attrs(kind: str, attrs: dict) -> list:
     """[(name, Paddle type, value)] for an op: Paddle's defaults for its type (paddle_op_defaults.py), then ours."""
-    defaults = dict(ATTR_DEFAULTS.get(kind, _COMMON_ATTRS))
+    defaults = op_defaults(kind)[0]
     out = []
     for name in sorted(set(defaults) | set(attrs)):
         if name in defaults:
@@ -209,13 +223,22 @@ class _Reader:
         self.names: dict = {}  # Paddle variable name -> Variable (or a constant Tensor, or a symbolic Shape)
         self.feeds: dict = {}
         self.fetches: dict = {}
+        self.left_out: list = []  # the types of the backward and optimizer ops of a whole Program, not read
+        self.branches: dict = {}  # result name -> the minipaddle cond a conditional_block became
+        self.fused: set = set()  # ids of those conds that hold both branches now
 
     def read(self):
         block0 = self.desc.blocks[0]
         vars0 = {v.name: v for v in block0.vars}
         gb = self.program.global_block()
+        # A whole Program marks its parameters (is_parameter); its other persistables are optimizer state. An
+        # inference model marks none: every persistable variable of it is a parameter.
+        marked = any(vd.is_parameter for vd in block0.vars)
         for vd in block0.vars:
-            if vd.persistable and vd.type.type == VarTypeEnum["LOD_TENSOR"]:
+            if vd.persistable and vd.type.type == VarTypeEnum["LOD_TENSOR"] and marked and not vd.is_parameter:
+                shape, dtype = _tensor_shape(vd)
+                self.names[vd.name] = gb.create_var(vd.name, shape, dtype, persistable=True)
+            elif vd.persistable and vd.type.type == VarTypeEnum["LOD_TENSOR"]:
                 shape, dtype = _tensor_shape(vd)
                 trainable = self.info.get(vd.name, {}).get("trainable", not vd.stop_gradient)
                 p = StaticParameter(gb, vd.name, shape, dtype, trainable=bool(trainable))
@@ -224,6 +247,10 @@ class _Reader:
         for op in block0.ops:
             if op.type == "feed":
                 self._feed(op, vars0)
+        for vd in block0.vars:  # a whole Program (paddle.save(program)) has no feed ops: its data variables
+            if vd.need_check_feed and vd.name not in self.names:
+                shape, dtype = _tensor_shape(vd)
+                self.names[vd.name] = gb.create_var(vd.name, shape, dtype, is_data=True, stop_gradient=True)
         with program_guard(self.program):
             was_static = STATE.static_mode
             enable_static()
@@ -231,7 +258,14 @@ class _Reader:
                 self._block(0)
             finally:
                 set_static_mode(was_static)
+        if self.left_out:
+            kinds = sorted(set(self.left_out))
+            warnings.warn(f"{self.model}: left out the Program's {len(self.left_out)} backward and optimizer ops "
+                          f"({', '.join(kinds[:6])}{', ...' if len(kinds) > 6 else ''}): minipaddle reads the forward "
+                          "ops; optimizer.minimize builds minipaddle's own backward", stacklevel=4)  # fmt: skip
         feeds = [self.feeds[c] for c in sorted(self.feeds)]
+        if not feeds:  # a whole Program: its data variables, in the order they were declared
+            feeds = [vd.name for vd in block0.vars if vd.need_check_feed]
         fetches = [self.fetches[c] for c in sorted(self.fetches)]
         return self.program, feeds, fetches
 
@@ -247,6 +281,10 @@ class _Reader:
     def _block(self, idx: int) -> None:
         for op in self.desc.blocks[idx].ops:
             if op.type == "feed":
+                continue
+            role = next((a.i for a in op.attrs if a.name == "op_role"), 0)
+            if role & _NOT_FORWARD:
+                self.left_out.append(op.type)
                 continue
             if op.type == "fetch":
                 x = [list(v.arguments) for v in op.inputs if v.parameter == "X"][0][0]
@@ -362,19 +400,56 @@ def _conditional_block(reader: _Reader, op: _PaddleOp) -> None:
     if pred.dtype.name != "bool" or pred.size != 1:
         raise NotImplementedError("conditional_block with a condition that is not one bool")
     attrs = {"true_block": tb.idx, "false_block": fb.idx, "true_outs": list(outs), "false_outs": []}
-    parent.append_op("cond", {"pred": [pred.name], "inputs": [v.name for v in op.xs("Input")]}, {"Out": outs}, attrs)
+    cond = parent.append_op("cond", {"pred": [pred.name], "inputs": [v.name for v in op.xs("Input")]}, {"Out": outs},
+                            attrs)  # fmt: skip
+    for name in outs:
+        reader.branches[name] = cond
+
+
+def _fuse_branches(reader: _Reader, t: str, f: str) -> bool:
+    """Paddle writes `cond(p, a, b)` as conditional_block(p) -> t, conditional_block(logical_not(p)) -> f and
+    select_input(cast(p), [f, t]). When `t` and `f` come from such a pair, make the first one minipaddle's whole
+    cond (its false block is the second's block, whose op goes away), so the result always has a value and the
+    cond has its gradient; True when fused (then `t` holds the selected value)."""
+    ct, cf = reader.branches.get(t), reader.branches.get(f)
+    if ct is None or cf is None or ct is cf:
+        return ct is not None and ct is cf and id(ct) in reader.fused
+    block = reader.program.current_block()
+    if ct not in block.ops or cf not in block.ops:
+        return False
+    negation = [o for o in block.ops if o.type == "logical_not" and o.outputs["Out"] == cf.inputs["pred"]]
+    if not negation or negation[0].inputs["x"] != ct.inputs["pred"] or len(ct.outputs["Out"]) != len(cf.outputs["Out"]):
+        return False
+    # the false branch writes its results into the true branch's result variables (Paddle's in-place writes)
+    to_true = dict(zip(cf.outputs["Out"], ct.outputs["Out"]))
+    for sub in reader.program.blocks[cf.attrs["true_block"]].ops:
+        sub.inputs = {k: [to_true.get(n, n) for n in v] for k, v in sub.inputs.items()}
+        sub.outputs = {k: [to_true.get(n, n) for n in v] for k, v in sub.outputs.items()}
+    ct.attrs["false_block"] = cf.attrs["true_block"]
+    ct.attrs["false_outs"] = [to_true.get(n, n) for n in cf.attrs["true_outs"]]
+    reader.fused.add(id(ct))
+    ct.inputs["inputs"] = list(dict.fromkeys(ct.inputs["inputs"] + cf.inputs["inputs"]))
+    block.ops.remove(cf)
+    for ft, ff in zip(ct.outputs["Out"], cf.outputs["Out"]):  # the false results are the true results now
+        reader.names[ff] = reader.names[ft]
+        reader.branches[ff] = ct
+    return True
 
 
 def _select_input(reader: _Reader, op: _PaddleOp) -> None:
-    from minipaddle import cast
+    from minipaddle import assign, cast
 
     program = reader.program
     parent = program.current_block()
     xs = op.xs("X")
     if len(xs) != 2:
         raise NotImplementedError(f"select_input over {len(xs)} inputs (minipaddle translates two)")
-    mask = cast(op.x("Mask"), "bool")
     (out,) = op.outputs["Out"]
+    f, t = op.inputs["X"]
+    if _fuse_branches(reader, t, f):
+        reader._bind(assign(reader.names[t]), out)
+        return
+    mask = cast(op.x("Mask"), "bool")
     reader._bind(mask, out + ".mask")
     with program.sub_block() as tb:
         pass
@@ -490,8 +565,9 @@ def persistable_specs(program: Program) -> list:
 # ---- writing a .pdmodel ----------------------------------------------------------------------------------------
 
 
-def _var_desc(block_desc, name: str, shape, dtype: str, persistable=False, lod_tensor=True) -> None:
-    vd = block_desc.vars.add(name=name, persistable=persistable)
+def _var_desc(block_desc, name: str, shape, dtype: str, persistable=False, lod_tensor=True, **flags) -> None:
+    """Declare a variable in a BlockDesc; `flags`: need_check_feed (a data variable), is_parameter, stop_gradient."""
+    vd = block_desc.vars.add(name=name, persistable=persistable, **flags)
     if not lod_tensor:
         vd.type.type = VarTypeEnum["FEED_MINIBATCH" if name == "feed" else "FETCH_LIST"]
         return
@@ -522,41 +598,51 @@ def inference_ops(program: Program, idx: int = 0, constants: dict | None = None)
     return ops
 
 
-def write_pdmodel(program: Program, feed_names: list, fetch_names: list) -> tuple:
-    """(the `.pdmodel` bytes, the persistable names it declares) of an inference Program, as Paddle's
-    save_inference_model writes them: feed ops, the ops, a scale(1.0) and a fetch op per target.
+class _DescWriter:
+    """A ProgramDesc being written from a minipaddle Program: block 0 and the sub-blocks of its control flow, each
+    variable declared in the block that first uses it (persistable ones always in block 0, as Paddle loads them)."""
 
-    A NotImplementedError names a minipaddle op outside the translation table (or control flow on a variable).
-    """
-    ops = inference_ops(program)
-    for op in ops:
-        if op.type in ("cond", "while"):
-            raise NotImplementedError(f"writing a Paddle .pdmodel of a Program with control flow ('{op.type}')")
-    variables = {v.name: v for v in program.list_vars()}
-    desc = ProgramDesc()
-    desc.version.version = PADDLE_VERSION
-    for op_name, version in OP_VERSIONS:  # Paddle writes its whole registry's versions, in its order
-        pair = desc.op_version_map.pair.add(op_name=op_name)
-        pair.op_version.version = version
-    bd = desc.blocks.add(idx=0, parent_idx=-1)
-    _var_desc(bd, "feed", (), "float32", persistable=True, lod_tensor=False)
-    _var_desc(bd, "fetch", (), "float32", persistable=True, lod_tensor=False)
-    written, persistables = set(), []
+    def __init__(self, program: Program, full_flags: bool = False) -> None:
+        self.program = program
+        self.variables = {v.name: v for v in program.list_vars()}
+        self.full_flags = full_flags  # mark data variables and parameters as Paddle's Program does
+        self.constants: dict = {}  # the bool constants inference_ops inlines `cond`s on
+        self.desc = ProgramDesc()
+        self.desc.version.version = PADDLE_VERSION
+        for op_name, version in OP_VERSIONS:  # Paddle writes its whole registry's versions, in its order
+            pair = self.desc.op_version_map.pair.add(op_name=op_name)
+            pair.op_version.version = version
+        self.block = self.desc.blocks.add(idx=0, parent_idx=-1)
+        self.written: set = set()
+        self.persistables: list = []
+        self.read = {n for b in program.blocks for op in b.ops for ns in op.inputs.values() for n in ns}
+        for b in program.blocks:  # what control flow copies out of its blocks is read too
+            for op in b.ops:
+                for key in ("true_outs", "false_outs", "body_outs", "cond_outs"):
+                    self.read.update(op.attrs.get(key, []))
 
-    def declare(name: str) -> None:
-        if name in written:
+    def declare(self, name: str, bd=None, like: str | None = None) -> None:
+        """Declare `name` in the desc block `bd` (default block 0); `like`: with the shape and dtype of that
+        minipaddle variable (for the variables control flow adds)."""
+        if name in self.written:
             return
-        written.add(name)
-        v = variables.get(name)
+        self.written.add(name)
+        v = self.variables.get(like or name)
         if v is None:
             raise ValueError(f"write_pdmodel: the program has no variable {name!r}")
-        _var_desc(bd, name, v.shape, v.dtype.name, persistable=v.persistable)
-        if v.persistable:
-            persistables.append(name)
+        flags = {}
+        if self.full_flags and like is None:
+            flags = {"need_check_feed": bool(v.is_data), "is_parameter": bool(v.is_parameter),
+                     "stop_gradient": bool(v.stop_gradient)}  # fmt: skip
+        if v.persistable and like is None:
+            bd = self.block
+            self.persistables.append(name)
+        _var_desc(self.block if bd is None else bd, name, v.shape, v.dtype.name,
+                  persistable=v.persistable and like is None, **flags)  # fmt: skip
 
-    def add_op(kind, inputs, outputs, attrs):
-        od = bd.ops.add(type=kind)
-        in_slots, out_slots = SLOTS.get(kind, ((), ()))
+    def add_op(self, kind: str, inputs: dict, outputs: dict, attrs: dict, bd=None, sub_block: int | None = None):
+        od = (self.block if bd is None else bd).ops.add(type=kind)
+        _, in_slots, out_slots = op_defaults(kind)
         for slot in sorted(set(in_slots) | set(inputs)):
             od.inputs.add(parameter=slot, arguments=inputs.get(slot, []))
         for slot in sorted(set(out_slots) | set(outputs)):
@@ -566,41 +652,195 @@ def write_pdmodel(program: Program, feed_names: list, fetch_names: list) -> tupl
                 _set_attr(od.attrs.add(), key, value)
             else:
                 _set_typed_attr(od.attrs.add(), key, typ, value)
+        if sub_block is not None:
+            a = od.attrs.add(name="sub_block", type=AttrType["BLOCK"])
+            a.block_idx = sub_block
+        return od
 
+    def write_ops(self, ops: list, bd=None) -> None:
+        """Each minipaddle op as Paddle's (a NotImplementedError names one outside the table)."""
+        for op in ops:
+            if op.type == "cond":
+                self._cond(op, bd)
+                continue
+            if op.type == "while":
+                self._while(op, bd)
+                continue
+            write = WRITERS.get(op.type)
+            if op.type in INDEX_WRITERS and len(op.outputs["Out"]) > 1 and op.outputs["Out"][1] in self.read:
+                write = INDEX_WRITERS[op.type]
+            if write is None:
+                raise NotImplementedError(
+                    f"write_pdmodel: minipaddle op '{op.type}' has no Paddle op in the translation table "
+                    "(static/paddle_ops.py WRITERS)"
+                )
+            kind, inputs, outputs, attrs = write(op, lambda n: self.variables[n])
+            attrs = {**attrs, **op.quant_attrs}  # Paddle keeps the quantization notes among the op's attributes
+            for names in inputs.values():
+                for n in names:
+                    self.declare(n, bd)
+            for names in outputs.values():
+                for n in names:
+                    self._declare_output(n, inputs, attrs, bd)
+            self.add_op(kind, inputs, outputs, attrs, bd)
+
+    def _declare_output(self, n: str, inputs: dict, attrs: dict, bd) -> None:
+        if n in self.written:
+            return
+        bd = self.block if bd is None else bd
+        if n.endswith("@XShape"):  # Paddle's XShape: the input's shape with a leading 0, never read
+            source = self.variables[inputs["X"][0]]
+            self.written.add(n)
+            _var_desc(bd, n, [0] + list(source.shape), source.dtype.name)
+        elif n.endswith("@flat"):  # layer_norm's Mean/Variance: one value per normalized row, never read
+            source = self.variables[inputs["X"][0]]
+            self.written.add(n)
+            rows = int(np.prod(source.shape[: attrs["begin_norm_axis"]]))
+            _var_desc(bd, n, [rows if rows >= 0 else -1], source.dtype.name)
+        else:
+            self.declare(n, bd)
+
+    # ---- control flow, as Paddle 2.6's cond and while_loop write it ----
+
+    def _sub_block(self, parent) -> tuple:
+        parent = self.block if parent is None else parent
+        bd = self.desc.blocks.add(idx=len(self.desc.blocks), parent_idx=parent.idx)
+        return bd, parent
+
+    def _scope_var(self, name: str, bd) -> None:
+        self.written.add(name)
+        vd = bd.vars.add(name=name)
+        vd.type.type = VarTypeEnum["STEP_SCOPES"]
+
+    def _assign(self, src: str, dst: str, bd) -> None:
+        self.add_op("assign", {"X": [src]}, {"Out": [dst]}, {}, bd)
+
+    def _cond(self, op, parent) -> None:
+        """minipaddle's cond (pred, two branch blocks, their results) as Paddle's: a conditional_block per branch
+        (the false one on logical_not(pred)), each copying its results into parent variables, then select_input
+        per result on the pred cast to int32."""
+        bd_parent = self.block if parent is None else parent
+        pred, reads, outs = op.inputs["pred"][0], op.inputs.get("inputs", []), op.outputs.get("Out", [])
+        self.declare(pred, bd_parent)
+        for n in reads:
+            self.declare(n, bd_parent)
+        branch_outs = {}
+        for key in ("true", "false"):
+            cond_var = pred
+            if key == "false":
+                cond_var = f"{pred}@not.{len(self.desc.blocks)}"
+                self.declare(cond_var, bd_parent, like=pred)
+                self.add_op("logical_not", {"X": [pred]}, {"Out": [cond_var]}, {}, bd_parent)
+            results = [f"{out}@{key}" for out in outs]
+            for res, out in zip(results, outs):
+                self.declare(res, bd_parent, like=out)
+            bd, _ = self._sub_block(bd_parent)
+            self.write_ops(inference_ops(self.program, op.attrs[f"{key}_block"], self.constants), bd)
+            for src, res in zip(op.attrs[f"{key}_outs"], results):
+                self.declare(src, bd)
+                self._assign(src, res, bd)
+            scope = f"{pred}@scope.{bd.idx}"
+            self._scope_var(scope, bd_parent)
+            self.add_op("conditional_block", {"Cond": [cond_var], "Input": list(reads)},
+                        {"Out": results, "Scope": [scope]}, {"is_scalar_condition": True}, bd_parent,
+                        sub_block=bd.idx)  # fmt: skip
+            branch_outs[key] = results
+        if outs:
+            mask = f"{pred}@mask.{len(self.desc.blocks)}"
+            self.written.add(mask)
+            _var_desc(bd_parent, mask, list(self.variables[pred].shape), "int32")
+            dtypes_attr = {"in_dtype": DTYPE_NUMBERS["bool"], "out_dtype": DTYPE_NUMBERS["int32"]}
+            self.add_op("cast", {"X": [pred]}, {"Out": [mask]}, dtypes_attr, bd_parent)
+        for out, f, t in zip(outs, branch_outs["false"], branch_outs["true"]):
+            self.declare(out, bd_parent)
+            self.add_op("select_input", {"Mask": [mask], "X": [f, t]}, {"Out": [out]}, {}, bd_parent)
+
+    def _while(self, op, parent) -> None:
+        """minipaddle's while (a cond block and a body block over loop variables) as Paddle's: the cond block's ops
+        before the loop, then `while` whose sub-block runs the body, copies its results into the loop variables
+        and computes the condition again into the same variable."""
+        bd_parent = self.block if parent is None else parent
+        state, extra = op.inputs["loop_vars"], op.inputs.get("inputs", [])
+        cond_out, body_outs = op.attrs["cond_outs"][0], op.attrs["body_outs"]
+        for n in list(state) + list(extra):
+            self.declare(n, bd_parent)
+        cond_ops = inference_ops(self.program, op.attrs["cond_block"], self.constants)
+        self.write_ops(cond_ops, bd_parent)
+        bd, _ = self._sub_block(bd_parent)
+        self.write_ops(inference_ops(self.program, op.attrs["body_block"], self.constants), bd)
+        moved = []
+        for n, new in zip(state, body_outs):  # through temporaries when a result is itself a loop variable
+            self.declare(new, bd)
+            if new in state and new != n:
+                tmp = f"{new}@next.{bd.idx}"
+                self.declare(tmp, bd, like=new)
+                self._assign(new, tmp, bd)
+                moved.append((tmp, n))
+            elif new != n:
+                moved.append((new, n))
+        for src, dst in moved:
+            self._assign(src, dst, bd)
+        renames = {}  # the condition again, into body-local names, then into the loop's condition variable
+        for cop in cond_ops:
+            for names in cop.outputs.values():
+                for name in names:
+                    renames[name] = f"{name}@again.{bd.idx}"
+        for cop in cond_ops:
+            again = OpDesc(cop.type, {k: [renames.get(n, n) for n in v] for k, v in cop.inputs.items()},
+                           {k: [renames.get(n, n) for n in v] for k, v in cop.outputs.items()}, cop.attrs)  # fmt: skip
+            for names in again.outputs.values():
+                for name in names:
+                    original = next(k for k, v in renames.items() if v == name)
+                    self.declare(name, bd, like=original)
+            self.write_ops([again], bd)
+        self._assign(renames.get(cond_out, cond_out), cond_out, bd)
+        scope = f"{cond_out}@scope.{bd.idx}"
+        self._scope_var(scope, bd_parent)
+        reads = list(dict.fromkeys([*state, *extra]))
+        self.add_op("while", {"Condition": [cond_out], "X": reads}, {"Out": [*state, cond_out], "StepScopes": [scope]},
+                    {"is_test": True}, bd_parent, sub_block=bd.idx)  # fmt: skip
+        for out, n in zip(op.outputs["Out"], state):
+            if out != n:
+                self.declare(out, bd_parent)
+                self._assign(n, out, bd_parent)
+
+
+def write_pdmodel(program: Program, feed_names: list, fetch_names: list) -> tuple:
+    """(the `.pdmodel` bytes, the persistable names it declares) of an inference Program, as Paddle's
+    save_inference_model writes them: feed ops, the ops, a scale(1.0) and a fetch op per target.
+
+    A NotImplementedError names a minipaddle op outside the translation table (or control flow on a variable).
+    """
+    w = _DescWriter(program)
+    w.read.update(fetch_names)
+    ops = inference_ops(program, 0, w.constants)
+    _var_desc(w.block, "feed", (), "float32", persistable=True, lod_tensor=False)
+    _var_desc(w.block, "fetch", (), "float32", persistable=True, lod_tensor=False)
     for col, name in enumerate(feed_names):
-        declare(name)
-        add_op("feed", {"X": ["feed"]}, {"Out": [name]}, {"col": col})
-    for op in ops:
-        write = WRITERS.get(op.type)
-        if write is None:
-            raise NotImplementedError(
-                f"write_pdmodel: minipaddle op '{op.type}' has no Paddle op in the translation table "
-                "(static/paddle_ops.py WRITERS)"
-            )
-        kind, inputs, outputs, attrs = write(op, lambda n: variables[n])
-        attrs = {**attrs, **op.quant_attrs}  # Paddle keeps the quantization notes among the op's attributes
-        for names in inputs.values():
-            for n in names:
-                declare(n)
-        for names in outputs.values():
-            for n in names:
-                if n.endswith("@XShape"):  # Paddle's XShape: the input's shape with a leading 0, never read
-                    source = variables[inputs["X"][0]]
-                    written.add(n)
-                    _var_desc(bd, n, [0] + list(source.shape), source.dtype.name)
-                elif n.endswith("@flat"):  # layer_norm's Mean/Variance: one value per normalized row, never read
-                    source = variables[inputs["X"][0]]
-                    written.add(n)
-                    rows = int(np.prod(source.shape[: attrs["begin_norm_axis"]]))
-                    _var_desc(bd, n, [rows if rows >= 0 else -1], source.dtype.name)
-                else:
-                    declare(n)
-        add_op(kind, inputs, outputs, attrs)
+        w.declare(name)
+        w.add_op("feed", {"X": ["feed"]}, {"Out": [name]}, {"col": col})
+    w.write_ops(ops)
     for col, name in enumerate(fetch_names):  # Paddle ends with scale(1.0) -> fetch for each target
-        declare(name)
+        w.declare(name)
         target = f"save_infer_model/scale_{col}.tmp_0"
-        v = variables[name]
-        _var_desc(bd, target, v.shape, v.dtype.name)
-        add_op("scale", {"X": [name]}, {"Out": [target]}, {"scale": 1.0, "bias": 0.0, "bias_after_scale": True})
-        add_op("fetch", {"X": [target]}, {"Out": ["fetch"]}, {"col": col})
-    return desc.SerializeToString(), persistables
+        v = w.variables[name]
+        _var_desc(w.block, target, v.shape, v.dtype.name)
+        w.add_op("scale", {"X": [name]}, {"Out": [target]}, {"scale": 1.0, "bias": 0.0, "bias_after_scale": True})
+        w.add_op("fetch", {"X": [target]}, {"Out": ["fetch"]}, {"col": col})
+    return w.desc.SerializeToString(), w.persistables
+
+
+def write_program_desc(program: Program) -> bytes:
+    """The whole Program as Paddle's ProgramDesc bytes, as paddle 2.6's `program.desc.serialize_to_string()` gives
+    them for paddle.save(program) and static.save's `.pdmodel`: no feed or fetch ops; data variables marked
+    need_check_feed, parameters is_parameter, and every persistable variable declared.
+
+    A NotImplementedError names a minipaddle op outside the translation table (a backward or optimizer op, for
+    one: the table translates the forward ops that inference models hold).
+    """
+    w = _DescWriter(program, full_flags=True)
+    for v in program.global_block().vars.values():
+        if v.is_data or v.persistable:
+            w.declare(v.name)
+    w.write_ops(inference_ops(program, 0, w.constants))
+    return w.desc.SerializeToString()

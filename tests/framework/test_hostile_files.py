@@ -54,12 +54,18 @@ def test_load_inference_model_reads_pdiparams_info_through_the_restricted_reader
 
 
 def test_static_checkpoints_and_parameter_files(marker, tmp_path):
-    evil = pickle.dumps({"w": np.zeros(2)}, protocol=4)  # a plain pickle: still not read as parameters
-    for data in [*hostile_pickles(str(marker)).values(), evil]:
-        (tmp_path / "m.pdparams").write_bytes(data)
-        (tmp_path / "m.pdopt").write_bytes(data)
-        with pytest.raises(ValueError):
-            paddle.static.load_program_state(str(tmp_path / "m"))
+    plain = pickle.dumps({"w": np.zeros(2)}, protocol=4)  # what Paddle's static.save writes: read as parameters
+    (tmp_path / "m.pdparams").write_bytes(plain)
+    (tmp_path / "m.pdopt").write_bytes(plain)
+    np.testing.assert_array_equal(paddle.static.load_program_state(str(tmp_path / "m"))["w"], np.zeros(2))
+    for data in hostile_pickles(str(marker)).values():
+        for suffix in (".pdparams", ".pdopt"):  # each file of a static checkpoint goes through the restricted reader
+            (tmp_path / "m.pdparams").write_bytes(plain)
+            (tmp_path / "m.pdopt").write_bytes(plain)
+            (tmp_path / f"m{suffix}").write_bytes(data)
+            with pytest.raises(ValueError, match=r"is refused|not a readable checkpoint"):
+                paddle.static.load_program_state(str(tmp_path / "m"))
+    for data in [*hostile_pickles(str(marker)).values(), plain]:  # a .pdiparams is never a pickle
         (tmp_path / "i.pdmodel").write_bytes((MODELS / "lenet.pdmodel").read_bytes())
         (tmp_path / "i.pdiparams").write_bytes(data)
         with pytest.raises(ValueError):

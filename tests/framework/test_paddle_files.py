@@ -81,12 +81,12 @@ def test_what_minipaddle_writes_is_the_object_paddle_writes():
 
 def test_big_arrays_are_split_with_protocol_2_and_joined_on_load(monkeypatch, tmp_path):
     # Paddle cuts arrays over 2**30 - 1 bytes; with a smaller limit the same code path runs on a small array.
-    real = paddle_pickle._split_big_arrays
+    real = paddle_pickle.split_big_arrays
 
     def split_small(saved, protocol):
         return real(saved, protocol, slice_bytes=40)
 
-    monkeypatch.setattr(paddle_pickle, "_split_big_arrays", split_small)
+    monkeypatch.setattr(paddle_pickle, "split_big_arrays", split_small)
     w = paddle.to_tensor(np.arange(30, dtype="float32").reshape(5, 6))
     path = tmp_path / "big.pdparams"
     paddle.save({"w": w}, str(path), protocol=2)

@@ -29,7 +29,7 @@ SHRINK = {
     "00_quick_start": "train_samples = 256\ntest_samples = 64\nepochs = 1",
     "04_training_loops": "epochs = 15\ncompare_steps = 40",
     "06_to_static": "steps = 10",
-    "09_deployment": "train_steps = 5",
+    "09_deployment": "train_steps = 5\ndownload_pretrained = False",
     "08_quantization": "train_samples = 1500\ntest_samples = 400\nepochs = 1\nqat_steps = 20",
     "07_mixed_precision": "steps = 3",
     "11_profiler": "steps = 8",

@@ -3,6 +3,7 @@ the in-memory forms, truncated files, and atomic writes."""
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 import textwrap
@@ -13,6 +14,7 @@ import pytest
 
 import minipaddle as paddle
 from minipaddle.static import files
+from minipaddle.static import io as static_io
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -69,10 +71,17 @@ def test_save_writes_params_state_and_program_and_load_restores_them(static_mode
     paddle.static.save(main, prefix)
     assert sorted(os.listdir(tmp_path / "ckpt")) == ["model.pdmodel", "model.pdopt", "model.pdparams", "model.pdset"]
     params = {p.name for p in main.all_parameters()}
-    with zipfile.ZipFile(prefix + ".pdparams") as z:  # plain .npz: one .npy per variable, no pickle
-        assert {n.removesuffix(".npy") for n in z.namelist()} == params
+    with open(prefix + ".pdparams", "rb") as f:  # Paddle's form: a pickle of {name: array}
+        pickled = pickle.load(f)
+    assert set(pickled) == params and all(type(v) is np.ndarray for v in pickled.values())
+    with open(prefix + ".pdopt", "rb") as f:
+        assert {k: v.tolist() for k, v in pickle.load(f).items()} == {"train_step": [41]}
     assert set(paddle.static.load_program_state(prefix)) == params | {"train_step"}
-    assert str(paddle.static.deserialize_program(paddle.static.load_from_file(prefix + ".pdmodel"))) == str(main)
+    model = paddle.static.load_from_file(prefix + ".pdmodel")  # Paddle's ProgramDesc, read back as a Program
+    assert model[:1] == b"\n"
+    back = paddle.static.deserialize_program(model)
+    assert {v.name for v in back.list_vars() if v.persistable} == params | {"train_step"}
+    assert {v.name for v in back.list_vars() if v.is_data} == {"image", "label"}
 
     for name in fresh_scope.vars:  # forget everything, then load
         fresh_scope.vars[name] = np.zeros_like(fresh_scope.vars[name])
@@ -80,6 +89,44 @@ def test_save_writes_params_state_and_program_and_load_restores_them(static_mode
     for name, value in saved.items():
         np.testing.assert_array_equal(fresh_scope.vars[name], value)
     paddle.static.load(main, prefix + ".pdparams")  # any of the three file names works as the prefix
+
+
+def test_save_in_minipaddles_format_and_load_tells_the_formats_apart(static_mode, fresh_scope, tmp_path):
+    main, startup, *_ = _classifier()
+    _run_startup(startup)
+    _with_state(main)
+    prefix = str(tmp_path / "m")
+    paddle.static.save(main, prefix, format="minipaddle")
+    params = {p.name for p in main.all_parameters()}
+    with zipfile.ZipFile(prefix + ".pdparams") as z:  # plain .npz: one .npy per variable, no pickle
+        assert {n.removesuffix(".npy") for n in z.namelist()} == params
+    assert str(paddle.static.deserialize_program(paddle.static.load_from_file(prefix + ".pdmodel"))) == str(main)
+    saved = {k: v.copy() for k, v in fresh_scope.vars.items()}
+    for name in fresh_scope.vars:
+        fresh_scope.vars[name] = np.zeros_like(fresh_scope.vars[name])
+    paddle.static.load(main, prefix)  # read by its bytes, not by its name
+    for name, value in saved.items():
+        np.testing.assert_array_equal(fresh_scope.vars[name], value)
+    with pytest.raises(ValueError, match="format must be 'paddle' or 'minipaddle'"):
+        paddle.static.save(main, prefix, format="npz")
+
+
+def test_save_splits_big_arrays_with_protocol_2_as_paddle_does(static_mode, fresh_scope, tmp_path, monkeypatch):
+    from minipaddle.static import big_arrays
+
+    main, startup, *_ = _classifier()
+    _run_startup(startup)
+    real = big_arrays.split_big_arrays
+    monkeypatch.setattr(static_io, "split_big_arrays", lambda saved, protocol: real(saved, protocol, slice_bytes=40))
+    prefix = str(tmp_path / "m")
+    paddle.static.save(main, prefix, protocol=2)
+    with open(prefix + ".pdparams", "rb") as f:
+        pickled = pickle.load(f)
+    w = main.all_parameters()[0].name  # the conv weight: 18 float32 numbers, 72 bytes: two slices of 10
+    assert pickled["UnpackBigParamInfor@@"][w] == {"OriginShape": (2, 1, 3, 3), "slices": [f"{w}@@.0", f"{w}@@.1"]}
+    state = paddle.static.load_program_state(prefix)
+    np.testing.assert_array_equal(state[w], fresh_scope.vars[w])
+    assert not any("@@" in k for k in state)
 
 
 def test_load_checks_what_it_loads_and_changes_nothing_on_error(static_mode, fresh_scope, tmp_path):

@@ -24,7 +24,7 @@ import sys
 import numpy as np
 import numpy.random  # noqa: F401  (paddle wants numpy.random imported first)
 import paddle
-from patterns import kind_of, pattern_values
+from patterns import kind_of, pattern_values, static_mlp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -115,6 +115,21 @@ class Lstm(paddle.nn.Layer):
         return self.head(y[:, -1]), h
 
 
+class BiRnn(paddle.nn.Layer):
+    """Bidirectional recurrent layers: a 2-layer LSTM, then a GRU, both direction="bidirect"."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = paddle.nn.LSTM(4, 6, num_layers=2, direction="bidirect")
+        self.gru = paddle.nn.GRU(12, 5, direction="bidirect")
+        self.head = paddle.nn.Linear(10, 3)
+
+    def forward(self, x):
+        y, (h, c) = self.lstm(x)
+        z, hg = self.gru(y)
+        return self.head(z[:, -1]), h, c, hg
+
+
 def cond_while(x):
     """to_static with a tensor `if` (conditional_block) and a while_loop (while)."""
     if paddle.mean(x) > 0:
@@ -173,6 +188,7 @@ MODELS = {
     "mlp_bn_dropout": (MlpBnDropout, [([None, 8], "float32")], True),
     "ops_mix": (OpsMix, [([None, 5], "int64"), ([None, 2, 4, 4], "float32")], True),
     "lstm": (Lstm, [([None, 5, 4], "float32")], True),
+    "birnn": (BiRnn, [([None, 5, 4], "float32")], True),
     "cond_while": (None, [([None, 3], "float32")], True),
     "quant_qat": (qat_net, [([None, 1, 4, 4], "float32")], True),
 }
@@ -226,8 +242,34 @@ def record_models(names) -> None:
         print(f"{name}: feeds {feeds}, outputs {[o.shape for o in outputs]}, ops {ops}")
 
 
+def record_static() -> None:
+    """static/: paddle.static.save of a static MLP after one Adam step (mlp.pdparams/.pdopt/.pdmodel, the last the
+    training Program with its backward and optimizer ops), paddle.save of its forward Program (mlp_test.pdmodel),
+    and static/expected.npz: every persistable value ("state:<name>"), the input and the test Program's output."""
+    out = os.path.join(HERE, "static")
+    os.makedirs(out, exist_ok=True)
+    paddle.enable_static()
+    paddle.seed(11)
+    main, startup, test, loss, feed = static_mlp(paddle)
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        exe.run(startup)
+        exe.run(main, feed=feed, fetch_list=[loss])
+        paddle.static.save(main, os.path.join(out, "mlp"))
+        paddle.save(test, os.path.join(out, "mlp_test.pdmodel"))
+        (result,) = exe.run(test, feed={"x": feed["x"]}, fetch_list=[test.global_block().ops[-1].output_arg_names[0]])
+        state = paddle.static.load_program_state(os.path.join(out, "mlp"))
+        expected = {f"state:{k}": np.asarray(v) for k, v in state.items()}
+    expected.update({"input:x": feed["x"], "input:y": feed["y"], "output:test": result})
+    paddle.disable_static()
+    np.savez(os.path.join(out, "expected.npz"), **expected)
+    print(f"static: {sorted(os.listdir(out))}, ops {[op.type for op in test.global_block().ops]}")
+
+
 if __name__ == "__main__":
-    parts = sys.argv[1:] or ["checkpoints", "models"]
+    parts = sys.argv[1:] or ["checkpoints", "models", "static"]
+    if "static" in parts:
+        record_static()
     if "checkpoints" in parts:
         record_checkpoints()
     if "models" in parts:

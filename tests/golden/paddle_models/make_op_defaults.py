@@ -1,6 +1,6 @@
-"""Write minipaddle/static/paddle_op_defaults.py: the attributes paddle 2.6.2 gives each op it writes into a
-.pdmodel (its values when the op is built with default arguments). minipaddle's writer starts every op from these,
-because Paddle's loaders (jit.load builds a backward from them) need every attribute an op has.
+"""Write minipaddle/static/paddle_op_defaults.py: the slots and attributes paddle 2.6.2 gives each op it writes into
+a .pdmodel (its values when the op is built with default arguments), as one data table. minipaddle's writer starts
+every op from these, because Paddle's loaders (jit.load builds a backward from them) need every attribute an op has.
 
     cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/paddle_models/make_op_defaults.py
     cd /work/main && .venv/bin/ruff format minipaddle/static/paddle_op_defaults.py
@@ -17,10 +17,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TARGET = os.path.join(HERE, "..", "..", "..", "minipaddle", "static", "paddle_op_defaults.py")
 SKIP = {"op_callstack"}
 HEADER = (
-    '"""The attributes paddle 2.6.2 gives each op it writes into a .pdmodel, as built with default arguments\n'
-    "(recorded by tests/golden/paddle_models/make_op_defaults.py). static/pdmodel.py starts every op it\n"
-    'writes from these: Paddle\'s loaders need every attribute an op has (jit.load builds a backward)."""\n\n'
-)  # the Python stack at build time: not part of the op
+    '"""The slots and attributes paddle 2.6.2 gives each op it writes into a .pdmodel, as built with default\n'
+    "arguments (recorded by tests/golden/paddle_models/make_op_defaults.py): one entry per op type in OPS, the\n"
+    "attributes every op has in COMMON_ATTRS. static/pdmodel.py starts every op it writes from `op_defaults(type)`:\n"
+    'Paddle\'s loaders need every attribute and slot an op has (jit.load builds a backward from them)."""\n\n'
+)  # the Python stack at build time (op_callstack) is not part of the op
+READER = '''
+
+def op_defaults(kind: str) -> tuple:
+    """(attributes {name: (Paddle's AttrType name, value)}, input slots, output slots) of Paddle's op `kind`; an op
+    outside the table gets the common attributes and no slots."""
+    entry = OPS.get(kind, {})
+    attrs = {**COMMON_ATTRS, **entry.get("attrs", {})}
+    return attrs, tuple(entry.get("inputs", ())), tuple(entry.get("outputs", ()))
+'''
 
 
 def build():
@@ -49,7 +59,36 @@ def build():
     c = paddle.cast(s > 0, "float32") + paddle.cast(s < 0, "float32") + paddle.cast(s == 0, "float32")
     c = c + paddle.cast(s >= 0, "float32") + paddle.cast(s <= 0, "float32") + paddle.cast(s != 0, "float32")
     c = c + paddle.cast(paddle.logical_not(s > 0), "float32")
-    return F.softmax(c + paddle.nn.functional.avg_pool2d(x, 2).mean())
+    out = F.softmax(c + paddle.nn.functional.avg_pool2d(x, 2).mean())
+    return out, more_ops(x)
+
+
+def more_ops(x):
+    """Slicing, set_value, embedding, the fused fc, max pooling with its indices, cond and while_loop, hard_sigmoid."""
+    F = paddle.nn.functional
+    a = x[:, 1:3]  # slice
+    b = x[:, ::2]  # strided_slice
+    y = x * 1.0
+    y = paddle.static.setitem(y, (slice(None), 0), 5.0)  # set_value
+    ids = paddle.static.data("ids", [None, 3], "int64")
+    e = paddle.nn.Embedding(10, 4)(ids)  # lookup_table_v2
+    flat = paddle.flatten(x, 1)
+    block = flat.block
+    w = paddle.static.create_parameter([4 * 8 * 8, 3], "float32")
+    bias = paddle.static.create_parameter([3], "float32")
+    fc = block.create_var(name="fc_out", dtype="float32", shape=[-1, 3])
+    block.append_op(type="fc", inputs={"Input": [flat], "W": [w], "Bias": [bias]}, outputs={"Out": [fc]},
+                    attrs={"in_num_col_dims": 1})  # fmt: skip
+    pooled, mask = F.max_pool2d(x, 2, return_mask=True)  # max_pool2d_with_index
+    m = paddle.mean(x)
+    c = paddle.static.nn.cond(m > 0, lambda: x * 2.0, lambda: x - 1.0)  # conditional_block, select_input
+    i = paddle.zeros([1], "int64")
+    i, s = paddle.static.nn.while_loop(lambda i, s: i < 3, lambda i, s: [i + 1, s + 1.0], [i, paddle.zeros_like(m)])
+    u = paddle.unsqueeze(a, 1)
+    v = paddle.squeeze(u, 1)
+    st = paddle.stack([v, v], axis=0)
+    p1, p2 = paddle.split(st, 2, axis=0)
+    return [a, b, y, e, fc, pooled, mask, c, i, s, p1, p2, F.hardsigmoid(x)]
 
 
 def main():
@@ -66,14 +105,29 @@ def main():
                 continue
             value = op.attr(n)
             kind = str(op.desc.attr_type(n)).split(".")[-1]  # AttrType.INTS -> INTS
+            if kind in ("BLOCK", "BLOCKS"):  # a control-flow op's sub-block: the writer sets it
+                continue
+            if kind == "SCALARS":  # set_value's values (paddle's Scalar objects): the writer sets them
+                value = []
             attrs[n] = (kind, list(value) if isinstance(value, tuple) else value)
         defaults.setdefault(op.type, attrs)
+    common = {k: v for k, v in defaults["relu"].items()}  # what every op has (relu has nothing else)
+    table = {}
+    for kind in sorted(defaults):
+        assert set(common) <= set(defaults[kind]), f"{kind} lacks some of {sorted(common)}"
+        attrs = {k: v for k, v in defaults[kind].items() if k not in common or common[k] != v}
+        table[kind] = {"inputs": slots[kind][0], "outputs": slots[kind][1], "attrs": attrs}
     with open(TARGET, "w") as f:
         f.write(HEADER)
-        f.write("# op type: {attribute: (Paddle's AttrType name, value)}\n")
-        f.write("ATTR_DEFAULTS = " + pprint.pformat(defaults, width=116, sort_dicts=True) + "\n\n")
-        f.write("# op type: (input slots, output slots): Paddle writes every slot, an absent input as an empty one\n")
-        f.write("SLOTS = " + pprint.pformat(slots, width=116, sort_dicts=True) + "\n")
+        f.write('__all__ = ["COMMON_ATTRS", "OPS", "op_defaults"]\n\n')
+        f.write("# every op's attributes: {name: (Paddle's AttrType name, value)}\n")
+        f.write("COMMON_ATTRS = " + pprint.pformat(common, width=116, sort_dicts=True) + "\n\n")
+        f.write(
+            "# op type: its input and output slots (Paddle writes every slot, an absent input as an empty one), and\n"
+        )
+        f.write("# its attributes besides COMMON_ATTRS\n")
+        f.write("OPS = " + pprint.pformat(table, width=116, sort_dicts=True) + "\n")
+        f.write(READER)
     print(sorted(defaults))
 
 
