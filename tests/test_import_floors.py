@@ -106,10 +106,6 @@ LAZY = {
         "minipaddle",
     ): _NAMESPACE,
     ("minipaddle.inference.predictor", "threadpoolctl"): "threadpoolctl only when a Config sets the BLAS threads",
-    (
-        "minipaddle.jit.dy2static.convert_operators",
-        "minipaddle",
-    ): _PUBLIC_API,
     ("minipaddle.onnx.convert", "onnx"): _ONNX,
     (
         "minipaddle.onnx.export",

@@ -25,6 +25,7 @@ import contextlib
 import numpy as np
 
 from minipaddle import ops
+from minipaddle import tensor as paddle  # the public tensor functions (paddle.cast, ...), as user code names them
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, unique_name
 from minipaddle.core.tensor import Tensor
@@ -33,12 +34,6 @@ from minipaddle.static.control_flow import _merged_shape, cond, external_reads, 
 from minipaddle.static.debug import Print
 from minipaddle.static.program import Variable, default_main_program
 from minipaddle.tensor.array import TensorArray
-
-
-def _paddle():
-    import minipaddle
-
-    return minipaddle
 
 
 def is_variable(x) -> bool:
@@ -94,13 +89,12 @@ def _number_dtype(x):
         return "bool"
     if isinstance(x, (int, np.integer)):
         return "int64"
-    return _paddle().get_default_dtype()
+    return paddle.get_default_dtype()
 
 
 def to_static_variable(x, like=None):
     """A Python number, Tensor or None as a Variable of the current block (`like` gives dtype and shape to
     numbers and to None)."""
-    paddle = _paddle()
     if is_variable(x):
         return x
     if isinstance(x, Tensor):
@@ -117,11 +111,10 @@ def _placeholder(like):
     """Zeros of `like`'s dtype and shape (unknown sizes as 1) made in the current block, without reading `like`
     (which may live in another branch)."""
     shape = [d if d >= 0 else 1 for d in like.shape]
-    return _paddle().assign(Tensor(np.zeros(shape, like.dtype.np)))
+    return paddle.assign(Tensor(np.zeros(shape, like.dtype.np)))
 
 
 def _as_bool(pred):
-    paddle = _paddle()
     return pred if pred.dtype.name == "bool" else paddle.cast(pred, "bool")
 
 
@@ -304,10 +297,10 @@ def _merge_branch(name, a, b, program, tb, fb, parent, outs):
         if vx.dtype != vy.dtype:
             if not _is_data(x):
                 with _in_block(program, tb.idx):
-                    vx = _paddle().cast(vx, vy.dtype)
+                    vx = paddle.cast(vx, vy.dtype)
             elif not _is_data(y):
                 with _in_block(program, fb.idx):
-                    vy = _paddle().cast(vy, vx.dtype)
+                    vy = paddle.cast(vy, vx.dtype)
             else:
                 raise TypeError(
                     f"to_static: after the `if` on a Tensor, '{name}' is {vx.dtype.name} in the true branch but "
@@ -435,7 +428,7 @@ def _run_paddle_while(cond_fn, body_fn, get_args, set_args, names, push_pop=()) 
         for k, i in enumerate(carried):
             v = to_static_variable(_value(after[i]), like=values[k])
             if v.dtype != values[k].dtype and not _is_data(init[i]):  # the start was a Python number
-                v = _paddle().cast(v, values[k].dtype)
+                v = paddle.cast(v, values[k].dtype)
             new.append(v)
         return new
 
@@ -481,7 +474,7 @@ def convert_logical_and(x_fn, y_fn):
     y = y_fn()
     if not is_variable(y):
         return y and x
-    return _paddle().logical_and(_as_bool(x), _as_bool(y))
+    return paddle.logical_and(_as_bool(x), _as_bool(y))
 
 
 def convert_logical_or(x_fn, y_fn):
@@ -491,12 +484,12 @@ def convert_logical_or(x_fn, y_fn):
     y = y_fn()
     if not is_variable(y):
         return y or x
-    return _paddle().logical_or(_as_bool(x), _as_bool(y))
+    return paddle.logical_or(_as_bool(x), _as_bool(y))
 
 
 def convert_logical_not(x):
     if is_variable(x):
-        return _paddle().logical_not(_as_bool(x))
+        return paddle.logical_not(_as_bool(x))
     return not x
 
 
@@ -508,7 +501,7 @@ def convert_var_dtype(x, dtype: str):
     otherwise."""
     target, py = _CASTS[dtype]
     if is_variable(x):
-        return _paddle().cast(x, target)
+        return paddle.cast(x, target)
     return py(x)
 
 
@@ -519,7 +512,7 @@ def convert_len(x):
             raise TypeError(f"len() of a 0-d Tensor ({x.name})")
         if x.shape[0] >= 0:
             return x.shape[0]
-        return _paddle().shape(x)[0]
+        return paddle.shape(x)[0]
     if isinstance(x, (TensorRange, TensorEnumerate)):
         return x.length()
     if isinstance(x, TensorArray):  # an int64 Tensor of shape [1], as Paddle's convert_len gives
@@ -538,13 +531,11 @@ class TensorRange:
             raise TypeError("to_static: range() with a Tensor step is not supported; use a Python int step")
         if step == 0:
             raise ValueError("range() arg 3 must not be zero")
-        paddle = _paddle()
         self.start = paddle.cast(start, "int64") if is_variable(start) else start
         self.stop = paddle.cast(stop, "int64") if is_variable(stop) else stop
         self.step = step
 
     def length(self):
-        paddle = _paddle()
         span = paddle.subtract(to_static_variable(self.stop), to_static_variable(self.start))
         if self.step > 0:
             n = paddle.floor_divide(span + (self.step - 1), to_static_variable(self.step))
@@ -606,14 +597,13 @@ def convert_index(it, i):
         if isinstance(it, range):
             return i * it.step + it.start
         if isinstance(it, (list, tuple)) and it and all(_is_data(v) for v in it):
-            it = _paddle().stack(list(it))  # a list of Tensors read at a Tensor index: stacked, then gathered
+            it = paddle.stack(list(it))  # a list of Tensors read at a Tensor index: stacked, then gathered
         if not _is_data(it):
             raise TypeError(
                 f"to_static: a loop over a Python {type(it).__name__} became a while_loop on a Tensor condition (a "
                 "`break` or `return` under an `if` on a Tensor), and a Python list cannot be read at a Tensor index; "
                 "loop over a Tensor instead, or move the break out"
             )
-        paddle = _paddle()
         return paddle.squeeze(paddle.gather(it, paddle.reshape(paddle.cast(i, "int64"), [1])), [0])
     return it[i]
 
