@@ -127,6 +127,35 @@ def test_int8_pass_leaves_float_programs_alone():
         paddle.static.passes.convert_to_int8("not a program")
 
 
+def test_int8_pass_leaves_a_training_quantize_linear_alone():
+    """A quantize_linear in training finds its scale by moving average: the given scale is not the one it used,
+    so its matmul stays in float; the same Program in inference form is converted."""
+    progs = []
+    for training in (True, False):
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        scope = paddle.static.Scope()
+        paddle.enable_static()
+        try:
+            with paddle.static.program_guard(main, startup):
+                x = paddle.static.data("x", [-1, 3], "float32")
+
+                def state(value, shape=(1,)):
+                    return paddle.static.create_global_var(list(shape), value, "float32", persistable=True)
+
+                s, zero, accum, count, w_levels = state(2.0), state(0.0), state(1.0), state(1.0), state(1.0, (3, 2))
+                q = ops.quantize_linear(x, s, zero, -1, 8, 0, accum, count, is_test=not training)
+                a = ops.dequantize_linear(q[0] if training else q, s, zero, -1, 8, 0)
+                y = paddle.matmul(a, ops.dequantize_linear(w_levels, state(1.0), zero, -1, 8, 0))
+            with paddle.static.scope_guard(scope):
+                paddle.static.Executor().run(startup)
+        finally:
+            paddle.disable_static()
+        new = paddle.static.passes.convert_to_int8(main, scope, keep=[y])
+        progs.append([op.type for op in new.global_block().ops])
+    assert "matmul" in progs[0] and "matmul_int8" not in progs[0]
+    assert "matmul_int8" in progs[1]
+
+
 @pytest.mark.slow
 def test_int8_lenet_on_digits_within_one_point_of_float32(tmp_path):
     """Train LeNet briefly on the embedded digits, PTQ-calibrate, go to int8: accuracy within 1 point."""

@@ -63,6 +63,7 @@ def convert_to_int8(program: Program, scope=None, keep=()) -> Program:
             if (
                 q is not None
                 and q.type == "quantize_linear"
+                and len(q.outputs["Out"]) == 1  # the inference form (in training its scale is a moving average)
                 and _same(value(flat_inputs(q)[1]), value(flat_inputs(dq)[1]))
             ):
                 return flat_inputs(q)[0], flat_inputs(q)[1], dq.attrs.get("bit_length", 8)
