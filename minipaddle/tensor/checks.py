@@ -200,3 +200,11 @@ def check_int(v, fn: str, arg: str, low: int = -INT64_MAX - 1, high: int = INT64
     if not low <= v <= high:
         raise ValueError(f"{fn}: {arg} must be an int in [{low}, {high}], got {v}")
     return v
+
+
+def check_probability(v, fn: str, arg: str) -> float:
+    """A probability in [0, 1] (a dropout rate, a label-smoothing amount)."""
+    v = check_float(v, fn, arg)
+    if not 0.0 <= v <= 1.0:  # NaN too
+        raise ValueError(f"{fn}: {arg} must be a number in [0, 1], got {v!r}")
+    return v

@@ -32,6 +32,7 @@ from minipaddle.tensor.checks import (
     check_float_tensor,
     check_int,
     check_nonnegative,
+    check_probability,
     check_tensor,
     normalize_axis,
 )
@@ -130,7 +131,7 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
         raise TypeError(f"{fn}: input must be a float tensor of logits, got {input.dtype.name}")
     ignore_index = check_int(ignore_index, fn, "ignore_index")
     soft_label, use_softmax = check_bool(soft_label, fn, "soft_label"), check_bool(use_softmax, fn, "use_softmax")
-    label_smoothing = check_float(label_smoothing, fn, "label_smoothing")
+    label_smoothing = check_probability(label_smoothing, fn, "label_smoothing")
     if ignore_index > 0 and soft_label:
         raise ValueError(f"{fn}: with soft_label=True, ignore_index should be -100, got {ignore_index}")
     if input.ndim == 0:

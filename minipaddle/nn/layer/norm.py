@@ -21,7 +21,7 @@ from minipaddle.nn import functional as F
 from minipaddle.nn.initializer import Constant, Normal
 from minipaddle.nn.layer.layers import Layer
 from minipaddle.nn.param_attr import ParamAttr
-from minipaddle.tensor.checks import check_tensor
+from minipaddle.tensor.checks import check_dtype, check_tensor
 
 __all__ = [
     "BatchNorm",
@@ -164,7 +164,10 @@ class BatchNorm(Layer):
                  moving_variance_name=None, do_model_average_for_mean_and_var=True, use_global_stats=False,
                  trainable_statistics=False):  # fmt: skip
         super().__init__()
+        if act is not None and not isinstance(act, str):
+            raise TypeError(f"BatchNorm: act must be None or the name of an activation, got {type(act).__name__}")
         self._act = act
+        check_dtype(dtype, "BatchNorm")
         self._dtype = "float32" if dtype == "float16" else dtype
         self.weight = None
         self.bias = None

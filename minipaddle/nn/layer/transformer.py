@@ -26,7 +26,7 @@ from minipaddle.nn.layer.layers import Layer
 from minipaddle.nn.layer.linear import Linear
 from minipaddle.nn.layer.norm import LayerNorm
 from minipaddle.nn.param_attr import ParamAttr
-from minipaddle.tensor.checks import check_int, check_tensor
+from minipaddle.tensor.checks import check_int, check_probability, check_tensor
 
 __all__ = [
     "MultiHeadAttention",
@@ -99,6 +99,7 @@ class MultiHeadAttention(Layer):
         super().__init__()
         embed_dim = check_int(embed_dim, "MultiHeadAttention", "embed_dim")
         num_heads = check_int(num_heads, "MultiHeadAttention", "num_heads")
+        dropout = check_probability(dropout, "MultiHeadAttention", "dropout")
         if embed_dim <= 0 or num_heads <= 0 or embed_dim % num_heads:
             raise ValueError(f"MultiHeadAttention: embed_dim ({embed_dim}) must be a positive multiple of num_heads "
                              f"({num_heads})")  # fmt: skip
