@@ -96,8 +96,7 @@ MISSING = {
         "sequence_softmax",
         "sequence_unpad",
     },  # fmt: skip
-    # Datasets that download their files, and audio file I/O.
-    "paddle.text": {"Conll05st", "Movielens", "WMT14", "WMT16"},  # datasets in formats not read yet
+    # Audio datasets that download their files, and audio file I/O.
     "paddle.audio": {"backends", "datasets", "info", "load", "save"},
     "paddle.callbacks": {"WandbCallback"},  # needs the wandb service
 }
