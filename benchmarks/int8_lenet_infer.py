@@ -65,17 +65,16 @@ def save_float_and_int8(net, calibration, folder: str) -> tuple:
     """Save `net` as float32 and, after PTQ on the calibration batches and the int8 pass, as int8:
     the two path prefixes."""
     import minipaddle as paddle
-    from minipaddle.quantization.saved_model import save_inference_layer
 
     spec = [paddle.static.InputSpec([None, 1, 28, 28], "float32", "image")]
     fp32, qdq, int8 = (os.path.join(folder, n) for n in ("lenet_fp32", "lenet_qdq", "lenet_int8"))
-    save_inference_layer(net, fp32, spec)
+    paddle.jit.save(net, fp32, input_spec=spec)
     Q = paddle.quantization
     ptq = Q.PTQ(Q.QuantConfig(activation=Q.observers.AbsmaxObserver(), weight=Q.observers.AbsmaxObserver()))
     observed = ptq.quantize(net)
     for batch in calibration:
         observed(paddle.to_tensor(batch))
-    save_inference_layer(ptq.convert(observed), qdq, spec)
+    paddle.jit.save(ptq.convert(observed), qdq, input_spec=spec)
     paddle.enable_static()
     try:
         exe = paddle.static.Executor()

@@ -32,6 +32,7 @@ from minipaddle import (
     optimizer,
     profiler,
     quantization,
+    reader,
     regularizer,
     signal,
     sparse,
@@ -39,10 +40,12 @@ from minipaddle import (
     testing,
     text,
     utils,
+    version,
     vision,
 )
 from minipaddle import tensor_methods as _methods
 from minipaddle.autograd import grad
+from minipaddle.batch import batch  # (the module paddle.batch first, then the function under its name)
 from minipaddle.core.dtype import DType as dtype
 from minipaddle.core.dtype import (
     bfloat16,
@@ -84,7 +87,6 @@ from minipaddle.framework.io import async_save, clear_async_save_task_queue, loa
 from minipaddle.framework.runtime import IrGuard, check_shape, disable_signal_handler
 from minipaddle.hapi import Model, flops, summary
 from minipaddle.nn.param_attr import ParamAttr, create_parameter
-from minipaddle.reader import batch
 from minipaddle.static import disable_static, enable_static
 from minipaddle.tensor.attribute import *  # noqa: F403
 from minipaddle.tensor.creation import *  # noqa: F403
@@ -109,7 +111,7 @@ _methods.bind()
 
 from minipaddle import jit  # noqa: E402  (paddle.jit stands on everything above: nn, static, optimizer)
 
-__version__ = "0.1.0"
+__version__ = version.full_version
 
 # Deployment reads Programs: imported last, once everything it builds on is bound.
 from minipaddle import (  # noqa: E402

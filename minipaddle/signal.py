@@ -64,16 +64,16 @@ def frame(x, frame_length, hop_length, axis=-1, name=None):
     fn = "paddle.signal.frame"
     check_tensor(x, fn)
     if axis not in (0, -1) or isinstance(axis, bool):
-        raise ValueError(f"Unexpected axis: {axis}. It should be 0 or -1.")
+        raise ValueError(f"{fn}: Unexpected axis: {axis}. It should be 0 or -1.")
     if not _is_int(frame_length) or frame_length <= 0:
-        raise ValueError(f"Unexpected frame_length: {frame_length}. It should be an positive integer.")
+        raise ValueError(f"{fn}: Unexpected frame_length: {frame_length}. It should be an positive integer.")
     if not _is_int(hop_length) or hop_length <= 0:
-        raise ValueError(f"Unexpected hop_length: {hop_length}. It should be an positive integer.")
+        raise ValueError(f"{fn}: Unexpected hop_length: {hop_length}. It should be an positive integer.")
     if x.ndim < 1:
         raise ValueError(f"{fn}: x must have at least 1 dimension, got a 0-d tensor")
     _check_framing_dtype(x, fn)
     if x.shape[axis] >= 0 and frame_length > x.shape[axis]:
-        raise ValueError(f"Attribute frame_length should be less equal than sequence length, "
+        raise ValueError(f"{fn}: Attribute frame_length should be less equal than sequence length, "
                          f"but got ({frame_length}) > ({x.shape[axis]}).")  # fmt: skip
     return ops.frame(x, frame_length, hop_length, axis)
 
@@ -98,9 +98,9 @@ def overlap_add(x, hop_length, axis=-1, name=None):
     fn = "paddle.signal.overlap_add"
     check_tensor(x, fn)
     if axis not in (0, -1) or isinstance(axis, bool):
-        raise ValueError(f"Unexpected axis: {axis}. It should be 0 or -1.")
+        raise ValueError(f"{fn}: Unexpected axis: {axis}. It should be 0 or -1.")
     if not _is_int(hop_length) or hop_length <= 0:
-        raise ValueError(f"Unexpected hop_length: {hop_length}. It should be an positive integer.")
+        raise ValueError(f"{fn}: Unexpected hop_length: {hop_length}. It should be an positive integer.")
     if x.ndim < 2:
         raise ValueError(f"{fn}: x must have at least 2 dimensions (frame_length, num_frames), got rank {x.ndim}")
     _check_framing_dtype(x, fn)

@@ -245,6 +245,23 @@ def register_hook(self, hook) -> _HookHandle:
     return _HookHandle(table, key)
 
 
+def _register_backward_hook(self, hook) -> None:
+    """Call `hook()` (no arguments) every time this leaf's gradient has been fully computed and accumulated into
+    `.grad` in a backward pass, while backward goes on with the rest of the graph (Paddle 2.6's
+    `Tensor._register_backward_hook`; DataParallel starts a bucket's all-reduce from it). Returns None, as Paddle.
+    """
+    if self._node is not None:
+        raise ValueError("_register_backward_hook: only a leaf Tensor (not made by an op) can have a backward hook")
+    if self.stop_gradient:
+        raise ValueError("_register_backward_hook: the tensor has stop_gradient=True, so it never gets a gradient")
+    if not callable(hook):
+        raise TypeError(f"_register_backward_hook: hook must be callable, got {type(hook).__name__}")
+    if self._backward_hooks is None:
+        self._backward_hooks = {}
+        autograd.leaf_ready_hooks_used()
+    self._backward_hooks[id(hook)] = hook
+
+
 def retain_grads(self) -> None:
     """Keep the gradient of a non-leaf tensor in `.grad` after backward (leaves always keep it)."""
     if self._node is None or self._retain_grads:
@@ -296,6 +313,7 @@ METHODS = {
     "clear_gradient": clear_grad,
     "gradient": gradient,
     "register_hook": register_hook,
+    "_register_backward_hook": _register_backward_hook,
     "retain_grads": retain_grads,
     "sigmoid": activation.sigmoid,
     # creation and random functions that Paddle binds as methods too

@@ -46,7 +46,7 @@ MISSING = {
         "split",
         "to_static",
     },  # fmt: skip
-    "paddle.inference": {"XpuConfig", "_get_phi_kernel_name"},  # no XPU; a paddle C++ internal
+    "paddle.inference": {"_get_phi_kernel_name"},  # a paddle C++ internal
     "paddle": {"LazyGuard"},  # layers have no lazy parameter creation
     "paddle.autograd": {"saved_tensors_hooks"},  # would change how core/node.py saves values
     # Methods of paddle's sparse, selected-rows, string and distributed tensors (minipaddle's sparse tensors are

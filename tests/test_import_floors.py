@@ -24,7 +24,7 @@ PACKAGE = ROOT / "minipaddle"
 # Lowest first. A module stands on the floor of the longest prefix listed here, and may import its own floor and
 # the floors below. Inside a floor, families are siblings: they may import each other, never in a circle.
 FLOORS = [
-    ("core", ["minipaddle.core"]),  # the engine: state, dtype, tensor, op, node, dispatch, autograd
+    ("core", ["minipaddle.core", "minipaddle.version"]),  # the engine: state, dtype, tensor, op, autograd; the version
     ("ops", ["minipaddle.ops", "minipaddle.profiler.events"]),  # every op, defined once; the profiler's event marks
     (
         "tensor",  # the public tensor functions and the namespaces made of them
@@ -64,6 +64,7 @@ FLOORS = [
             "minipaddle.hub",
             "minipaddle.utils",
             "minipaddle.reader",
+            "minipaddle.batch",
             "minipaddle.distributed",
         ],
     ),
@@ -81,6 +82,10 @@ _PUBLIC_API = "uses the public paddle.* API above its own floor (added this stop
 _TRANSLATION = "Paddle's op translation builds ops with the public API, above static (to move down next stop)"
 _ONNX = "onnx is a large package: loaded only when a model is exported or drawn"
 _NAMESPACE = "paddle.tensor.X / paddle.framework.X name all of paddle.*: resolved from the top on first use"
+_PROGRAM_METHODS = (
+    "Program's methods over modules that read Programs (program_state -> executor -> program; serialize): a true "
+    "cycle, kept at the method as paddle 2.6's Program.state_dict does (`from .executor import global_scope`)"
+)
 _TO_STATIC = "to_static's own cycle: converting a call converts the callee, which calls convert_call again"
 
 # Every import inside a function that is not of the standard library: (module, imported module) -> why.
@@ -100,10 +105,6 @@ LAZY = {
         "minipaddle.framework",
         "minipaddle",
     ): _NAMESPACE,
-    (
-        "minipaddle.inference.enums",
-        "minipaddle",
-    ): _PUBLIC_API,
     ("minipaddle.inference.predictor", "threadpoolctl"): "threadpoolctl only when a Config sets the BLAS threads",
     (
         "minipaddle.jit.dy2static.convert_operators",
@@ -148,11 +149,11 @@ LAZY = {
     (
         "minipaddle.static.program",
         "minipaddle.static.program_state",
-    ): _TRANSLATION,
+    ): _PROGRAM_METHODS,
     (
         "minipaddle.static.program",
         "minipaddle.static.serialize",
-    ): _TRANSLATION,
+    ): _PROGRAM_METHODS,
     (
         "minipaddle.tensor",
         "minipaddle",

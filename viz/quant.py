@@ -156,13 +156,13 @@ def _draw_program(program, scope):
             for name in [n for names in op.inputs.values() for n in names if n is not None][1:2]:
                 if name in scope.vars and np.asarray(scope.vars[name]).dtype.kind == "f":
                     lines.append(f"scale {_scale_text(np.asarray(scope.vars[name], np.float64).reshape(-1))}")
-            thresholds = [f"{k} {_scale_text(np.asarray(v, np.float64).reshape(-1))}" for k, v in op.attrs.items()
-                          if k.endswith("_threshold")]  # fmt: skip
+            thresholds = [f"{k} {_scale_text(np.asarray(v, np.float64).reshape(-1))}"
+                          for k, v in op.quant_attrs.items() if k.endswith("_threshold")]  # fmt: skip
             notes[(b.idx, i)] = lines + thresholds
     for b in program.blocks:  # the legacy format's thresholds on ordinary ops
         for i, op in enumerate(b.ops):
             if (b.idx, i) not in notes:
-                th = [f"{k} {_scale_text(np.asarray(v, np.float64).reshape(-1))}" for k, v in op.attrs.items()
+                th = [f"{k} {_scale_text(np.asarray(v, np.float64).reshape(-1))}" for k, v in op.quant_attrs.items()
                       if k.endswith("_threshold")]  # fmt: skip
                 if th:
                     notes[(b.idx, i)] = th

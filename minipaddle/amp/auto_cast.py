@@ -12,6 +12,7 @@ import contextlib
 import threading
 
 from minipaddle.amp.cast_hook import AutoCastHook
+from minipaddle.amp.composite import CompositeOp
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, add_op_hook
 from minipaddle.ops.amp_lists import LEVELS, update_list
@@ -28,6 +29,11 @@ class AmpSettings:
     def __init__(self, enable: bool, level: str, dtype, white: set, black: set, use_promote: bool) -> None:
         self.enable, self.level, self.dtype = enable, level, dtype
         self.white, self.black, self.use_promote = white, black, use_promote
+
+    def composite(self, paddle_op: str, inputs: tuple) -> CompositeOp:
+        """A block computing Paddle op `paddle_op` from several ops (composite.py): it casts `inputs` as the
+        rule says for that one op, and ops inside are not cast again."""
+        return CompositeOp(self, paddle_op, inputs)
 
     def __repr__(self) -> str:
         return f"AmpSettings(level={self.level!r}, dtype={self.dtype.name!r}, use_promote={self.use_promote})"

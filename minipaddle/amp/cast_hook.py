@@ -8,29 +8,13 @@ backward are not cast again: they compute in the dtypes the forward pass chose, 
 
 from __future__ import annotations
 
-import sys
-
 from minipaddle import ops
 from minipaddle.amp.cast_log import AMP_CAST_NODES, LOGS, CastRecord
 from minipaddle.amp.cast_rule import CASTABLE, dest_dtype, list_of
-from minipaddle.core import autograd
 from minipaddle.core.state import STATE, OpHook
 from minipaddle.ops.amp_names import paddle_op_name
 
 __all__ = ["AutoCastHook"]
-
-_BACKWARD_CODE = autograd.run_backward.__code__
-
-
-def _in_backward() -> bool:
-    """Whether the op is part of a backward pass (autograd.run_backward is on the call stack). Backward turns
-    gradient recording off, so only ops run without recording pay for this look up the stack."""
-    frame = sys._getframe(2)
-    while frame is not None:
-        if frame.f_code is _BACKWARD_CODE:
-            return True
-        frame = frame.f_back
-    return False
 
 
 class AutoCastHook(OpHook):
@@ -46,7 +30,7 @@ class AutoCastHook(OpHook):
         settings = STATE.amp
         if settings is None or settings.level == "O0":
             return inputs
-        if not STATE.grad_enabled and not STATE.static_mode and _in_backward():
+        if STATE.in_backward:  # a grad rule (set by core/autograd.run_backward): runs in the forward's dtypes
             return inputs
         in_dtypes = tuple(None if t is None else t.dtype for t in inputs)
         paddle_name = paddle_op_name(op.name, attrs)

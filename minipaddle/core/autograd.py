@@ -5,7 +5,10 @@ The walk is iterative (no recursion limit on deep graphs):
 2. Gradients flow in that order. A node runs once all its consumers have given it their gradients, because
    every consumer comes earlier in the order. Gradients arriving at the same output are summed.
 3. Gradients reaching a leaf are summed and then added into `leaf.grad` (Paddle accumulates until clear_grad),
-   or, for `paddle.grad`, handed back instead.
+   or, for `paddle.grad`, handed back instead. A leaf is finished as soon as the last node with an edge to it
+   has run (its gradient is final then), not at the end of the walk: its `register_hook` hooks run, its gradient
+   is accumulated, and then its `_register_backward_hook` hooks are called, the "leaf gradient ready" point
+   where DataParallel starts a bucket's all-reduce while backward goes on (as Paddle's GradNodeAccumulation).
 
 Grad rules are written with minipaddle ops. Outside `create_graph` they run under no_grad, so they are plain
 computation; with `create_graph=True` they are recorded like any forward op, which gives double backward.
@@ -83,12 +86,20 @@ def run_backward(
         slots[t._out_index] = g if slots[t._out_index] is None else _sum(slots[t._out_index], g)
         root_nodes.append(t._node)
 
-    was_enabled = state.STATE.grad_enabled
-    state.STATE.grad_enabled = create_graph  # grad rules are recorded only when a graph of the gradient is wanted
+    thread = state.STATE.__dict__  # this thread's state, looked up once (see dispatch.apply)
+    was_enabled, was_in_backward = thread["grad_enabled"], thread["in_backward"]
+    thread["grad_enabled"] = create_graph  # grad rules are recorded only when a graph of the gradient is wanted
+    thread["in_backward"] = True  # hooks on the door (AMP) tell grad-rule ops from forward ops by this
     try:
-        for node in topological_order(root_nodes):
+        order = topological_order(root_nodes)
+        # Once some leaf in the process has a "gradient ready" hook (DataParallel), each leaf is finished as soon as
+        # the last node with an edge to it has run; otherwise all of them at the end (the same .grad, less work).
+        pending, leaves_of = _leaf_edges(order) if _READY_HOOKS.used else (None, _NO_LEAF_EDGES)
+        for node in order:
             out_grads = grads.pop(id(node), None)
             if out_grads is None:  # no gradient reached this node (e.g. only through stop_gradient paths)
+                if node in leaves_of:
+                    _finish_leaves(leaves_of[node], pending, leaf_grads, captured, create_graph)
                 continue
             if node.released:
                 raise RuntimeError(
@@ -123,17 +134,71 @@ def run_backward(
                 slots[k] = g if slots[k] is None else _sum(slots[k], g)
             if not retain_graph:
                 node.release()
+            if node in leaves_of:
+                _finish_leaves(leaves_of[node], pending, leaf_grads, captured, create_graph)
 
-        for leaf, g in leaf_grads.values():
-            if leaf._hooks:
-                g = _call_hooks(leaf._hooks, g)
-            if captured is not None:
-                captured[id(leaf)] = g
-            else:
-                _accumulate(leaf, g, create_graph)
+        for leaf, g in list(leaf_grads.values()):  # the leaves not finished early (all of them without ready hooks)
+            _finish_leaf(leaf, g, leaf_grads, captured, create_graph)
     finally:
-        state.STATE.grad_enabled = was_enabled
+        thread["grad_enabled"] = was_enabled
+        thread["in_backward"] = was_in_backward
     return captured
+
+
+class _ReadyHooks:
+    """Whether any leaf of this process was ever given a "gradient ready" hook (Tensor._register_backward_hook)."""
+
+    used = False
+
+
+_READY_HOOKS = _ReadyHooks()
+_NO_LEAF_EDGES: dict = {}  # run_backward's map when no leaf is finished early
+
+
+def leaf_ready_hooks_used() -> None:
+    """Called when a leaf gets its first ready hook: from then on backward finishes leaves early (see run_backward)."""
+    _READY_HOOKS.used = True
+
+
+def _leaf_edges(order: list) -> tuple[dict, dict]:
+    """{id(leaf): how many edges of the nodes in `order` lead to it}, and {node: [id(leaf) of each of its edges
+    to a leaf]} for the nodes that have such edges (GradNodes hash by identity)."""
+    pending: dict[int, int] = {}
+    leaves_of: dict[GradNode, list] = {}
+    for node in order:
+        for edge in node.edges:
+            if edge is not None and type(edge[0]) is not GradNode:
+                key = id(edge[0])
+                pending[key] = pending[key] + 1 if key in pending else 1
+                if node in leaves_of:
+                    leaves_of[node].append(key)
+                else:
+                    leaves_of[node] = [key]
+    return pending, leaves_of
+
+
+def _finish_leaves(keys: list, pending: dict, leaf_grads: dict, captured, create_graph: bool) -> None:
+    """A node with edges to the leaves `keys` has run (or was skipped): each leaf whose last edge that was is
+    final now."""
+    for key in keys:
+        pending[key] -= 1
+        if pending[key] == 0 and key in leaf_grads:
+            leaf, g = leaf_grads[key]
+            _finish_leaf(leaf, g, leaf_grads, captured, create_graph)
+
+
+def _finish_leaf(leaf: Tensor, g: Tensor, leaf_grads: dict, captured, create_graph: bool) -> None:
+    """The leaf's gradient for this pass is final: hooks, then accumulate (or capture), then the ready hooks."""
+    del leaf_grads[id(leaf)]
+    if leaf._hooks:
+        g = _call_hooks(leaf._hooks, g)
+    if captured is not None:
+        captured[id(leaf)] = g
+        return
+    _accumulate(leaf, g, create_graph)
+    if leaf._backward_hooks:
+        for hook in list(leaf._backward_hooks.values()):
+            hook()
 
 
 def _raise_bad_shape(node: GradNode, i: int, g: Tensor, shape: tuple) -> None:

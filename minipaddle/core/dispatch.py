@@ -35,9 +35,12 @@ def apply(op, inputs: tuple, attrs: dict | None = None):
     """Run `op` on `inputs` (Tensors, or None for an absent optional input) with keyword `attrs`."""
     if attrs is None:
         attrs = _NO_ATTRS
-    if STATE.static_mode:
+    # This thread's state as its plain dict, looked up once: every `STATE.x` is a per-thread lookup (STATE is a
+    # threading.local), several times dearer than a plain attribute, and the door runs for every op.
+    state = STATE.__dict__
+    if state["static_mode"]:
         return build(op, inputs, attrs)
-    hooks = STATE.dynamic_hooks
+    hooks = state["dynamic_hooks"]
     if hooks:
         inputs = run_before_hooks(hooks, op, inputs, attrs)
 
@@ -47,7 +50,8 @@ def apply(op, inputs: tuple, attrs: dict | None = None):
         out = run_kernel(op, [None if t is None else t._data for t in inputs], attrs)
 
     # A gradient is needed when recording is on and some input wants one.
-    need_grad = STATE.grad_enabled and _wants_grad(inputs) and op.differentiable
+    grad_enabled = state["grad_enabled"]
+    need_grad = grad_enabled and _wants_grad(inputs) and op.differentiable
 
     if type(out) is tuple:
         outputs = tuple(Tensor(o, not need_grad) for o in out)
@@ -57,10 +61,10 @@ def apply(op, inputs: tuple, attrs: dict | None = None):
         # Shares storage with input 0, so in-place changes to either are seen by both.
         base = inputs[0]
         outputs[0]._version = base._version
-        if STATE.grad_enabled:  # (a view taken under no_grad is a plain alias, outside autograd, like detach)
+        if grad_enabled:  # (a view taken under no_grad is a plain alias, outside autograd, like detach)
             outputs[0]._view = View(base, op, attrs, base._version[0])
     if need_grad:
-        node = GradNode(op, inputs, attrs, outputs, STATE.scope)
+        node = GradNode(op, inputs, attrs, outputs, state["scope"])
         for i, o in enumerate(outputs):
             o._node = node
             o._out_index = i

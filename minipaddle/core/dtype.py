@@ -125,7 +125,8 @@ _COMPLEX_OF = {float16: complex64, bfloat16: complex64, float32: complex64, floa
 
 
 def promote_types(a: DType, b: DType) -> DType:
-    """The dtype of `a_tensor (op) b_tensor` in paddle 2.6."""
+    """The dtype of `a_tensor (op) b_tensor` in paddle 2.6, which minipaddle's binary functions follow too (where
+    paddle 2.6 refuses an int/float mix; docs/feature_map.md, "differs on purpose")."""
     if a is b:
         return a
     if (a.is_floating or a.is_complex) and (b.is_floating or b.is_complex):

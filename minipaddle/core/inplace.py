@@ -26,15 +26,17 @@ def apply_inplace(op, target: Tensor, inputs: tuple, attrs: dict | None = None) 
     """
     if attrs is None:
         attrs = _NO_ATTRS
-    if STATE.static_mode:  # the op's output is written back into the target variable when the Program runs
+    state = STATE.__dict__  # this thread's state, looked up once (see dispatch.apply)
+    if state["static_mode"]:  # the op's output is written back into the target variable when the Program runs
         return dispatch.build(op, inputs, attrs, inplace_target=target)
-    hooks = STATE.dynamic_hooks
+    hooks = state["dynamic_hooks"]
     if hooks:
         inputs = run_before_hooks(hooks, op, inputs, attrs)
-    need_grad = STATE.grad_enabled and dispatch._wants_grad(inputs) and op.differentiable
+    grad_enabled = state["grad_enabled"]
+    need_grad = grad_enabled and dispatch._wants_grad(inputs) and op.differentiable
     # The target's history changes when the op is recorded, or when a tensor with a history gets a value that
     # depends on nothing needing a gradient (x.zero_()): its history ends there.
-    cut = not need_grad and STATE.grad_enabled and target._node is not None
+    cut = not need_grad and grad_enabled and target._node is not None
     arrays = [None if t is None else t._data for t in inputs]
     if not (need_grad or cut) and op.kernel_into is not None:
         run_kernel_into(op, target._data, arrays, attrs)  # nothing to record: write straight into the storage
@@ -61,7 +63,7 @@ def apply_inplace(op, target: Tensor, inputs: tuple, attrs: dict | None = None) 
     if need_grad:
         # Record the op as if it ran out of place; the target now stands for the op's output.
         snapshot = Tensor(target._data, stop_gradient=False, version=target._version)
-        node = GradNode(op, inputs, attrs, (snapshot,), STATE.scope)
+        node = GradNode(op, inputs, attrs, (snapshot,), state["scope"])
         target._node, target._out_index, target.stop_gradient = node, 0, False
     elif cut:
         target._node, target.stop_gradient = None, True

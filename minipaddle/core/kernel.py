@@ -15,14 +15,43 @@ from minipaddle.core.state import PROCESS, STATE
 _KERNEL_ERRORS = (ValueError, TypeError, IndexError, ArithmeticError, MemoryError)
 _PUBLIC_BASES = (IndexError, ValueError, TypeError, MemoryError)
 
+# numpy's and Python's words for a bad input, and what they mean to the user: (words, exception type, reason).
+# The reason is said first, in terms of the op's inputs; numpy's own text follows in brackets.
+_REASONS = (
+    ("could not be broadcast", ValueError, "inputs of shapes {shapes} do not broadcast together"),
+    ("maximum allowed", ValueError, "an argument is too large: the result would exceed numpy's array size limit"),
+    ("array is too big", ValueError, "an argument is too large: the result would exceed numpy's array size limit"),
+    ("negative dimensions", ValueError, "an argument makes a negative size"),
+    ("zero-size array to reduction", ValueError, "cannot reduce an empty input (shapes {shapes}): it has no value"),
+    ("numpy boolean", TypeError, "inputs of dtypes {dtypes} are not supported"),
+    ("did not contain a loop", TypeError, "inputs of dtypes {dtypes} are not supported"),
+    ("cannot cast ufunc", TypeError, "inputs of dtypes {dtypes} are not supported"),
+    ("out of bounds for array of dimension", ValueError, "an axis is out of range for inputs of shapes {shapes}"),
+    ("index out of range", IndexError, "inputs of shapes {shapes} do not have the dimensions the op needs"),
+    ("invalid index to scalar", IndexError, "inputs of shapes {shapes} do not have the dimensions the op needs"),
+    ("boolean index did not match", ValueError, "inputs of shapes {shapes} do not match each other"),
+    ("cannot reshape array", ValueError, "inputs of shapes {shapes} do not match each other"),
+    ("arrays used as indices", TypeError, "an argument is too large or not an integer"),
+    ("invalid number of fft data points", ValueError, "an input of shapes {shapes} has no points to transform"),
+)
 
-def kernel_error(name: str, e: Exception, detail: str = "") -> Exception:
-    """The exception to raise for error `e` from op `name`'s kernel: the same built-in type, prefixed by the op.
-    Arithmetic errors (an attribute too large for a C integer, a division by a zero size) are bad arguments as
-    far as the user is concerned: a ValueError."""
+
+def kernel_error(name: str, e: Exception, detail: str = "", arrays=()) -> Exception:
+    """The exception to raise for error `e` from op `name`'s kernel, prefixed by the op. Where numpy's text names
+    a cause the user can act on (shapes that do not broadcast, a size past numpy's limit, an empty reduction, a
+    dtype numpy has no loop for), the message says it in the inputs' terms first. Arithmetic errors (an attribute
+    too large for a C integer, a division by a zero size) are bad arguments as far as the user is concerned."""
     if isinstance(e, ArithmeticError):
         reason = "an argument is too large" if isinstance(e, OverflowError) else "an argument is zero or empty"
         return ValueError(f"{name}: {reason} ({e}){detail}")
+    text = str(e)
+    low = text.lower()
+    for words, kind, reason in _REASONS:
+        if words in low:
+            given = [a for a in arrays if isinstance(a, np.ndarray)]
+            shapes = ", ".join(str(list(a.shape)) for a in given) or "[]"
+            dtypes = ", ".join(str(a.dtype) for a in given) or "none"
+            return kind(f"{name}: {reason.format(shapes=shapes, dtypes=dtypes)}{detail} (inside the kernel: {text})")
     base = next(b for b in _PUBLIC_BASES if isinstance(e, b))
     return base(f"{name}: {e}{detail}")
 
@@ -35,7 +64,7 @@ def run_kernel(op, arrays: list, attrs: dict, name: str | None = None):
     except _KERNEL_ERRORS as e:
         if str(e).startswith(op.name + ":"):  # a kernel that already names itself
             raise
-        raise kernel_error(name or op.name, e) from e
+        raise kernel_error(name or op.name, e, arrays=arrays) from e
     if type(out) is tuple:
         out = tuple(o if type(o) is np.ndarray else np.asarray(o) for o in out)
     elif type(out) is not np.ndarray:
@@ -51,7 +80,7 @@ def run_kernel_into(op, target_data: np.ndarray, arrays: list, attrs: dict) -> N
         op.kernel_into(target_data, *arrays, **attrs)
     except _KERNEL_ERRORS as e:
         shape = list(target_data.shape)
-        raise kernel_error(f"{op.name}_", e, f" (the result must keep the tensor's shape {shape})") from e
+        raise kernel_error(f"{op.name}_", e, f" (the result must keep the tensor's shape {shape})", arrays) from e
     if PROCESS.check_nan_inf:  # process-wide, as the flags are: a plain attribute, read on every op
         check_finite(f"{op.name}_", target_data)
 

@@ -39,6 +39,7 @@ class Tensor:
         "_name",
         "persistable",
         "_hooks",
+        "_backward_hooks",
         "_retain_grads",
         "__dict__",
         "__weakref__",
@@ -58,6 +59,7 @@ class Tensor:
         self._name = None
         self.persistable = False
         self._hooks = None
+        self._backward_hooks = None  # {key: hook()} called once the leaf's gradient is accumulated (autograd.py)
         self._retain_grads = False
 
     # ---- what the tensor is ----

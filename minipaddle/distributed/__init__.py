@@ -7,7 +7,7 @@ Where things live:
     launcher.py       starting N ranks through MPI's launcher (mpiexec), and reading how each one ended
     rank_main.py      what each started rank runs first (environment, logs, its status, abort on error)
     spawn.py          paddle.distributed.spawn(func, args, nprocs)
-    launch/           python -m paddle.distributed.launch --nproc_per_node N train.py  (also `fleetrun`)
+    launch/           python -m minipaddle.distributed.launch --nproc_per_node N train.py  (also `fleetrun`)
     data_parallel.py  paddle.DataParallel: rank 0's weights to all, gradients averaged in buckets
     fleet/            fleet.init, DistributedStrategy, distributed_model/optimizer, utils.recompute
     timeline.py       recording what every rank did when (forward, backward, each bucket's all-reduce, step)

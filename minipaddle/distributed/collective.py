@@ -143,7 +143,9 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, sync_op=True):
     ring, group = _group("all_reduce", group)
     if _not_member(group):
         return None
-    apply_inplace(ops.ALLREDUCE_OPS[kind], tensor, (tensor,), {"ring_id": ring, "use_calc_stream": sync_op})
+    # Always on the calculation stream: the started form (use_calc_stream=False) needs a c_sync_comm_stream after
+    # it, which only DataParallel's reducer makes; a task that is already done keeps every caller correct.
+    apply_inplace(ops.ALLREDUCE_OPS[kind], tensor, (tensor,), {"ring_id": ring, "use_calc_stream": True})
     return _done(sync_op)
 
 
@@ -265,23 +267,25 @@ def reduce_scatter(tensor, tensor_list, op=ReduceOp.SUM, group=None, sync_op=Tru
 
 def send(tensor, dst=0, group=None, sync_op=True):
     """Send `tensor` to global rank `dst` (which calls `recv`)."""
-    _check_tensor("send", tensor)
-    ring, group = _group("send", group)
-    if _not_member(group):
-        return None
-    peer = _group_rank("send", group, dst, "dst")
-    apply(ops.Send, (tensor,), {"peer": peer, "ring_id": ring, "use_calc_stream": sync_op})
-    return _done(sync_op)
+    return _point_to_point("send", ops.Send, tensor, dst, "dst", group, sync_op)
 
 
 def recv(tensor, src=0, group=None, sync_op=True):
     """Receive into `tensor` (in place) what global rank `src` sends."""
-    _check_tensor("recv", tensor)
-    ring, group = _group("recv", group)
+    return _point_to_point("recv", ops.Recv, tensor, src, "src", group, sync_op)
+
+
+def _point_to_point(fn: str, op, tensor, rank: int, arg: str, group, sync_op: bool):
+    """send and recv: `op` with the group rank of global rank `rank` as its peer (recv writes `tensor`)."""
+    _check_tensor(fn, tensor)
+    ring, group = _group(fn, group)
     if _not_member(group):
         return None
-    peer = _group_rank("recv", group, src, "src")
-    apply_inplace(ops.Recv, tensor, (tensor,), {"peer": peer, "ring_id": ring, "use_calc_stream": sync_op})
+    attrs = {"peer": _group_rank(fn, group, rank, arg), "ring_id": ring, "use_calc_stream": sync_op}
+    if op is ops.Recv:
+        apply_inplace(op, tensor, (tensor,), attrs)
+    else:
+        apply(op, (tensor,), attrs)
     return _done(sync_op)
 
 
@@ -344,31 +348,39 @@ def broadcast_object_list(object_list, src=0, group=None) -> None:
     """Every rank's `object_list` becomes (in place) global rank `src`'s list of picklable objects."""
     if not isinstance(object_list, list):
         raise TypeError(f"broadcast_object_list: object_list must be a list, got {type(object_list).__name__}")
-    _, group = _group("broadcast_object_list", group)
-    if _not_member(group):
-        return None
-    root = _group_rank("broadcast_object_list", group, src, "src")
-    everyone: list = []
-    all_gather_object(everyone, list(object_list), group=group)
-    object_list[:] = everyone[root]
-    return None
+    sent = _objects_from("broadcast_object_list", group, src, lambda rank, root: list(object_list))
+    if sent is not None:
+        object_list[:] = sent[0]
 
 
 def scatter_object_list(out_object_list, in_object_list=None, src=0, group=None) -> None:
     """Rank r of the group gets `[in_object_list[r]]` of global rank `src` into `out_object_list` (in place)."""
     if not isinstance(out_object_list, list):
         raise TypeError(f"scatter_object_list: out_object_list must be a list, got {type(out_object_list).__name__}")
-    _, group = _group("scatter_object_list", group)
+
+    def mine(rank: int, root: int):
+        if rank != root:
+            return None
+        if not isinstance(in_object_list, list) or len(in_object_list) != _nranks(group):
+            raise ValueError(f"scatter_object_list: in_object_list must hold one object per rank ({_nranks(group)})")
+        return in_object_list
+
+    sent = _objects_from("scatter_object_list", group, src, mine)
+    if sent is not None:
+        out_object_list[:] = [sent[0][sent[1]]]
+
+
+def _objects_from(fn: str, group, src: int, contribution):
+    """What global rank `src` sends (every rank's `contribution(rank, root)` is all-gathered, the root's kept):
+    (the root's object, this rank's group rank), or None off the group."""
+    _, group = _group(fn, group)
     if _not_member(group):
         return None
-    root = _group_rank("scatter_object_list", group, src, "src")
+    root = _group_rank(fn, group, src, "src")
     rank = parallel_env.get_rank(group)
-    if rank == root and (not isinstance(in_object_list, list) or len(in_object_list) != _nranks(group)):
-        raise ValueError(f"scatter_object_list: in_object_list must hold one object per rank ({_nranks(group)})")
     everyone: list = []
-    all_gather_object(everyone, in_object_list if rank == root else None, group=group)
-    out_object_list[:] = [everyone[root][rank]]
-    return None
+    all_gather_object(everyone, contribution(rank, root), group=group)
+    return everyone[root], rank
 
 
 def alltoall_single(in_tensor, out_tensor, in_split_sizes=None, out_split_sizes=None, group=None, sync_op=True):

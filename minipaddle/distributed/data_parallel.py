@@ -2,21 +2,23 @@
 
 At construction rank 0's parameters and buffers are broadcast, so every rank starts from the same weights. The
 trainable parameters are dealt into buckets in reverse order (gradients arrive last layer first): the first
-bucket holds `last_comm_buffer_size` MB, the others `comm_buffer_size` MB, as Paddle's EagerReducer. A gradient
-hook on every parameter tells the reducer when its gradient has arrived; once every gradient of a bucket is
-there, the bucket is flattened into one buffer, all-reduced (one `c_allreduce_sum` through the door), divided
-by the number of ranks and written back. Buckets are reduced in bucket order on every rank, so ranks whose
-gradients arrive in different orders still make the same collectives.
+bucket holds `last_comm_buffer_size` MB, the others `comm_buffer_size` MB, as Paddle's EagerReducer. A backward
+hook on every parameter (core/autograd.py calls it as soon as that gradient is final, while backward goes on)
+tells the reducer that its gradient is ready; once every gradient of a bucket is there, the bucket is flattened
+into one buffer and its all-reduce is started without waiting (one `c_allreduce_sum` through the door, an MPI
+Iallreduce), so communication overlaps the backward of the earlier layers. After the last bucket has started
+the reducer waits for them all (`c_sync_comm_stream`), divides by the number of ranks and writes the averages
+back. Buckets are started in bucket order on every rank, so ranks whose gradients arrive in different orders
+still make the same collectives.
 
-Where minipaddle differs from Paddle: minipaddle's autograd hands the leaves their gradients at the end of the
-backward walk (core/autograd.py), so a bucket's all-reduce starts after the gradient computation, while the
-remaining leaves are being accumulated, rather than overlapping the backward of earlier layers.
+MPI moves a non-blocking all-reduce forward only inside MPI calls (MPICH has no progress thread by default), so
+every ready gradient tests the started ones once; `viz.plot_timeline` shows each bucket from its start to the
+moment a test found it complete.
 """
 
 from __future__ import annotations
 
 import contextlib
-import time
 import warnings
 
 import numpy as np
@@ -28,9 +30,9 @@ from minipaddle.core.state import STATE, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.distributed import collective, parallel_env, timeline
 from minipaddle.nn import Layer
-from minipaddle.ops.collective import AllReduceSum
+from minipaddle.ops.collective import AllReduceSum, SyncCommStream
 from minipaddle.tensor.manipulation import concat, reshape, split
-from minipaddle.tensor.math import add, scale
+from minipaddle.tensor.math import scale
 
 __all__ = ["DataParallel", "sync_params_buffers"]
 
@@ -141,7 +143,14 @@ def _recording() -> bool:
 
 
 class Reducer:
-    """Averages the gradients of `params` over the ranks of `group`, bucket by bucket, from gradient hooks."""
+    """Averages the gradients of `params` over the ranks of `group`, bucket by bucket, while backward runs.
+
+    Each parameter's backward hook (`Tensor._register_backward_hook`: its gradient is final and accumulated)
+    marks it ready. Once every parameter of the next bucket is ready, that bucket is flattened and its all-reduce
+    is started without waiting (`c_allreduce_sum` with use_calc_stream=False, an MPI Iallreduce), and backward
+    goes on with the earlier layers. Every ready gradient lets MPI move the started all-reduces forward. When the
+    last bucket has started, the reducer waits for all (`c_sync_comm_stream`), divides by the number of ranks and
+    writes the averages into the `.grad`s: as Paddle's EagerReducer (MarkGroupReady, then FinalizeBackward)."""
 
     def __init__(self, params: list, names: dict, group, first_bytes: int, bytes_each: int, find_unused: bool):
         self.group = group
@@ -152,10 +161,11 @@ class Reducer:
         self.buckets = _buckets(list(reversed(params)), first_bytes, bytes_each)
         self.bucket_of = {id(p): b for b, bucket in enumerate(self.buckets) for p in bucket}
         self.active = False
-        self.hooks = [p.register_hook(self._hook_for(p)) for p in params]
+        for p in params:
+            p._register_backward_hook(self._ready_hook_for(p))
 
-    def _hook_for(self, param):
-        return lambda g: self.on_grad(param, g)
+    def _ready_hook_for(self, param):
+        return lambda: self.on_ready(param)
 
     def prepare(self, outputs) -> None:
         """Called after each forward that will be followed by a synced backward."""
@@ -167,8 +177,8 @@ class Reducer:
         else:
             self.used = self._used(outputs) if self.find_unused else None
         self.active = True
-        self.arrived = [set() for _ in self.buckets]  # ids of params whose gradient came, per bucket
-        self.values = {}
+        self.arrived = [set() for _ in self.buckets]  # ids of params whose gradient is ready, per bucket
+        self.started = []  # (bucket index, its flat buffer being all-reduced, the engine's InFlight)
         self.next_bucket = 0
 
     def _used(self, outputs) -> set:
@@ -194,59 +204,53 @@ class Reducer:
         bucket = self.buckets[b]
         return bucket if self.used is None else [p for p in bucket if id(p) in self.used]
 
-    def on_grad(self, param: Tensor, g: Tensor):
-        """The gradient hook: keep the parameter's full gradient (accumulated + new), reduce ready buckets."""
+    def on_ready(self, param: Tensor) -> None:
+        """The backward hook: `param.grad` is final for this step; start every bucket, in order, now complete."""
         if not self.active:
-            return None
-        with no_grad():
-            full = g if param.grad is None else add(param.grad, g)
-        param.clear_grad(set_to_zero=False)  # the hook's result becomes the gradient (no double counting)
-        b = self.bucket_of[id(param)]
-        self.arrived[b].add(id(param))
-        self.values[id(param)] = full
-        mine = self._reduce_ready(param)
-        return mine if mine is not None else full
-
-    def _reduce_ready(self, current: Tensor):
-        """Reduce every bucket, in order, whose gradients have all arrived; the current parameter's averaged
-        gradient is returned (its hook's result), the others are written into their `.grad`."""
-        result = None
+            return
+        comm = parallel_env.comm_of(self.group)
+        if comm is not None and self.started:
+            comm.progress()
+        self.arrived[self.bucket_of[id(param)]].add(id(param))
         while self.next_bucket < len(self.buckets):
             b = self.next_bucket
             if any(id(p) not in self.arrived[b] for p in self._expected(b)):
-                break
-            averaged = self._allreduce(b)
-            for p, avg in zip(self.buckets[b], averaged):
-                if p is current:
-                    result = avg
-                elif p.grad is not None and id(p) in self.arrived[b]:
-                    with no_grad():
-                        apply_inplace(_ASSIGN, p.grad, (avg,))
-                else:  # no gradient on this rank (unused): it gets the others' average
-                    p.grad = avg
+                return
+            self._start(b, comm)
             self.next_bucket += 1
-        if self.next_bucket == len(self.buckets):
-            self.active = False
-            self.values = {}
-        return result
+        self._finish()
 
-    def _allreduce(self, b: int) -> list:
-        bucket = self.buckets[b]
-        start = time.perf_counter()
+    def _start(self, b: int, comm) -> None:
+        """Flatten bucket b's gradients into one buffer and start its all-reduce (in place, not waited for)."""
         with no_grad():
             parts = []
-            for p in bucket:
-                v = self.values.get(id(p))
-                if v is None:  # an unused parameter contributes zeros (or what it accumulated in no_sync)
-                    v = p.grad if p.grad is not None else Tensor(np.zeros(p._data.shape, p._data.dtype))
+            for p in self.buckets[b]:
+                # A parameter unused on this rank contributes zeros (or what it accumulated in no_sync).
+                v = p.grad if p.grad is not None else Tensor(np.zeros(p._data.shape, p._data.dtype))
                 parts.append(reshape(v, [-1]))
             flat = concat(parts) if len(parts) > 1 else parts[0].clone()
-            apply_inplace(AllReduceSum, flat, (flat,), {"ring_id": self.ring, "use_calc_stream": True})
-            flat = scale(flat, 1.0 / self.nranks)
-            pieces = split(flat, [int(np.prod(p.shape)) for p in bucket]) if len(bucket) > 1 else [flat]
-            averaged = [reshape(piece, p.shape) for piece, p in zip(pieces, bucket)]
-        timeline.span(f"all-reduce bucket {b}", start, time.perf_counter(), kind="allreduce")
-        return averaged
+            apply_inplace(AllReduceSum, flat, (flat,), {"ring_id": self.ring, "use_calc_stream": False})
+        flight = comm.in_flight[-1] if comm is not None else None
+        self.started.append((b, flat, flight))
+
+    def _finish(self) -> None:
+        """Every bucket has started: wait for all, then write the averages into the parameters' `.grad`."""
+        with no_grad():
+            apply_inplace(SyncCommStream, self.started[-1][1], (self.started[-1][1],), {"ring_id": self.ring})
+            for b, flat, flight in self.started:
+                bucket = self.buckets[b]
+                flat = scale(flat, 1.0 / self.nranks)
+                pieces = split(flat, [int(np.prod(p.shape)) for p in bucket]) if len(bucket) > 1 else [flat]
+                for p, piece in zip(bucket, pieces):
+                    avg = reshape(piece, p.shape)
+                    if p.grad is not None:
+                        apply_inplace(_ASSIGN, p.grad, (avg,))
+                    else:  # no gradient on this rank (unused): it gets the others' average
+                        p.grad = avg
+                if flight is not None:
+                    timeline.span(f"all-reduce bucket {b}", flight.started, flight.finished, kind="allreduce")
+        self.active = False
+        self.started = []
 
     def _unused_message(self) -> str:
         b = next(i for i, a in enumerate(self.arrived) if len(a) < len(self._expected(i)))

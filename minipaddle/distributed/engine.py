@@ -9,6 +9,12 @@ deadline. So ranks that call collectives in different orders or with different s
 what every rank called, instead of a hang or silently wrong numbers; a rank that never arrives (it is in a
 different call, or finished early) makes the others fail after the timeout instead of hanging forever.
 What this cannot see: point-to-point calls (send/recv) that never match, which MPI itself cannot detect either.
+
+`start_allreduce` is the non-blocking form (DataParallel's buckets during backward): the signature and the data
+go out together as two non-blocking MPI calls, and the signature is checked when the data has arrived, so the
+rank computes on instead of waiting for the others. MPI moves such a request forward only while the rank is
+inside an MPI call, so the reducer calls `progress()` at every gradient that becomes ready, and `wait_all()`
+(the `c_sync_comm_stream` op) at the end.
 """
 
 from __future__ import annotations
@@ -74,22 +80,28 @@ class Communicator:
         self.rank = comm.Get_rank()
         self.nranks = comm.Get_size()
         self.calls = 0  # collectives started on this communicator (their sequence number)
+        self.in_flight: list[InFlight] = []  # non-blocking all-reduces started and not yet waited for
 
     # ---- agreeing on the call ------------------------------------------------------------------------------
-    def agree(self, what: str, x: np.ndarray | None = None, root: int = -1) -> None:
-        """Check that every rank is making the same call, before making it (see the module docstring)."""
+    def _signature(self, what: str, x: np.ndarray | None, root: int) -> np.ndarray:
+        """This call's signature: its sequence number, and checksums of what, dtype and shape; and the root."""
         self.calls += 1
         shape = () if x is None else x.shape
         dtype = "" if x is None else x.dtype.str
-        mine = np.array(
+        return np.array(
             [self.calls, zlib.crc32(what.encode()), zlib.crc32(dtype.encode()), zlib.crc32(repr(shape).encode()), root],
             dtype=np.int64,
         )
+
+    def agree(self, what: str, x: np.ndarray | None = None, root: int = -1) -> None:
+        """Check that every rank is making the same call, before making it (see the module docstring)."""
+        mine = self._signature(what, x, root)
         table = np.empty((self.nranks, mine.size), dtype=np.int64)
         self._wait(self.comm.Iallgather(mine, table), what)
         if (table == mine).all():
             return
-        described = f"{what}(dtype={x.dtype if x is not None else None}, shape={list(shape)}, root={root})"
+        shape = [] if x is None else list(x.shape)
+        described = f"{what}(dtype={x.dtype if x is not None else None}, shape={shape}, root={root})"
         everyone = self.comm.allgather((self.calls, described))  # every rank saw the same table, so all get here
         lines = [f"  rank {self.ranks[r]}: collective #{n}: {d}" for r, (n, d) in enumerate(everyone)]
         raise RuntimeError(
@@ -119,6 +131,39 @@ class Communicator:
         self._wait(self.comm.Iallreduce(MPI.IN_PLACE, _contiguous(buf), _MPI_OPS[op]), "all_reduce")
         if op == "avg":
             _divide(buf, self.nranks)
+
+    def start_allreduce(self, buf: np.ndarray, op: str) -> InFlight:
+        """Start an all-reduce of `buf` in place and return at once; `wait_all()` finishes it (and checks that every
+        rank made the same call: a mismatch is found there, after the data requests have been posted)."""
+        what = f"all_reduce[{op}]"
+        mine = self._signature(what, buf, -1)
+        table = np.empty((self.nranks, mine.size), dtype=np.int64)
+        requests = [self.comm.Iallgather(mine, table),
+                    self.comm.Iallreduce(MPI.IN_PLACE, _contiguous(buf), _MPI_OPS[op])]  # fmt: skip
+        flight = InFlight(self, what, mine, table, requests, buf, op)
+        self.in_flight.append(flight)
+        return flight
+
+    def progress(self) -> None:
+        """Let MPI move the started all-reduces forward (each test is one MPI call); stamp the finished ones."""
+        for flight in self.in_flight:
+            flight.test()
+
+    def wait_all(self) -> None:
+        """Wait, within the collective timeout, for every all-reduce started with `start_allreduce`."""
+        flights, self.in_flight = self.in_flight, []
+        deadline = time.monotonic() + collective_timeout()
+        pause = 0.0
+        for flight in flights:
+            while not flight.test():
+                if time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"{flight.what}: rank {self.ranks[self.rank]} waited {collective_timeout():g} s for a "
+                        f"non-blocking all-reduce (collective #{flight.mine[0]}) but not every rank of the group "
+                        f"{self.ranks} joined ({_TIMEOUT_ENV} sets the timeout)."
+                    )
+                time.sleep(pause)
+                pause = min(pause * 2 + 1e-5, 1e-3)
 
     def reduce(self, buf: np.ndarray, root: int, op: str) -> None:
         self.agree(f"reduce[{op}]", buf, root)
@@ -168,6 +213,8 @@ class Communicator:
         self._wait(self.comm.Ibarrier(), "barrier")
 
     def allgather_object(self, obj) -> list:
+        """Every rank's `obj`, pickled: the contract is any picklable object, and what is unpickled comes only from
+        this job's ranks over MPI, never from a file (docs/distributed.md, "where pickle remains")."""
         self.agree("all_gather_object")
         data = np.frombuffer(pickle.dumps(obj), dtype=np.uint8)
         sizes = np.empty(self.nranks, np.int64)
@@ -202,6 +249,47 @@ class Communicator:
     def free(self) -> None:
         if self.comm not in (MPI.COMM_WORLD, MPI.COMM_NULL):
             self.comm.Free()
+
+
+class InFlight:
+    """A started non-blocking all-reduce: its two MPI requests (signature and data) and when it finished."""
+
+    def __init__(self, comm: Communicator, what: str, mine, table, requests: list, buf: np.ndarray, op: str):
+        self.comm, self.what, self.mine, self.table = comm, what, mine, table
+        self.requests, self.buf, self.op = requests, buf, op
+        self.started = time.perf_counter()
+        self.finished = None  # perf_counter() when a test first found it complete
+
+    def test(self) -> bool:
+        """True once complete (the signature checked, AVG divided); one MPI call while it is not."""
+        if self.finished is not None:
+            return True
+        if not MPI.Request.Testall(self.requests):
+            return False
+        self.finished = time.perf_counter()
+        if not (self.table == self.mine).all():
+            self.comm.in_flight = []  # the job is broken; nothing more is waited for
+            raise RuntimeError(_mismatch_message(self))
+        if self.op == "avg":
+            _divide(self.buf, self.comm.nranks)
+        return True
+
+
+def _mismatch_message(flight: InFlight) -> str:
+    """A non-blocking call cannot ask the ranks to describe their calls (they may have posted more since), so the
+    message says which parts of the signature differ on which rank."""
+    fields = ("sequence number", "collective", "dtype", "shape", "root")
+    ranks = flight.comm.ranks
+    lines = []
+    for r, row in enumerate(flight.table):
+        differ = [f for f, a, b in zip(fields, row, flight.mine) if a != b]
+        if differ:
+            lines.append(f"  rank {ranks[r]} differs in its {', '.join(differ)}")
+    return (
+        f"collective mismatch: rank {ranks[flight.comm.rank]} started a non-blocking {flight.what} of dtype "
+        f"{flight.buf.dtype}, shape {list(flight.buf.shape)} (collective #{flight.mine[0]}), but other ranks "
+        "called something else there; every rank must call the same collectives in the same order:\n" + "\n".join(lines)
+    )
 
 
 def world() -> Communicator:

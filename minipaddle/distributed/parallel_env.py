@@ -124,7 +124,7 @@ def init_parallel_env():
     """Set up the parallel environment of this rank and return the default Group of all ranks.
 
     With one process (`PADDLE_TRAINERS_NUM` unset or 1) it warns and does nothing, as Paddle. The ranks must
-    have been started by `paddle.distributed.spawn`, `python -m paddle.distributed.launch`, or `mpiexec`.
+    have been started by `paddle.distributed.spawn`, `python -m minipaddle.distributed.launch`, or `mpiexec`.
 
     Returns:
         Group: the default group (ranks 0..n-1), or None with one process.
@@ -148,7 +148,7 @@ def init_parallel_env():
     if launched_by_mpi() is None:
         raise RuntimeError(
             f"init_parallel_env: PADDLE_TRAINERS_NUM is {nranks} but this process was not started by MPI's "
-            "launcher; start the ranks with paddle.distributed.spawn, `python -m paddle.distributed.launch "
+            "launcher; start the ranks with paddle.distributed.spawn, `python -m minipaddle.distributed.launch "
             "--nproc_per_node N train.py`, or `mpiexec -n N python train.py`"
         )
 

@@ -1,23 +1,22 @@
 """What every rank started by `spawn` or `launch` runs first: `python -m minipaddle.distributed.rank_main ...`.
 
 It gives the rank Paddle's environment variables, sends its output to `log_dir/workerlog.N` (launch), runs the
-work (spawn's pickled function, or launch's script as `__main__`), and writes how it ended into a status file
-that the launcher reads: `running`, `ok`, `error` (with the traceback), or `terminated` (killed by MPI's
-launcher because another rank failed), each with the rank's process id. A rank that raises aborts the whole
-MPI job, so no rank is left waiting.
+work (spawn's function, imported by name, with its JSON arguments; or launch's script as `__main__`), and
+writes how it ended into a status file that the launcher reads: `running`, `ok`, `error` (with the traceback),
+or `terminated` (killed by MPI's launcher because another rank failed), each with the rank's process id. A rank
+that raises aborts the whole MPI job, so no rank is left waiting.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import pickle
 import runpy
 import signal
 import sys
 import traceback
-import types
 
+from minipaddle.distributed import spawn_payload
 from minipaddle.distributed.parallel_env import fill_paddle_env, launched_by_mpi
 
 
@@ -39,18 +38,6 @@ def _log_to(log_dir: str, rank: int) -> None:
     sys.stderr = open(2, "w", buffering=1, closefd=False)
 
 
-def _load_parent_main(main_file: str | None) -> None:
-    """A function defined in the parent's `__main__` script is pickled by reference to `__main__`: load that
-    script here under the name `__mp_main__` (its `if __name__ == '__main__':` block does not run), as
-    multiprocessing's spawn does."""
-    if not main_file:
-        return
-    namespace = runpy.run_path(main_file, run_name="__mp_main__")
-    module = types.ModuleType("__mp_main__")
-    module.__dict__.update(namespace)
-    sys.modules["__main__"] = sys.modules["__mp_main__"] = module
-
-
 def _abort(code: int) -> None:
     mpi = sys.modules.get("mpi4py.MPI")
     sys.stdout.flush()
@@ -64,7 +51,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="minipaddle.distributed.rank_main")
     parser.add_argument("--status_dir", required=True)
     parser.add_argument("--log_dir", default=None)
-    parser.add_argument("--spawn", default=None, help="a pickle of (main file, func, args)")
+    parser.add_argument("--spawn", default=None, help="spawn's JSON file: the function by name, its arguments")
     parser.add_argument("script", nargs="?", default=None)
     parser.add_argument("script_args", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
@@ -88,10 +75,7 @@ def main(argv=None) -> None:
         _log_to(args.log_dir, rank)
     try:
         if args.spawn:
-            with open(args.spawn, "rb") as f:
-                main_file, payload = pickle.load(f)
-            _load_parent_main(main_file)
-            func, func_args = pickle.loads(payload)
+            func, func_args = spawn_payload.load(args.spawn)
             func(*func_args)
         else:
             sys.argv = [args.script, *args.script_args]

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import os
-import pickle
-import sys
 import tempfile
 import time
 
-from minipaddle.distributed import launcher
+from minipaddle.distributed import launcher, spawn_payload
 
 __all__ = ["MultiprocessContext", "spawn"]
 
@@ -54,8 +52,10 @@ def spawn(func, args=(), nprocs=-1, join=True, daemon=False, **options):
     """Run `func(*args)` on `nprocs` ranks, each a process started by MPI's launcher with Paddle's environment
     variables, so `init_parallel_env()` inside `func` joins them.
 
-    `func` must be picklable: defined at the top level of a module or of the main script (guard the script's
-    own work with `if __name__ == '__main__':`). In a notebook, define it in a .py file and import it.
+    `func` reaches the ranks by name, so it must be defined at the top level of a module or of the main script
+    (guard the script's own work with `if __name__ == '__main__':`); in a notebook, define it in a .py file and
+    import it. Lambdas and nested functions are refused. `args` reach them as data (numbers, strings, lists,
+    tuples, dicts, numpy arrays, Tensors, top-level functions): see distributed/spawn_payload.py.
 
     Args:
         func (callable): what every rank runs.
@@ -93,17 +93,10 @@ def spawn(func, args=(), nprocs=-1, join=True, daemon=False, **options):
         nprocs = os.cpu_count() or 1
     ips = options.get("ips", "127.0.0.1")
 
-    main_file = _main_file_if_needed(func)
-    try:
-        payload = pickle.dumps((func, tuple(args)))
-    except (pickle.PicklingError, AttributeError, TypeError) as e:
-        raise TypeError(
-            f"spawn: func and args must be picklable, to reach the ranks ({e}). Define func at the top level of "
-            "a module (in a notebook: write it to a .py file and import it)."
-        ) from None
-    fd, path = tempfile.mkstemp(prefix="minipaddle_spawn_", suffix=".pkl")
-    with os.fdopen(fd, "wb") as f:
-        pickle.dump((main_file, payload), f)
+    payload = spawn_payload.encode(func, tuple(args))  # the function by name, the arguments as JSON
+    fd, path = tempfile.mkstemp(prefix="minipaddle_spawn_", suffix=".json")
+    with os.fdopen(fd, "w") as f:
+        f.write(payload)
     if options.get("print_config"):
         print(f"spawn: {nprocs} ranks on {ips} through {launcher.mpiexec()}")
     hosts = [h for h in ips.split(",") if h]
@@ -113,17 +106,3 @@ def spawn(func, args=(), nprocs=-1, join=True, daemon=False, **options):
     if join:
         context.join()
     return context
-
-
-def _main_file_if_needed(func) -> str | None:
-    """The parent's main script, when func lives there (the ranks load it to find func)."""
-    if getattr(func, "__module__", None) != "__main__":
-        return None
-    main = sys.modules.get("__main__")
-    path = getattr(main, "__file__", None)
-    if path is None:
-        raise TypeError(
-            f"spawn: func {getattr(func, '__name__', func)!r} is defined in an interactive session (a notebook or "
-            "the REPL), where the ranks cannot find it; write it to a .py file and import it from there"
-        )
-    return os.path.abspath(path)

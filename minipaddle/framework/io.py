@@ -25,6 +25,7 @@ import json
 import math
 import os
 import pickle
+import re
 import threading
 import warnings
 import zipfile
@@ -40,7 +41,7 @@ from minipaddle.framework.paddle_pickle import dump_paddle, load_paddle, paddle_
 from minipaddle.framework.pickle_reader import RefusedPickle, is_pickle
 from minipaddle.framework.program_file import is_program, read_program_file, save_program
 from minipaddle.nn.layer.layers import Layer
-from minipaddle.static.files import atomic_file, read_array_member, write_array_member
+from minipaddle.static.files import MAX_INFLATION, MAX_NESTING, atomic_file, read_array_member, write_array_member
 
 __all__ = ["save", "load", "async_save", "clear_async_save_task_queue"]
 
@@ -379,13 +380,32 @@ def _read_archive(f, label: str, return_numpy: bool):
                     f"paddle.load: {label} is a zip archive but not a minipaddle save file (it has no {INDEX}; "
                     f"it holds {zf.namelist()[:5]}); a numpy .npz file is read with numpy.load"
                 )
-            index = json.loads(zf.read(INDEX).decode("utf-8"))
+            index = _read_index(zf, label)
             _check_index(index, label)
-            return _Decoder(zf, return_numpy).decode(index["root"])
+            return _Decoder(zf, return_numpy, label).decode(index["root"])
     except _BadFile:
         raise
     except (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, TypeError, OSError) as e:
         raise ValueError(f"paddle.load: {label} is truncated or corrupted and cannot be read ({e})") from e
+
+
+def _read_index(zf: zipfile.ZipFile, label: str):
+    """The JSON index, its size and nesting bounded before it is parsed (json recurses once per level)."""
+    info = zf.getinfo(INDEX)
+    if info.file_size > MAX_INFLATION * max(info.compress_size, 1):
+        raise _BadFile(
+            f"paddle.load: {label}: its index would inflate from {info.compress_size} to {info.file_size} bytes, "
+            f"more than {MAX_INFLATION} times; refused before inflating it"
+        )
+    text = zf.read(INDEX).decode("utf-8")
+    depth = deepest = 0
+    for c in re.findall(r"[][{}]", re.sub(r'"(?:[^"\\\\]|\\\\.)*"', '""', text)):  # brackets outside strings
+        depth += 1 if c in "[{" else -1
+        deepest = max(deepest, depth)
+    if deepest > 2 * MAX_NESTING + 2:  # each container is two JSON levels (its node and its items)
+        raise _BadFile(f"paddle.load: {label}: its index nests {deepest} levels deep, more than the "
+                       f"{MAX_NESTING} containers a load accepts")  # fmt: skip
+    return json.loads(text)
 
 
 def _sniff(data: bytes, label: str) -> None:
@@ -420,14 +440,15 @@ def _check_index(index, label: str) -> None:
 class _Decoder:
     """Rebuilds the object from the index, reading each array from its zip member (CRC-checked by zipfile)."""
 
-    def __init__(self, zf: zipfile.ZipFile, return_numpy: bool) -> None:
+    def __init__(self, zf: zipfile.ZipFile, return_numpy: bool, label: str = "the archive") -> None:
         self.zf = zf
         self.return_numpy = return_numpy
+        self.label = label
 
     def array(self, name: str) -> np.ndarray:
         if not isinstance(name, str) or not name.startswith("arrays/"):
             raise ValueError(f"the index names an invalid array member {name!r}")
-        return read_array_member(self.zf, name)
+        return read_array_member(self.zf, name, f"paddle.load: {self.label}")
 
     def decode(self, node):
         if node is None or isinstance(node, (bool, int, float, str)):

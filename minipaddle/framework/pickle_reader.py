@@ -22,9 +22,12 @@ from __future__ import annotations
 import builtins
 import collections
 import io
+import math
 import pickle
 
 import numpy as np
+
+from minipaddle.static.files import MAX_NESTING
 
 __all__ = ["RefusedPickle", "restricted_load", "restricted_loads", "is_pickle"]
 
@@ -53,10 +56,23 @@ def _dtype(*args):
     return _plain_dtype(np.dtype(*args))
 
 
+# numpy's pickles start each array empty (`_reconstruct(ndarray, (0,), b'b')`) and then set its data, whose length
+# numpy checks against the shape; an array started larger would be allocated before any check.
+MAX_START_BYTES = 2**20
+
+
 def _reconstruct(cls, shape, typecode):
     if cls is not _NdarrayName:
         raise RefusedPickle(f"the pickle rebuilds a numpy array of class {cls!r:.60}; only numpy.ndarray is allowed")
-    return np.ndarray.__new__(np.ndarray, shape, np.dtype(typecode))
+    dtype = np.dtype(typecode)
+    if not isinstance(shape, tuple) or not all(isinstance(d, int) and d >= 0 for d in shape):
+        raise RefusedPickle(f"the pickle starts a numpy array of shape {shape!r:.60}, not a tuple of sizes")
+    if math.prod(shape) * dtype.itemsize > MAX_START_BYTES:
+        raise RefusedPickle(
+            f"the pickle starts a numpy array of shape {list(shape)} ({dtype}), larger than the {MAX_START_BYTES} "
+            "bytes numpy's own pickles start with; refused before allocating"
+        )
+    return np.ndarray.__new__(np.ndarray, shape, dtype)
 
 
 def _scalar(dtype, data=None):
@@ -120,8 +136,8 @@ class _Unpickler(pickle.Unpickler):
 
 def _check_built(obj, depth: int = 0) -> None:
     """Refuse an object array or scalar that slipped through (a structured dtype's fields, say)."""
-    if depth > 1000:
-        raise RefusedPickle("the pickle nests containers more than 1000 deep")
+    if depth > MAX_NESTING:
+        raise RefusedPickle(f"the pickle nests containers more than {MAX_NESTING} deep (the limit of a load)")
     if isinstance(obj, (np.ndarray, np.generic)):
         _plain_dtype(obj.dtype)
     elif isinstance(obj, dict):

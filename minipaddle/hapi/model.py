@@ -11,8 +11,10 @@ gradients, update the metrics. `fit` runs the batches of a DataLoader, epoch aft
 callbacks (hapi/callbacks.py) around each step: they print the progress, save checkpoints, step the learning
 rate schedule, stop early, and record the History that plots read (hapi/history.py).
 
-minipaddle runs Model in dynamic mode (Paddle's DynamicGraphAdapter); `save(path, training=False)` still writes a
-static inference model (hapi/inference_model.py).
+In dynamic mode each batch runs the Layers directly (Paddle's DynamicGraphAdapter); `save(path, training=False)`
+still writes a static inference model (hapi/inference_model.py). A Model made under `paddle.enable_static()`
+hands its batches, saving and loading to the static adapter (hapi/static_adapter.py), which builds train, eval
+and test Programs in `prepare` and runs them with an Executor, as Paddle's StaticGraphAdapter does.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from minipaddle.hapi.callbacks import EarlyStopping, config_callbacks
 from minipaddle.hapi.history import History
 from minipaddle.hapi.inference_model import save_inference_model
 from minipaddle.hapi.model_summary import summary
+from minipaddle.hapi.static_adapter import StaticGraphAdapter
 from minipaddle.io import DataLoader, Dataset, DistributedBatchSampler
 from minipaddle.metric import Metric
 from minipaddle.nn import Layer
@@ -97,11 +100,8 @@ class Model:
     def __init__(self, network, inputs=None, labels=None):
         if not isinstance(network, Layer):
             raise TypeError(f"Model: network must be a paddle.nn.Layer, got {type(network).__name__}")
-        if STATE.static_mode:
-            raise RuntimeError(
-                "Model: minipaddle's paddle.Model trains in dynamic mode; call paddle.disable_static() first "
-                "(save(path, training=False) still writes a static inference model)"
-            )
+        if STATE.static_mode and not isinstance(inputs, (list, tuple, dict, InputSpec)):
+            raise TypeError("'inputs' must be list or tuple or dict, and couldn't be None.")  # (Paddle's words)
         self.mode = "train"
         self.network = network
         self._loss = None
@@ -117,6 +117,7 @@ class Model:
             self._input_info = _input_info(inputs)
         self._inputs = self._verify_spec(inputs, is_input=True)
         self._labels = self._verify_spec(labels)
+        self._adapter = StaticGraphAdapter(self) if STATE.static_mode else None  # static mode: Programs
 
     # ---- set-up ----
 
@@ -136,6 +137,16 @@ class Model:
         for metric in metrics:
             if not isinstance(metric, Metric):
                 raise TypeError(f"{type(metric).__name__} is not sub class of Metric")
+        if self._adapter is not None:
+            if amp_configs not in (None, "O0") and not (isinstance(amp_configs, dict) and
+                                                         amp_configs.get("level", "O1") == "O0"):  # fmt: skip
+                raise NotImplementedError(
+                    "Model.prepare: amp_configs in static mode (paddle 2.6's static adapter applies them on CUDA "
+                    "only); train with AMP in dynamic mode"
+                )
+            self._optimizer, self._loss, self._metrics = optimizer, loss, metrics
+            self._adapter.prepare()
+            return
         self._amp = AmpTraining(amp_configs)
         self.network, optimizer = self._amp.decorate(self.network, optimizer)
         self._optimizer = optimizer
@@ -161,6 +172,8 @@ class Model:
         Returns:
             [loss arrays], or ([loss arrays], [metric values]) when there are metrics.
         """
+        if self._adapter is not None:
+            return self._adapter.train_batch(inputs, labels, update)
         if self._optimizer is None:
             raise RuntimeError("model not ready, please call `model.prepare()` first")
         self.network.train()
@@ -189,6 +202,8 @@ class Model:
     def eval_batch(self, inputs, labels=None):
         """Evaluate one batch (no gradients). Returns [loss arrays], ([loss arrays], [metric values]), or the
         metric values alone when there is no loss."""
+        if self._adapter is not None:
+            return self._adapter.eval_batch(inputs, labels)
         self.network.eval()
         self.mode = "eval"
         inputs = [_as_tensor(x) for x in _to_list(inputs)]
@@ -205,6 +220,8 @@ class Model:
     @no_grad()
     def predict_batch(self, inputs) -> list:
         """The network's outputs on one batch, as a list of numpy arrays."""
+        if self._adapter is not None:
+            return self._adapter.predict_batch(inputs)
         self.network.eval()
         self.mode = "test"
         inputs = [_as_tensor(x) for x in _to_list(inputs)]
@@ -406,6 +423,9 @@ class Model:
         if not training:
             self._save_inference_model(path)
             return
+        if self._adapter is not None:
+            self._adapter.save(path)
+            return
         # one set: a crash never leaves new weights beside old optimizer state (static/files.py)
         files = {".pdparams": save_writer(self.network.state_dict())}
         if self._optimizer is not None and self._optimizer.state_dict():
@@ -413,6 +433,9 @@ class Model:
         write_file_set(path, files, absent=() if ".pdopt" in files else (".pdopt",), what="Model.save")
 
     def _save_inference_model(self, path: str) -> None:
+        if self._adapter is not None:
+            self._adapter.save_inference_model(path)
+            return
         if self._input_info is None:
             raise RuntimeError(
                 "Saving inference model needs 'inputs' or running before saving. Please specify 'inputs' in Model "
@@ -463,6 +486,10 @@ class Model:
                 reset_optimizer = True
                 continue
             matched.append((param, state))
+        if self._adapter is not None:
+            optim = None if reset_optimizer or not os.path.exists(prefix + ".pdopt") else load_file(prefix + ".pdopt")
+            self._adapter.load(matched, optim)
+            return
         for param, state in matched:
             param.set_value(state)
         if reset_optimizer or self._optimizer is None or not os.path.exists(prefix + ".pdopt"):

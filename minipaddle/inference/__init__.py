@@ -13,6 +13,7 @@ handle.py      the input/output handles (paddle.inference.Tensor)
 passes/        the IR passes by paddle's names
 enums.py       DataType, PlaceType, PrecisionType, get_version
 mixed_precision.py  convert_to_mixed_precision
+xpu.py         XpuConfig (paddle's fields; there is no XPU here, so Config.enable_xpu raises paddle's error)
 """
 
 from minipaddle.inference.config import Config, PassBuilder
@@ -28,9 +29,10 @@ from minipaddle.inference.enums import (
 from minipaddle.inference.handle import Tensor
 from minipaddle.inference.mixed_precision import convert_to_mixed_precision
 from minipaddle.inference.predictor import PassStep, Predictor, PredictorPool, create_predictor
+from minipaddle.inference.xpu import XpuConfig
 
 __all__ = [
     "Config", "DataType", "PassBuilder", "PassStep", "PlaceType", "PrecisionType", "Predictor", "PredictorPool",
     "Tensor", "convert_to_mixed_precision", "create_predictor", "get_num_bytes_of_data_type", "get_trt_compile_version",
-    "get_trt_runtime_version", "get_version",
+    "get_trt_runtime_version", "get_version", "XpuConfig",
 ]  # fmt: skip

@@ -19,6 +19,7 @@ import os
 
 from minipaddle.inference.enums import PrecisionType
 from minipaddle.inference.passes import ANALYSIS_PASSES, DEFAULT_PASSES, IR_PASSES, UNMATCHED
+from minipaddle.inference.xpu import XpuConfig
 
 __all__ = ["Config", "PassBuilder"]
 
@@ -108,6 +109,7 @@ class Config:
         self._mkldnn = False
         self._mkldnn_cache_capacity = 10
         self._math_threads = 1
+        self._xpu_config = XpuConfig()
         self._save_optim_model = False
         self._optim_cache_dir = ""
         self._feed_fetch_ops = False
@@ -207,11 +209,43 @@ class Config:
         raise RuntimeError("Config.enable_use_gpu: minipaddle runs on the CPU only (numpy); there is no GPU to use. "
                            "Remove the call, or call disable_gpu()")  # fmt: skip
 
-    def enable_xpu(self, *args, **kwargs) -> None:
-        raise RuntimeError("Config.enable_xpu: minipaddle runs on the CPU only (numpy); there is no XPU")
+    def enable_xpu(self, l3_size=16777216, l3_locked=False, conv_autotune=False, conv_autotune_file="",
+                   transformer_encoder_precision="int16", transformer_encoder_adaptive_seqlen=False,
+                   enable_multi_stream=False) -> None:  # fmt: skip
+        """paddle 2.6's signature; paddle's CPU build raises this same PreconditionNotMet error."""
+        checks = (("l3_size", l3_size, int), ("l3_locked", l3_locked, bool), ("conv_autotune", conv_autotune, bool),
+                  ("conv_autotune_file", conv_autotune_file, str),
+                  ("transformer_encoder_precision", transformer_encoder_precision, str),
+                  ("transformer_encoder_adaptive_seqlen", transformer_encoder_adaptive_seqlen, bool),
+                  ("enable_multi_stream", enable_multi_stream, bool))  # fmt: skip
+        for name, value, kind in checks:
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise TypeError(f"Config.enable_xpu: {name} must be {kind.__name__}, got {type(value).__name__}")
+        raise RuntimeError("Config.enable_xpu: (PreconditionNotMet) To use XPU inference, please compile with option "
+                           "'WITH_XPU' or 'WITH_LITE & LITE_WITH_XPU' first. minipaddle runs on the CPU only "
+                           "(numpy): there is no XPU")  # fmt: skip
 
     def use_xpu(self) -> bool:
         return False
+
+    def xpu_device_id(self) -> int:
+        return 0
+
+    def xpu_config(self) -> XpuConfig:
+        """The XPU settings (defaults: XPU was never enabled, as it cannot be here)."""
+        return self._xpu_config
+
+    def set_xpu_config(self, config) -> None:
+        if not isinstance(config, XpuConfig):
+            raise TypeError(f"Config.set_xpu_config: expected a paddle.inference.XpuConfig, got "
+                            f"{type(config).__name__}")  # fmt: skip
+        raise RuntimeError("Config.set_xpu_config: (PreconditionNotMet) Should call EnableXpu before SetXpuConfig.")
+
+    def set_xpu_device_id(self, device_id=0) -> None:
+        if not isinstance(device_id, int) or isinstance(device_id, bool):
+            raise TypeError(f"Config.set_xpu_device_id: device_id must be int, got {type(device_id).__name__}")
+        raise RuntimeError("Config.set_xpu_device_id: (PreconditionNotMet) Should call EnableXpu before "
+                           "SetXpuDeviceId.")  # fmt: skip
 
     def enable_tensorrt_engine(self, *args, **kwargs) -> None:
         raise RuntimeError("Config.enable_tensorrt_engine: TensorRT needs a GPU; minipaddle runs on the CPU only")

@@ -10,6 +10,8 @@ import enum
 
 import numpy as np
 
+from minipaddle import version
+
 __all__ = ["DataType", "PlaceType", "PrecisionType", "get_version", "get_num_bytes_of_data_type",
            "get_trt_compile_version", "get_trt_runtime_version"]  # fmt: skip
 
@@ -98,9 +100,7 @@ def get_num_bytes_of_data_type(dtype) -> int:
 
 def get_version() -> str:
     """The inference library's version text, in paddle's layout (`version: ...` then `commit:` and `branch:`)."""
-    import minipaddle
-
-    return f"version: {minipaddle.__version__}\ncommit: minipaddle\nbranch: HEAD\nWITH_MKL: OFF\nWITH_GPU: OFF\n"
+    return f"version: {version.full_version}\ncommit: minipaddle\nbranch: HEAD\nWITH_MKL: OFF\nWITH_GPU: OFF\n"
 
 
 def get_trt_compile_version() -> tuple:

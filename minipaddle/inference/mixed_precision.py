@@ -1,4 +1,4 @@
-"""convert_to_mixed_precision: a saved float32 model rewritten offline to compute in float16.
+"""convert_to_mixed_precision: a saved float32 model rewritten offline to compute in float16 or bfloat16.
 
 Every op computes in the low dtype except the black list (paddle 2.6's FP16_BLACK_LIST and the ops whose OpDef
 says `amp = "black"`, plus `black_list`): their float32 weights are stored in the low dtype, and a `cast` goes in
@@ -11,11 +11,13 @@ takes and returns float32, as paddle's.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from minipaddle.core.dtype import from_numpy
 from minipaddle.core.op import OPS
 from minipaddle.inference.enums import PlaceType, PrecisionType
+from minipaddle.ops.low_precision import is_float
 from minipaddle.static.executor import Executor, Scope, scope_guard
 from minipaddle.static.files import atomic_write
 from minipaddle.static.io import load_inference_model, serialize_persistables, serialize_program
@@ -35,10 +37,16 @@ def _low_dtype(mixed_precision) -> np.dtype:
     if mixed_precision == PrecisionType.Half:
         return np.dtype(np.float16)
     if mixed_precision == PrecisionType.Bfloat16:
-        raise NotImplementedError("convert_to_mixed_precision: bfloat16 is not supported yet: minipaddle's parameter "
-                                  "files (.npz) cannot hold bfloat16 arrays; use PrecisionType.Half")  # fmt: skip
+        return np.dtype(ml_dtypes.bfloat16)
     raise ValueError(f"convert_to_mixed_precision: mixed_precision must be PrecisionType.Half or Bfloat16, got "
                      f"{mixed_precision!r}")  # fmt: skip
+
+
+def _names_float32(dtype) -> bool:
+    try:
+        return dtype is not None and np.dtype(dtype) == np.float32
+    except TypeError:
+        return False
 
 
 def convert_to_mixed_precision(model_file: str, params_file: str, mixed_model_file: str, mixed_params_file: str,
@@ -46,8 +54,9 @@ def convert_to_mixed_precision(model_file: str, params_file: str, mixed_model_fi
     """Rewrite a saved model (model_file, params_file) to mixed precision and save it as the two mixed_* files.
 
     Args:
-        mixed_precision: PrecisionType.Half (float16). (PrecisionType.Bfloat16 raises NotImplementedError: the
-            parameter files cannot hold bfloat16 yet.)
+        mixed_precision: PrecisionType.Half (float16) or PrecisionType.Bfloat16 (ml_dtypes' bfloat16; stored in
+            Paddle's .pdiparams as data type BF16). Both follow the same rules: paddle 2.6's black list is the
+            same for the two (FP16_BLACK_LIST == BF16_BLACK_LIST).
         backend: PlaceType.CPU or GPU (minipaddle computes on the CPU either way).
         keep_io_types: keep float32 inputs and outputs (casts at the edges).
         black_list: op types (minipaddle's names) to keep in float32, besides paddle's black list.
@@ -76,7 +85,10 @@ def convert_to_mixed_precision(model_file: str, params_file: str, mixed_model_fi
     def is_low(op) -> bool:
         if op.type in black or op.type not in OPS or any(k.endswith("_block") for k in op.attrs):
             return False
-        return any(n is not None and dtype.get(n) == np.float32 for n in op.input_names())
+        if op.attrs.get("dtype") is not None and not _names_float32(op.attrs["dtype"]):
+            return False  # an op making another dtype (a cast to int64, ...) reads its input at full precision
+        # a float op (one reading a float32 or an already lowered value) that is not black: computed in the low dtype
+        return any(n is not None and dtype.get(n) in (np.float32, low) for n in op.input_names())
 
     def retype(name: str, dt) -> None:
         v = block.vars[name]
@@ -105,7 +117,7 @@ def convert_to_mixed_precision(model_file: str, params_file: str, mixed_model_fi
             renamed = []
             for n in names:
                 d = dtype.get(n)
-                if n is None or d is None or d.kind != "f" and d != low or d == want:
+                if n is None or d is None or not is_float(d) or d == want:
                     renamed.append(n)
                 elif want == low and n in values and all(is_low(r) for r in readers.get(n, [])) and n not in lowered:
                     values[n] = values[n].astype(low)  # a weight only low ops read: stored in the low dtype
@@ -120,6 +132,8 @@ def convert_to_mixed_precision(model_file: str, params_file: str, mixed_model_fi
         op.inputs = new_inputs
         ops.append(op)
         if want == low:
+            if _names_float32(op.attrs.get("dtype")):  # a cast (or full_like) to float32 now makes the low dtype
+                op.attrs = {**op.attrs, "dtype": low}
             for n in op.output_names():
                 if dtype.get(n) == np.float32:
                     retype(n, low)

@@ -4,6 +4,7 @@
       ir_graph_build_pass   load the Program and its weights (static.load_inference_model) into the
                             predictor's own Scope
       ir_analysis_pass      run the IR passes of config.pass_builder() in order (inference/passes/)
+      inference_op_replace_pass  max_pool with an unread mask -> max_pool_infer
       memory_optimize_pass  with enable_memory_optim(): temporaries share buffers
       ir_graph_to_program   compile the final Program once into the Executor's flat plan
 
@@ -28,7 +29,13 @@ import numpy as np
 from minipaddle.core.tensor import Tensor as PaddleTensor
 from minipaddle.inference.config import Config
 from minipaddle.inference.handle import Tensor
-from minipaddle.inference.passes import IR_PASSES, UNMATCHED, PassContext, memory_optimize_pass
+from minipaddle.inference.passes import (
+    IR_PASSES,
+    UNMATCHED,
+    PassContext,
+    inference_op_replace_pass,
+    memory_optimize_pass,
+)
 from minipaddle.static.executor import Executor, Scope, compile_block, run_plan, scope_guard
 from minipaddle.static.files import arrays_to_bytes, atomic_write
 from minipaddle.static.io import load_inference_model
@@ -96,6 +103,9 @@ class _Model:
                 print("--- Running analysis [ir_analysis_pass]", file=sys.stderr)
             for name in config.pass_builder().all_passes():
                 program = self._run_pass(name, IR_PASSES.get(name), program, log)
+        if log:
+            print("--- Running analysis [inference_op_replace_pass]", file=sys.stderr)
+        program = self._run_pass("inference_op_replace_pass", inference_op_replace_pass, program, False)
         if config._memory_optim:
             if log:
                 print("--- Running analysis [memory_optimize_pass]", file=sys.stderr)

@@ -26,6 +26,7 @@ import warnings
 import weakref
 from collections import OrderedDict
 
+from minipaddle import ops
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
 from minipaddle.jit import logging_utils
@@ -39,6 +40,7 @@ from minipaddle.static.builder import enable_static
 from minipaddle.static.framework import BuildStrategy
 from minipaddle.static.input import InputSpec
 from minipaddle.static.program import Program, Variable, program_guard
+from minipaddle.tensor.array import TensorArray
 
 MAX_TRACED_PROGRAM_COUNT = 10
 _SWITCH = {"enabled": True}  # paddle.jit.enable_to_static: process-wide, as Paddle's ProgramTranslator singleton
@@ -92,7 +94,8 @@ class ConcreteProgram:
         self.function = function
 
     @classmethod
-    def from_func_spec(cls, dygraph_function, bound, specs, class_instance, fn_name: str) -> ConcreteProgram:
+    def from_func_spec(cls, dygraph_function, bound, specs, class_instance, fn_name: str,
+                       with_hook: bool = False) -> ConcreteProgram:  # fmt: skip
         main, startup = Program(), Program()
         converted = convert_to_static(dygraph_function)
         with program_guard(main, startup), _StaticModeOn(), BuildContext(main) as ctx:
@@ -105,7 +108,10 @@ class ConcreteProgram:
             if class_instance is not None:
                 call_args = [class_instance] + call_args
             try:
-                result = converted(*call_args, **call_kwargs)
+                if with_hook and isinstance(class_instance, Layer):  # (jit.save: the Layer's hooks go in the Program)
+                    result = _call_with_hooks(class_instance, converted, call_args[1:], call_kwargs)
+                else:
+                    result = converted(*call_args, **call_kwargs)
             except Exception as e:
                 reraise_in_user_terms(e)
             outputs, structure = _flatten_outputs(result, fn_name)
@@ -113,6 +119,21 @@ class ConcreteProgram:
         concrete = cls(main, startup, feeds, outputs, structure, params, dygraph_function)
         concrete.origins = ctx.origins
         return concrete
+
+
+def _call_with_hooks(layer, converted, args, kwargs):
+    """The converted forward between the Layer's forward pre- and post-hooks, as Layer.__call__ runs them."""
+    inputs = tuple(args)
+    for hook in list(layer._forward_pre_hooks.values()):
+        changed = hook(layer, inputs)
+        if changed is not None:
+            inputs = changed if isinstance(changed, tuple) else (changed,)
+    outputs = converted(layer, *inputs, **kwargs)
+    for hook in list(layer._forward_post_hooks.values()):
+        changed = hook(layer, inputs, outputs)
+        if changed is not None:
+            outputs = changed
+    return outputs
 
 
 def _feed(value, spec, program, feeds: list, used: set):
@@ -157,6 +178,11 @@ def _flatten_outputs(result, fn_name: str) -> tuple:
         if isinstance(x, Variable):
             outputs.append(x)
             return ("__out__", len(outputs) - 1)
+        if isinstance(x, TensorArray):  # returned as dynamic mode has it: a list, cut from the array's value
+            if x.var is None:
+                return []
+            outputs.append(x.var)
+            return ("__array__", len(outputs) - 1)
         if isinstance(x, (list, tuple)):
             return type(x)(walk(i) for i in x)
         if isinstance(x, dict):
@@ -171,6 +197,11 @@ def _flatten_outputs(result, fn_name: str) -> tuple:
 def _restore(structure, values: list):
     if isinstance(structure, tuple) and len(structure) == 2 and structure[0] == "__out__":
         return values[structure[1]]
+    if isinstance(structure, tuple) and len(structure) == 2 and structure[0] == "__array__":
+        value = values[structure[1]]
+        if isinstance(value, Variable):  # (traced inline into another converted function: still an array)
+            return TensorArray(value.dtype, value)
+        return list(ops.unstack(value, 0)) if value.shape[0] else []
     if isinstance(structure, (list, tuple)):
         return type(structure)(_restore(s, values) for s in structure)
     if isinstance(structure, dict):
@@ -206,6 +237,7 @@ class StaticFunction:
         self._program_cache: OrderedDict = OrderedDict()
         self._fast_cache: dict = {}
         self._recent_key = None
+        self._calls: dict = {}  # cache key -> (bound arguments, specs) it was traced from
         self._descriptor_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._training = True
         functools.update_wrapper(self, self._dygraph_function)
@@ -285,13 +317,14 @@ class StaticFunction:
             return bool(self._class_instance.training)
         return self._training
 
-    def _get(self, bound, specs):
+    def _get(self, bound, specs, with_hook: bool = False):
         training = self._is_train_mode()
-        key = (tuple((n, spec_key(s)) for n, s in specs.items()), training)
+        key = (tuple((n, spec_key(s)) for n, s in specs.items()), training) + (("with_hook",) if with_hook else ())
         entry = self._program_cache.get(key)
         if entry is None:
             name = self._dygraph_function.__name__
-            concrete = ConcreteProgram.from_func_spec(self._dygraph_function, bound, specs, self._class_instance, name)
+            concrete = ConcreteProgram.from_func_spec(self._dygraph_function, bound, specs, self._class_instance, name,
+                                                      with_hook)  # fmt: skip
             entry = (concrete, PartialProgramLayer(concrete))
             self._program_cache[key] = entry
             if len(self._program_cache) > MAX_TRACED_PROGRAM_COUNT:
@@ -301,19 +334,22 @@ class StaticFunction:
                     "may be: (1) passing tensors with different shapes, (2) passing python objects instead of tensors."
                 )
         self._program_cache.move_to_end(key)
-        self._recent_key = key
+        if not with_hook:  # (a program with the hooks is for jit.save only, never the one calls use)
+            self._recent_key = key
+            self._calls[key] = (bound, specs)
         return entry
 
     # -- Paddle's introspection --
 
     def get_concrete_program(self, *args, **kwargs) -> tuple:
         """(ConcreteProgram, PartialProgramLayer) for these arguments (InputSpecs, Tensors or values)."""
-        for k in ("with_hook", "is_train", "is_prim_infer"):
+        with_hook = bool(kwargs.pop("with_hook", False))
+        for k in ("is_train", "is_prim_infer"):
             kwargs.pop(k, None)
         if not args and not kwargs and self._input_spec is not None:
             args = tuple(self._input_spec)
         bound, specs = self._function_spec.args_to_input_spec(args, kwargs)
-        return self._get(bound, specs)
+        return self._get(bound, specs, with_hook)
 
     def concrete_program_specify_input_spec(self, input_spec=None, with_hook: bool = False, is_prim_infer=False):
         """The ConcreteProgram for `input_spec` (or the decorator's), else the most recently used one (jit.save)."""
@@ -325,7 +361,7 @@ class StaticFunction:
                 )
             input_spec = self._input_spec
         if input_spec is not None:
-            return self.get_concrete_program(*input_spec)[0]
+            return self.get_concrete_program(*input_spec, with_hook=with_hook)[0]
         if self._recent_key is None:
             raise ValueError(
                 f"No valid transformed program for {self._function_spec}.\n\t    Please specific `input_spec` in "
@@ -333,6 +369,8 @@ class StaticFunction:
             )
         if len(self._program_cache) > 1:
             logging_utils.warn("Current function has more than one cached programs; the last traced one is used")
+        if with_hook:
+            return self._get(*self._calls[self._recent_key], with_hook=True)[0]
         return self._program_cache[self._recent_key][0]
 
     @property

@@ -62,9 +62,18 @@ def save(layer, path, input_spec=None, **configs) -> None:
             needed unless the forward was called before), a StaticFunction, or a plain function.
         path: 'directory/prefix': writes prefix.pdmodel, prefix.pdiparams and prefix.pdiparams.info.
         input_spec: InputSpecs (or Tensors) for forward's inputs.
-        configs: output_spec (the outputs to keep: indices or Variables of the traced Program),
-            skip_prune_program, skip_forward; with_hook, combine_params, clip_extra and input_names_after_prune
-            are accepted (they change nothing on a CPU).
+        configs: as paddle 2.6's, each with its meaning here:
+            output_spec (list): the outputs to keep (indices or output Variables of the traced Program); the
+                Program is pruned to them.
+            with_hook (bool): trace the Layer's forward pre/post hooks into the Program (on by itself when the
+                Layer has hooks, as Paddle); output_spec cannot be given then (Paddle's RuntimeError).
+            skip_forward (bool): save only the Layer's other to_static methods, not forward.
+            skip_prune_program (bool): keep every op of the traced Program, not only those the outputs need.
+            input_names_after_prune (list of str): the feeds to keep, by the names of input_spec's InputSpecs
+                (for outputs that do not need every input).
+            clip_extra (bool): True (Paddle's default) writes ops without extra attributes, which is all that
+                minipaddle writes; False (keep them) is refused.
+            combine_params (bool): refused when True (one parameter file for several methods is not built).
 
     Example:
         >>> paddle.jit.save(net, "./infer/net", input_spec=[paddle.static.InputSpec([None, 4], "float32")])
@@ -78,18 +87,39 @@ def save(layer, path, input_spec=None, **configs) -> None:
     unknown = set(configs) - set(_CONFIGS)
     if unknown:
         raise ValueError(f"jit.save: unknown configs {sorted(unknown)}; known: {', '.join(_CONFIGS)}")
+    _check_configs(configs)
     prefix = _prefix(path)
     spec = _input_spec(input_spec)
     if isinstance(layer, Layer):
         inner = getattr(layer, "_layers", layer)  # DataParallel wraps the Layer
         _save_layer(inner, prefix, spec, configs)
     elif isinstance(layer, StaticFunction):
-        _write(prefix, layer.concrete_program_specify_input_spec(spec), None, configs)
+        _write(prefix, layer.concrete_program_specify_input_spec(spec), None, dict(configs, input_spec=spec))
     elif inspect.isfunction(layer):
-        _write(prefix, StaticFunction(layer, spec).concrete_program_specify_input_spec(spec), None, configs)
+        concrete = StaticFunction(layer, spec).concrete_program_specify_input_spec(spec)
+        _write(prefix, concrete, None, dict(configs, input_spec=spec))
     else:
         raise TypeError(f"jit.save: layer must be a Layer, a to_static function or a function, got "
                         f"{type(layer).__name__}")  # fmt: skip
+
+
+def _check_configs(configs: dict) -> None:
+    for key in ("with_hook", "combine_params", "clip_extra", "skip_forward", "skip_prune_program"):
+        if key in configs and not isinstance(configs[key], bool):
+            raise TypeError(f"jit.save: the config {key!r} must be a bool, got {type(configs[key]).__name__}")
+    names = configs.get("input_names_after_prune")
+    if names is not None and not (isinstance(names, (list, tuple)) and all(isinstance(n, str) for n in names)):
+        raise TypeError(f"jit.save: input_names_after_prune must be a list of str, got {names!r}")
+    if configs.get("combine_params"):
+        raise NotImplementedError(
+            "jit.save: combine_params=True (all methods' parameters in one .pdiparams, properties in .meta) is not "
+            "built in minipaddle; each to_static method is saved with its own .pdiparams"
+        )
+    if configs.get("clip_extra") is False:
+        raise NotImplementedError(
+            "jit.save: clip_extra=False asks to keep ops' extra attributes (op_callstack, op_namescope, ...), which "
+            "minipaddle's saved Programs never hold; leave clip_extra at its default (True)"
+        )
 
 
 def _save_layer(layer, prefix: str, spec, configs: dict) -> None:
@@ -99,11 +129,17 @@ def _save_layer(layer, prefix: str, spec, configs: dict) -> None:
     others = [n for n in sorted(dir(layer)) if n != "forward" and isinstance(getattr(layer, n, None), StaticFunction)]
     if others and spec is not None:
         raise ValueError("jit.save: input_spec must be None when the Layer has to_static methods besides forward")
+    with_hook = bool(configs.get("with_hook")) or bool(layer._forward_pre_hooks or layer._forward_post_hooks)
+    if with_hook and configs.get("output_spec") is not None:
+        raise RuntimeError(
+            "Currently not support specify output_spec while founding pre/post hooks in your outermost layer."
+        )  # (Paddle's words)
     was_training = layer.training
     layer.eval()  # the inference Program: dropout off, batch norm on its running statistics
     try:
         if not configs.get("skip_forward"):
-            _write(prefix, forward.concrete_program_specify_input_spec(spec), layer, configs)
+            concrete = forward.concrete_program_specify_input_spec(spec, with_hook=with_hook)
+            _write(prefix, concrete, layer, dict(configs, input_spec=spec))
         for name in others:
             _write(f"{prefix}.{name}", getattr(layer, name).concrete_program_specify_input_spec(None), layer, configs)
     finally:
@@ -114,6 +150,7 @@ def _save_layer(layer, prefix: str, spec, configs: dict) -> None:
 def _write(prefix: str, concrete, layer, configs: dict) -> None:
 
     outputs = _outputs(concrete, configs.get("output_spec"))
+    inputs = _inputs(concrete, configs.get("input_spec"), configs.get("input_names_after_prune"))
     scope = Scope()
     for t, v in concrete.parameters:
         scope.vars[v.name] = t.numpy()
@@ -121,7 +158,7 @@ def _write(prefix: str, concrete, layer, configs: dict) -> None:
     if configs.get("skip_prune_program"):
         options["skip_prune_program"] = True
     with scope_guard(scope):
-        prefix, files = inference_model_files(prefix, concrete.inputs, outputs, Executor(), **options)
+        prefix, files = inference_model_files(prefix, inputs, outputs, Executor(), **options)
     no_params = () if ".pdiparams" in files else (".pdiparams",)  # a model without parameters has none
     if layer is None:
         logging_utils.warn("jit.save: a function was saved; it has no parameters, so no .pdiparams.info is written")
@@ -136,6 +173,24 @@ def _write(prefix: str, concrete, layer, configs: dict) -> None:
         info[v.name] = entry
     files[INFO_SUFFIX] = json.dumps(info, indent=1, sort_keys=True).encode("utf-8")
     write_file_set(prefix, files, absent=no_params, what="jit.save")  # one save's files, never a mix
+
+
+def _inputs(concrete, input_spec, names_after_prune) -> list:
+    """The feed Variables: all of the traced Program's inputs, or those input_names_after_prune names (they must
+    be names of input_spec's InputSpecs, as in Paddle)."""
+    if names_after_prune is None:
+        return list(concrete.inputs)
+    spec_names = {s.name for s in input_spec or () if isinstance(s, InputSpec)}
+    by_name = {v.name: v for v in concrete.inputs}
+    kept = []
+    for n in names_after_prune:
+        if n not in spec_names or n not in by_name:
+            raise ValueError(
+                f"jit.save: input_names_after_prune names {n!r}, which is not the name of an InputSpec in "
+                f"input_spec (InputSpec names: {sorted(spec_names)})"
+            )
+        kept.append(by_name[n])
+    return kept
 
 
 def _outputs(concrete, output_spec) -> list:

@@ -18,6 +18,7 @@ from minipaddle.nn import static_hooks
 from minipaddle.nn.initializer import Constant, Initializer, XavierUniform
 from minipaddle.nn.initializer.initializer import global_initializer
 from minipaddle.regularizer import WeightDecayRegularizer
+from minipaddle.tensor.checks import check_size
 
 __all__ = ["ParamAttr", "create_parameter"]
 
@@ -149,7 +150,7 @@ def _check_shape(shape, fn: str) -> tuple:
         if d <= 0:
             raise ValueError(f"{fn}: every dimension must be larger than 0, but dimension {i} of {list(shape)} is {d}")
         out.append(int(d))
-    return tuple(out)
+    return check_size(tuple(out), fn)  # a size past the limit is a mistake, not a parameter (numpy's MemoryError)
 
 
 def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_initializer=None) -> Parameter:

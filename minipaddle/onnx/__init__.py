@@ -6,6 +6,7 @@
 export.py    export (a Layer), export_model (a .pdmodel + .pdiparams pair), the trace into a Program
 convert.py   Program -> ONNX model: inference clean-up, opset choice, the op-by-op translation, the checker
 op_table.py  the export table: minipaddle op -> ONNX nodes, with the opset each needs
+control_flow.py  `cond` / `while` (to_static's if / while) as ONNX If / Loop, sub-blocks as subgraphs
 graph.py     the graph under construction (names, initializers, opset-dependent forms)
 """
 

@@ -19,6 +19,7 @@ import sys
 import numpy as np
 
 from minipaddle.inference.passes import IR_PASSES
+from minipaddle.onnx.control_flow import translate_ops
 from minipaddle.onnx.graph import NotExportableError, OnnxGraph
 from minipaddle.onnx.op_table import EXPORTS, MAX_OPSET, MIN_OPSET, opset_needed
 
@@ -48,22 +49,24 @@ def prepare_program(program, fetches, values: dict):
     return program, scope.vars
 
 
+def _all_ops(program) -> list:
+    """(op, its block) for every op of every block: sub-blocks become ONNX subgraphs (onnx/control_flow.py)."""
+    return [(op, block) for block in program.blocks for op in block.ops]
+
+
 def _choose_opset(program, opset_version: int, auto_upgrade: bool) -> int:
-    ops = program.global_block().ops
-    missing = sorted({op.type for op in ops if op.type not in EXPORTS})
+    ops = _all_ops(program)
+    missing = sorted({op.type for op, _ in ops if op.type not in EXPORTS})
     if missing:
         raise NotExportableError(
             f"paddle.onnx.export: op(s) {missing} cannot be exported at opset {opset_version}: the export table "
             "(minipaddle/onnx/op_table.py) has no ONNX form for them; paddle.onnx.not_exportable() lists every such op"
         )
-    if any(b.ops for b in program.blocks[1:]):
-        kinds = sorted({op.type for op in ops if any(k.endswith("_block") for k in op.attrs)})
-        raise NotExportableError(f"paddle.onnx.export: control flow {kinds} cannot be exported at opset "
-                                 f"{opset_version}: minipaddle's export table has no If/Loop entries yet")  # fmt: skip
-    needed = max([opset_version, *(opset_needed(op, program.global_block()) for op in ops)])
+    needs = {op.type: max(opset_needed(o, b) for o, b in ops if o.type == op.type) for op, _ in ops}
+    needed = max([opset_version, *needs.values()])
     if needed > opset_version:
         if not auto_upgrade:
-            worst = sorted({op.type for op in ops if opset_needed(op, program.global_block()) > opset_version})
+            worst = sorted(t for t, n in needs.items() if n > opset_version)
             raise NotExportableError(f"paddle.onnx.export: op(s) {worst} cannot be exported at opset {opset_version}; "
                                      f"they need opset {needed} (or pass auto_update_opset=True)")  # fmt: skip
         print(f"[minipaddle.onnx] Use opset_version = {needed} for ONNX export.", file=sys.stderr)
@@ -90,16 +93,12 @@ def program_to_onnx(program, feeds, fetches, values: dict, opset_version: int = 
     g = OnnxGraph(program, values, opset)
     g.fetches = set(fetches)
     block = program.global_block()
-    read = {n for op in block.ops for n in op.input_names() if n is not None}
+    read = {n for op, _ in _all_ops(program) for n in op.input_names() if n is not None}
     for name in sorted(read | set(fetches)):
         if name in values and block.has_var(name) and block.var(name).persistable:
             arr = np.asarray(values[name])
             g.initializers[name] = onnx.numpy_helper.from_array(arr, name)
-    for op in block.ops:
-        g.op = op
-        ins = [n for names in op.inputs.values() for n in names]
-        EXPORTS[op.type].convert(g, op, ins, op.output_names())
-    g.op = None
+    translate_ops(g, block.ops)
     dims: dict = {}
     inputs = [g.value_info(n, dims) for n in feeds]
     outputs = []

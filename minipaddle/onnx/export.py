@@ -12,8 +12,10 @@ import os
 
 import numpy as np
 
-from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
+from minipaddle.jit.partial_program import BuildContext
+from minipaddle.jit.program_translator import StaticFunction, _StaticModeOn
+from minipaddle.nn.layer.layers import Layer
 from minipaddle.onnx.convert import program_to_onnx
 from minipaddle.static.executor import Executor, Scope, scope_guard
 from minipaddle.static.input import InputSpec
@@ -56,29 +58,46 @@ def _specs(layer, input_spec) -> list:
 
 def trace_program(layer, input_spec) -> tuple:
     """(program, feed names, fetch names, values): `layer` run once on paddle.static.data inputs, in inference
-    form (Program.clone(for_test=True)); values: the persistable variables' arrays (none for a traced Layer, whose
-    parameters the trace records as constants)."""
+    form (Program.clone(for_test=True)); values: the persistable variables' arrays (the Layer's parameters and
+    buffers, borrowed by the trace as jit's does, and the constants the trace recorded)."""
     import minipaddle as paddle
 
     specs = _specs(layer, input_spec)
-    was_static = STATE.static_mode
-    paddle.enable_static()
-    try:
-        main, startup = paddle.static.Program(), paddle.static.Program()
-        with paddle.static.program_guard(main, startup):
-            xs = [
-                paddle.static.data(name, [-1 if d is None else d for d in shape], dtype) for name, shape, dtype in specs
-            ]
-            out = layer(*xs)
-    finally:
-        if not was_static:
-            paddle.disable_static()
+    static_fn = _to_static_function(layer)
+    if static_fn is not None:
+        return _concrete_program(static_fn, specs)
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    # The parameters and buffers enter the Program as persistable Variables (their arrays taken as they are),
+    # not as constants copied into op attributes (VGG's 130M weights as Python floats: minutes and gigabytes).
+    with paddle.static.program_guard(main, startup), _StaticModeOn(), BuildContext(main) as ctx:
+        if isinstance(layer, Layer):
+            ctx.guard(layer)
+        xs = [paddle.static.data(name, [-1 if d is None else d for d in shape], dtype) for name, shape, dtype in specs]
+        out = layer(*xs)
     outs = _flatten(out)
     if not outs or not all(isinstance(o, paddle.static.Variable) for o in outs):
         raise TypeError("paddle.onnx.export: the layer must return a Tensor or a list/tuple of Tensors")
-    values = _constants_to_weights(main)
+    values = {v.name: t.numpy() for t, v in ctx.captured}
+    values.update(_constants_to_weights(main))
     program = main.clone(for_test=True)
     return program, [name for name, _, _ in specs], [o.name for o in outs], values
+
+
+def _to_static_function(layer):
+    """The StaticFunction behind `layer` (a to_static function, or a Layer whose forward is one), else None."""
+    fn = getattr(layer, "forward", layer)
+    return fn if isinstance(fn, StaticFunction) else None
+
+
+def _concrete_program(static_fn, specs) -> tuple:
+    """A to_static function's Program for these specs, as jit.save takes it: Python `if`/`while` on tensors are
+    `cond`/`while` ops with sub-blocks there (exported as ONNX If/Loop); its parameters' values are the weights."""
+    concrete = static_fn.concrete_program_specify_input_spec([InputSpec(s, d, n) for n, s, d in specs])
+    values = {v.name: t.numpy() for t, v in concrete.parameters}
+    program = concrete.main_program.clone(for_test=True)
+    for name in values:
+        program.global_block().var(name).persistable = True
+    return program, [v.name for v in concrete.inputs], [v.name for v in concrete.outputs], values
 
 
 def _flatten(out) -> list:

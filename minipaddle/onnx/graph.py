@@ -36,6 +36,8 @@ class OnnxGraph:
         self.op = None  # the op being exported (names its nodes and its errors)
         self.fetches: set = set()  # the names the model returns
         self.int8_of: dict = {}  # quantized levels (paddle's floats) -> the int8 tensor QuantizeLinear made
+        self.rename: dict = {}  # Program name -> ONNX name in the subgraph being built (onnx/control_flow.py)
+        self.alias: dict = {}  # ONNX name -> the Program variable it stands for, where the two differ
 
     # ---- building -----------------------------------------------------------------------------------------------
 
@@ -67,14 +69,18 @@ class OnnxGraph:
 
     # ---- facts from the Program ---------------------------------------------------------------------------------
 
+    def var(self, name: str):
+        """The Program variable an ONNX name stands for, looked up from the block being translated."""
+        return self.block.var(self.alias.get(name, name))
+
     def shape(self, name: str) -> list:
-        return list(self.block.var(name).shape)
+        return list(self.var(name).shape)
 
     def rank(self, name: str) -> int:
-        return len(self.block.var(name).shape)
+        return len(self.var(name).shape)
 
     def dtype(self, name: str) -> np.dtype:
-        return self.block.var(name).dtype.np
+        return self.var(name).dtype.np
 
     def value(self, name: str):
         """The array of a weight or constant, or None when the name is computed at run time."""
@@ -112,7 +118,7 @@ class OnnxGraph:
 
     def clip(self, x: str, lo, hi, out=None) -> str:
         if self.opset >= 11:
-            dt = self.dtype(x) if self.block.has_var(x) else np.float32
+            dt = self.dtype(x) if self.block.has_var(self.alias.get(x, x)) else np.float32
             ins = [x, None if lo is None else self.const(lo, dt), None if hi is None else self.const(hi, dt)]
             while ins and ins[-1] is None:
                 ins.pop()

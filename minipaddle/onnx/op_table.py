@@ -354,7 +354,7 @@ def _unused(g, name):
     return not any(name in o.input_names() for o in g.block.ops)
 
 
-@_entry("max_pool", needs=_ceil_needs)
+@_entry("max_pool", "max_pool_infer", needs=_ceil_needs)
 def _max_pool(g, op, ins, outs):
     if len(outs) > 1 and (not _unused(g, outs[1]) or outs[1] in g.fetches):
         g.refuse("its indices output is read (ONNX MaxPool's Indices count differently)")
@@ -378,12 +378,41 @@ def _adaptive(kind):
         if all(s == 1 for s in size):
             g.one("Global" + kind, [ins[0]], outs[0])
             return
-        if any(d < 0 or d % s for d, s in zip(spatial, size)):
-            g.refuse(f"output_size {size} does not divide the input's spatial size {spatial}")
-        k = [d // s for d, s in zip(spatial, size)]
-        g.one(kind, [ins[0]], outs[0], kernel_shape=k, strides=k)
+        if any(d < 0 for d in spatial):
+            g.refuse(f"output_size {size} with a symbolic spatial size {spatial} (the bins need the sizes)")
+        if all(d % s == 0 for d, s in zip(spatial, size)):  # equal bins: one pooling window
+            k = [d // s for d, s in zip(spatial, size)]
+            g.one(kind, [ins[0]], outs[0], kernel_shape=k, strides=k)
+            return
+        _adaptive_by_axis(g, kind, ins[0], spatial, size, outs[0])
 
     return convert
+
+
+def _adaptive_by_axis(g, kind, x, spatial, size, out):
+    """Unequal (or overlapping) bins, as paddle's: bin i of an axis covers [floor(i*d/s), ceil((i+1)*d/s)). A bin
+    is a box, so pooling goes one axis at a time: a mean is a constant averaging matrix (MatMul), a max a
+    ReduceMax over each bin's Gather, concatenated."""
+    rank = 2 + len(spatial)
+    y = x
+    for k, (d, s) in enumerate(zip(spatial, size)):
+        axis = 2 + k
+        i = np.arange(s)
+        starts, ends = (i * d) // s, -((-(i + 1) * d) // s)
+        last = k == len(spatial) - 1
+        if kind == "AveragePool" and axis >= rank - 2:  # MatMul contracts the last axis (or, transposed, the 2nd last)
+            avg = np.zeros((d, s), g.dtype(x))
+            for j, (a, b) in enumerate(zip(starts, ends)):
+                avg[a:b, j] = 1.0 / (b - a)
+            if axis == rank - 1:
+                y = g.one("MatMul", [y, g.const(avg, hint="bins")], out if last else None)
+            else:
+                y = g.one("MatMul", [g.const(np.ascontiguousarray(avg.T), hint="bins"), y], out if last else None)
+            continue
+        reduce = "ReduceMean" if kind == "AveragePool" else "ReduceMax"
+        parts = [g.reduce(reduce, g.one("Gather", [y, g.ints(range(a, b))], axis=axis), [axis], True)
+                 for a, b in zip(starts, ends)]  # fmt: skip
+        y = g.one("Concat", parts, out if last else None, axis=axis)
 
 
 EXPORTS["adaptive_avg_pool"] = Export(_adaptive("AveragePool"))

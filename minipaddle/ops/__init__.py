@@ -14,6 +14,7 @@ from minipaddle.ops.compare import *  # noqa: F403
 from minipaddle.ops.complex_ops import *  # noqa: F403
 from minipaddle.ops.constant import *  # noqa: F403
 from minipaddle.ops.conv import *  # noqa: F403
+from minipaddle.ops.ctc_loss import *  # noqa: F403
 from minipaddle.ops.cumulative import *  # noqa: F403
 from minipaddle.ops.data_norm_ops import *  # noqa: F403
 from minipaddle.ops.debug import *  # noqa: F403
@@ -62,6 +63,8 @@ from minipaddle.ops.search import *  # noqa: F403
 from minipaddle.ops.sequence_ops import *  # noqa: F403
 from minipaddle.ops.signal_ops import *  # noqa: F403
 from minipaddle.ops.special_math import *  # noqa: F403
+from minipaddle.ops.tensor_array import *  # noqa: F403
+from minipaddle.ops.tree_paths import *  # noqa: F403
 from minipaddle.ops.unary_math import *  # noqa: F403
 from minipaddle.ops.unpool import *  # noqa: F403
 from minipaddle.ops.vision_ops import *  # noqa: F403

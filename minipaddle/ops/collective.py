@@ -6,14 +6,16 @@ found by the op's `ring_id` attribute in `RINGS`; `minipaddle.distributed` puts 
 (this floor imports nothing above it, and knows nothing of MPI). Without a communicator for the ring (one
 process, no parallel environment) every collective is what it is on a group of one: the identity.
 
-A communicator offers: `nranks`, `rank`, `allreduce(buf, op)`, `broadcast(buf, root)`, `reduce(buf, root, op)`,
-`allgather(x) -> array`, `scatter(buf, root) -> array`, `alltoall(x) -> array`, `reduce_scatter(x, op) -> array`,
-`send(x, peer)`, `recv(buf, peer)`, `barrier()`; buffers are written in place (numpy arrays, no copies).
+An all-reduce with `use_calc_stream=False` only starts (Paddle runs it on the communication stream) and
+`c_sync_comm_stream` on its ring waits for it: DataParallel overlaps its buckets' all-reduces with backward so.
+
+A communicator offers: `nranks`, `rank`, `allreduce(buf, op)`, `start_allreduce(buf, op)`, `wait_all()`,
+`broadcast(buf, root)`, `reduce(buf, root, op)`, `allgather(x) -> array`, `scatter(buf, root) -> array`,
+`alltoall(x) -> array`, `reduce_scatter(x, op) -> array`, `send(x, peer)`, `recv(buf, peer)`, `barrier()`;
+buffers are written in place (numpy arrays, no copies).
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
@@ -28,36 +30,65 @@ def _comm(ring_id: int):
     return RINGS.get(ring_id)
 
 
-class _AllReduce(OpDef):
-    """Every rank ends with the reduction (sum, max, ...) of all ranks' x. Written in place by all_reduce."""
+class _Collective(OpDef):
+    """A collective on the ring `ring_id`. Subclasses write `communicate(comm, buf, **attrs)`; on a group of one
+    (no communicator for the ring) the op is the identity.
 
-    kind = "sum"
+    `in_place = True`: `communicate` writes `buf` (the output, a copy of x) and returns None; the op also has the
+    `kernel_into` form, so `apply_inplace` hands MPI the tensor's own storage. `in_place = False`: `communicate`
+    returns a new array (its shape may differ from x's), and `infer_meta` says which."""
+
     saves_inputs = False
-    amp = "promote"
+    differentiable = False
+    in_place = True
 
-    def kernel(self, x, ring_id=0, use_calc_stream=True):
-        out = x.copy()
-        self.kernel_into(out, out, ring_id=ring_id)
-        return out
+    def communicate(self, comm, buf, **attrs):
+        raise NotImplementedError(f"{self.name}: communicate")
 
-    def kernel_into(self, out, x, ring_id=0, use_calc_stream=True):
+    def kernel(self, x, ring_id=0, **attrs):
+        if self.in_place:
+            out = x.copy()
+            self._run(out, ring_id, {**attrs, "use_calc_stream": True})  # an out-of-place result must be complete
+            return out
+        comm = _comm(ring_id)
+        return x.copy() if comm is None else self.communicate(comm, x, **attrs)
+
+    def kernel_into(self, out, x, ring_id=0, **attrs):
         if out is not x:
             out[...] = x
+        self._run(out, ring_id, attrs)
+
+    def _run(self, buf, ring_id, attrs) -> None:
         comm = _comm(ring_id)
         if comm is not None:
-            comm.allreduce(out, self.kind)
-
-    def grad(self, node, g):
-        # y_r = sum_s x_s on every rank, so dL/dx_s = sum_r dL/dy_r: the gradient is all-reduced too.
-        return (apply(self, (g,), node.attrs),)
+            self.communicate(comm, buf, **attrs)
 
     def infer_meta(self, x: Meta, **attrs) -> Meta:
         return x
 
 
+class _AllReduce(_Collective):
+    """Every rank ends with the reduction (sum, max, ...) of all ranks' x. Written in place by all_reduce.
+    With use_calc_stream=False (in place only) the all-reduce is started and c_sync_comm_stream finishes it."""
+
+    kind = "sum"
+    amp = "promote"
+
+    def communicate(self, comm, buf, use_calc_stream=True, **attrs):
+        if use_calc_stream:
+            comm.allreduce(buf, self.kind)
+        else:  # Paddle's communication stream: started now, finished by c_sync_comm_stream on the ring
+            comm.start_allreduce(buf, self.kind)
+
+    def grad(self, node, g):
+        # y_r = sum_s x_s on every rank, so dL/dx_s = sum_r dL/dy_r: the gradient is all-reduced too.
+        return (apply(self, (g,), {**node.attrs, "use_calc_stream": True}),)
+
+
 @register
 class AllReduceSum(_AllReduce):
     name = "c_allreduce_sum"
+    differentiable = True
 
 
 @register
@@ -66,53 +97,37 @@ class AllReduceAvg(_AllReduce):
 
     name = "c_allreduce_avg"
     kind = "avg"
+    differentiable = True
 
 
 @register
 class AllReduceMax(_AllReduce):
     name = "c_allreduce_max"
     kind = "max"
-    differentiable = False
 
 
 @register
 class AllReduceMin(_AllReduce):
     name = "c_allreduce_min"
     kind = "min"
-    differentiable = False
 
 
 @register
 class AllReduceProd(_AllReduce):
     name = "c_allreduce_prod"
     kind = "prod"
-    differentiable = False
 
 
 ALLREDUCE_OPS = {op.kind: op for op in (AllReduceSum, AllReduceAvg, AllReduceMax, AllReduceMin, AllReduceProd)}
 
 
-class _Reduce(OpDef):
+class _Reduce(_Collective):
     """The rank `root_id` ends with the reduction of all ranks' x; the others keep their x (as Paddle)."""
 
     kind = "sum"
-    saves_inputs = False
-    differentiable = False
 
-    def kernel(self, x, root_id=0, ring_id=0, use_calc_stream=True):
-        out = x.copy()
-        self.kernel_into(out, out, root_id=root_id, ring_id=ring_id)
-        return out
-
-    def kernel_into(self, out, x, root_id=0, ring_id=0, use_calc_stream=True):
-        if out is not x:
-            out[...] = x
-        comm = _comm(ring_id)
-        if comm is not None:
-            comm.reduce(out, root_id, self.kind)
-
-    def infer_meta(self, x: Meta, **attrs) -> Meta:
-        return x
+    def communicate(self, comm, buf, root_id=0, **attrs):
+        comm.reduce(buf, root_id, self.kind)
 
 
 @register
@@ -148,173 +163,141 @@ REDUCE_OPS = {op.kind: op for op in (ReduceSum, ReduceAvg, ReduceMax, ReduceMin,
 
 
 @register
-class Broadcast(OpDef):
+class Broadcast(_Collective):
     """Every rank ends with rank `root`'s x."""
 
     name = "c_broadcast"
-    saves_inputs = False
-    differentiable = False
 
-    def kernel(self, x, root=0, ring_id=0, use_calc_stream=True):
-        out = x.copy()
-        self.kernel_into(out, out, root=root, ring_id=ring_id)
-        return out
+    def communicate(self, comm, buf, root=0, **attrs):
+        comm.broadcast(buf, root)
 
-    def kernel_into(self, out, x, root=0, ring_id=0, use_calc_stream=True):
-        if out is not x:
-            out[...] = x
-        comm = _comm(ring_id)
-        if comm is not None:
-            comm.broadcast(out, root)
 
-    def infer_meta(self, x: Meta, **attrs) -> Meta:
-        return x
+class _Reshaping(_Collective):
+    """A collective that returns a new array (its rows along axis 0 may differ from x's): no in-place form;
+    `apply_inplace` copies its result into the target."""
+
+    in_place = False
+    kernel_into = None
+    differentiable = True
+
+    def rows(self, n: int, nranks: int) -> int:
+        raise NotImplementedError(f"{self.name}: rows")
+
+    def infer_meta(self, x: Meta, nranks=1, **attrs) -> Meta:
+        return Meta((self.rows(x.shape[0], nranks) if x.shape[0] >= 0 else -1, *x.shape[1:]), x.dtype)
 
 
 @register
-class AllGather(OpDef):
+class AllGather(_Reshaping):
     """Every rank's x stacked along axis 0 in rank order: shape [nranks * d0, ...]."""
 
     name = "c_allgather"
-    saves_inputs = False
 
-    def kernel(self, x, nranks=1, ring_id=0, use_calc_stream=True):
-        comm = _comm(ring_id)
-        if comm is None:
-            return x.copy()
+    def communicate(self, comm, x, **attrs):
         return comm.allgather(x)
+
+    def rows(self, n, nranks):
+        return n * nranks
 
     def grad(self, node, g):
         # Each rank's x appears once in every rank's output: its gradient is the sum over ranks of that slice.
-        return (
-            apply(
-                ReduceScatter, (g,), {"nranks": node.attrs.get("nranks", 1), "ring_id": node.attrs.get("ring_id", 0)}
-            ),
-        )
-
-    def infer_meta(self, x: Meta, nranks=1, **attrs) -> Meta:
-        return Meta((x.shape[0] * nranks if x.shape[0] >= 0 else -1, *x.shape[1:]), x.dtype)
+        attrs = {"nranks": node.attrs.get("nranks", 1), "ring_id": node.attrs.get("ring_id", 0)}
+        return (apply(ReduceScatter, (g,), attrs),)
 
 
 @register
-class ReduceScatter(OpDef):
+class ReduceScatter(_Reshaping):
     """The sum (or `reduce_type`) over ranks of x, split along axis 0 into nranks pieces: rank r keeps piece r."""
 
     name = "c_reducescatter"
-    saves_inputs = False
 
-    def kernel(self, x, nranks=1, ring_id=0, reduce_type="sum", use_calc_stream=True):
-        comm = _comm(ring_id)
-        if comm is None:
-            return x.copy()
+    def communicate(self, comm, x, reduce_type="sum", **attrs):
         return comm.reduce_scatter(x, reduce_type)
+
+    def rows(self, n, nranks):
+        return n // nranks
 
     def grad(self, node, g):
         if node.attrs.get("reduce_type", "sum") != "sum":
             raise RuntimeError(f"reduce_scatter: no gradient for reduce_type {node.attrs['reduce_type']!r}")
-        return (
-            apply(AllGather, (g,), {"nranks": node.attrs.get("nranks", 1), "ring_id": node.attrs.get("ring_id", 0)}),
-        )
-
-    def infer_meta(self, x: Meta, nranks=1, **attrs) -> Meta:
-        return Meta((x.shape[0] // nranks if x.shape[0] >= 0 else -1, *x.shape[1:]), x.dtype)
+        attrs = {"nranks": node.attrs.get("nranks", 1), "ring_id": node.attrs.get("ring_id", 0)}
+        return (apply(AllGather, (g,), attrs),)
 
 
 @register
-class Scatter(OpDef):
+class Scatter(_Reshaping):
     """Rank `root`'s x split along axis 0 into nranks pieces: rank r receives piece r (other ranks' x is only
     a buffer of the right shape)."""
 
     name = "c_scatter"
-    saves_inputs = False
     differentiable = False
 
-    def kernel(self, x, root=0, nranks=1, ring_id=0, use_calc_stream=True):
-        comm = _comm(ring_id)
-        if comm is None:
-            return x.copy()
+    def communicate(self, comm, x, root=0, **attrs):
         return comm.scatter(x, root)
 
-    def infer_meta(self, x: Meta, nranks=1, **attrs) -> Meta:
-        return Meta((x.shape[0] // nranks if x.shape[0] >= 0 else -1, *x.shape[1:]), x.dtype)
+    def rows(self, n, nranks):
+        return n // nranks
 
 
 @register
-class AllToAll(OpDef):
+class AllToAll(_Reshaping):
     """x split along axis 0 into nranks pieces; piece j goes to rank j, and rank r's output stacks the pieces r
     of every rank in rank order (Paddle's Gloo backend refuses it on the CPU; MPI does it)."""
 
     name = "alltoall"
-    saves_inputs = False
 
-    def kernel(self, x, ring_id=0, use_calc_stream=True):
-        comm = _comm(ring_id)
-        if comm is None:
-            return x.copy()
+    def communicate(self, comm, x, **attrs):
         return comm.alltoall(x)
+
+    def rows(self, n, nranks):
+        return n
 
     def grad(self, node, g):
         return (apply(self, (g,), node.attrs),)  # the transpose of a permutation of pieces is its inverse: itself
 
-    def infer_meta(self, x: Meta, **attrs) -> Meta:
-        return x
-
 
 @register
-class Send(OpDef):
+class Send(_Reshaping):
     """Send x to rank `peer` (its output is x itself, so a Program keeps the op)."""
 
     name = "send_v2"
-    saves_inputs = False
     differentiable = False
 
-    def kernel(self, x, peer=0, ring_id=0, use_calc_stream=True):
-        comm = _comm(ring_id)
-        if comm is not None:
-            comm.send(x, peer)
+    def communicate(self, comm, x, peer=0, **attrs):
+        comm.send(x, peer)
         return x.copy()
 
-    def infer_meta(self, x: Meta, **attrs) -> Meta:
-        return x
+    def rows(self, n, nranks):
+        return n
 
 
 @register
-class Recv(OpDef):
-    """Receive into x (written in place) what rank `peer` sent."""
+class Recv(_Collective):
+    """Receive into x (written in place) what rank `peer` sent. On a group of one this rank sent it to itself,
+    and x holds it already."""
 
     name = "recv_v2"
-    saves_inputs = False
-    differentiable = False
 
-    def kernel(self, x, peer=0, ring_id=0, use_calc_stream=True):
-        out = x.copy()
-        self.kernel_into(out, out, peer=peer, ring_id=ring_id)
-        return out
-
-    def kernel_into(self, out, x, peer=0, ring_id=0, use_calc_stream=True):
-        comm = _comm(ring_id)
-        if comm is None:  # a group of one: this rank sent it to itself, and x holds it already
-            out[...] = x
-            return
-        comm.recv(out, peer)
-
-    def infer_meta(self, x: Meta, **attrs) -> Meta:
-        return x
+    def communicate(self, comm, buf, peer=0, **attrs):
+        comm.recv(buf, peer)
 
 
 @register
-class Barrier(OpDef):
+class Barrier(_Collective):
     """Wait until every rank of the ring has reached this op. Passes x on unchanged."""
 
     name = "barrier"
-    saves_inputs = False
-    differentiable = False
 
-    def kernel(self, x, ring_id=0):
-        comm = _comm(ring_id)
-        if comm is not None:
-            comm.barrier()
-        return np.array(x, copy=True)
+    def communicate(self, comm, buf, **attrs):
+        comm.barrier()
 
-    def infer_meta(self, x: Meta, **attrs) -> Meta:
-        return x
+
+@register
+class SyncCommStream(_Collective):
+    """Wait until every all-reduce started on the ring with use_calc_stream=False has finished. Passes x on
+    unchanged (Paddle's op of this name ties the tensors it guards to it)."""
+
+    name = "c_sync_comm_stream"
+
+    def communicate(self, comm, buf, **attrs):
+        comm.wait_all()

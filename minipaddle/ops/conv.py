@@ -26,7 +26,7 @@ import numpy as np
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
-from minipaddle.ops.low_precision import gemm
+from minipaddle.ops.low_precision import LOW_PRECISION, gemm
 from minipaddle.ops.windows import add_windows, out_size, pad_spatial, windows
 
 __all__ = [
@@ -113,6 +113,13 @@ class _ConvGradInput(OpDef):
     nd = 2
 
     def kernel(self, dout, w, input_size, strides, paddings, dilations, groups):
+        if dout.dtype in LOW_PRECISION and w.dtype == dout.dtype:
+            # float16/bfloat16: the GEMM and col2im's sums in float32, one rounding at the end (the definition of
+            # a white-list op; rounding the GEMM and then summing windows in float16 rounded many times, slowly)
+            dx = self.kernel(dout.astype(np.float32), w.astype(np.float32), input_size, strides, paddings, dilations,
+                             groups)  # fmt: skip
+            with np.errstate(over="ignore", invalid="ignore"):
+                return dx.astype(dout.dtype)
         n, o, c, kernel, nd = dout.shape[0], dout.shape[1], w.shape[1] * groups, w.shape[2:], dout.ndim - 2
         wt = w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # [g, C/g*K, O/g]
         dcols = gemm(wt, _channel_rows(dout, groups))  # [g, C/g*K, P*N]: the one GEMM

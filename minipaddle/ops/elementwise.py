@@ -11,10 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from minipaddle import ops
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import BinaryOp, UnaryOp, as_tensor
+from minipaddle.ops.low_precision import FLOAT16, LOW_PRECISION, both_float16, in_float32
 
 __all__ = [
     "pow",
@@ -58,10 +60,17 @@ class Add(BinaryOp):
     saves_inputs = False
 
     def kernel(self, x, y):
+        # float16: the same bits through float32 loops, faster (ops/low_precision.py). The identity test first: a
+        # float32 step pays one `is` per op here, not a call (numpy's float16 dtype is one object).
+        if x.dtype is FLOAT16 and both_float16(x, y):
+            return in_float32(np.add, x, y)
         return x + y
 
     def kernel_into(self, out, x, y):  # (gradient accumulation into .grad runs this every step)
-        np.add(x, y, out=out, casting="unsafe")
+        if x.dtype is FLOAT16 and out.dtype is FLOAT16 and both_float16(x, y):
+            in_float32(np.add, x, y, out)
+        else:
+            np.add(x, y, out=out, casting="unsafe")
 
     def grad(self, node, g):
         xs, ys = _shapes(node)
@@ -74,6 +83,8 @@ class Subtract(BinaryOp):
     saves_inputs = False
 
     def kernel(self, x, y):
+        if x.dtype is FLOAT16 and both_float16(x, y):
+            return in_float32(np.subtract, x, y)
         return x - y
 
     def grad(self, node, g):
@@ -86,6 +97,8 @@ class Multiply(BinaryOp):
     name = "multiply"
 
     def kernel(self, x, y):
+        if x.dtype is FLOAT16 and both_float16(x, y):
+            return in_float32(np.multiply, x, y)
         return x * y
 
     def grad(self, node, g):
@@ -219,6 +232,8 @@ class Neg(UnaryOp):
     saves_inputs = False
 
     def kernel(self, x):
+        if x.dtype == np.bool_:  # paddle's neg is scale(x, -1): -True cast back to bool is True, so bool is kept
+            return x.copy()
         return np.negative(x)
 
     def grad(self, node, g):
@@ -237,6 +252,10 @@ class Scale(UnaryOp):
     saves_inputs = False
 
     def kernel(self, x, scale, bias=0.0):
+        if x.dtype in LOW_PRECISION:  # float32 arithmetic, one rounding: paddle's kernel keeps scale and bias float32
+            with np.errstate(over="ignore", invalid="ignore"):
+                out = x.astype(np.float32) * np.float32(scale)
+                return (out + np.float32(bias) if bias else out).astype(x.dtype)
         out = x * np.asarray(scale, dtype=x.dtype)
         return out + np.asarray(bias, dtype=x.dtype) if bias else out
 
@@ -267,6 +286,11 @@ class Abs(UnaryOp):
 
     def kernel(self, x):
         return np.abs(x)
+
+    def infer_meta(self, x, **attrs):  # |complex| is real: complex64 gives float32, as numpy's kernel does
+        return x._replace(
+            dtype={dtypes.complex64: dtypes.float32, dtypes.complex128: dtypes.float64}.get(x.dtype, x.dtype)
+        )
 
     def grad(self, node, g):
         return (multiply(g, sign(node.inputs[0])),)

@@ -12,7 +12,8 @@ Where s comes from names the op:
 - abs_max: s = max |x| over the tensor; channel_wise_abs_max: one s per slice along quant_axis;
 - moving_average_abs_max: state = rate * state + 1, accum = rate * accum + max |x|, s = accum / state (training);
   the stored s when is_test;
-- moving_average_abs_max_scale records that moving average for an output and passes x through unchanged.
+- moving_average_abs_max_scale records that moving average for an output and passes x through unchanged;
+- range_abs_max: the largest abs-max of the last window_size batches (Paddle's static-graph activation default).
 quantize_linear / dequantize_linear are the saved (ONNX-style) form with a given scale and zero point.
 
 Gradients: the straight-through estimator (dx = dout; scales and statistics get none), as Paddle; quantize_linear
@@ -31,7 +32,7 @@ __all__ = [
     "fake_quantize_abs_max", "fake_quantize_dequantize_abs_max", "fake_channel_wise_quantize_abs_max",
     "fake_channel_wise_quantize_dequantize_abs_max", "fake_quantize_moving_average_abs_max",
     "fake_quantize_dequantize_moving_average_abs_max", "moving_average_abs_max_scale", "fake_dequantize_max_abs",
-    "fake_channel_wise_dequantize_max_abs", "quantize_linear", "dequantize_linear",
+    "fake_channel_wise_dequantize_max_abs", "quantize_linear", "dequantize_linear", "fake_quantize_range_abs_max",
 ]  # fmt: skip
 
 
@@ -57,8 +58,10 @@ def quantize_values(x: np.ndarray, s: np.ndarray, bit_length: int, round_type: i
     bnt = np.asarray(bin_count(bit_length), x.dtype)
     factor = bnt * _inverse(s)
     if round_type == 0:
-        return np.clip(np.round(factor * x), -bnt - 1, bnt)
-    return _round_away(factor * np.clip(x, -s, s))
+        q = np.clip(np.round(factor * x), -bnt - 1, bnt)
+    else:
+        q = _round_away(factor * np.clip(x, -s, s))
+    return q.astype(x.dtype, copy=False)  # (numpy's rounding of bfloat16 comes back as float32)
 
 
 def dequantize_values(q: np.ndarray, s: np.ndarray, bit_length: int) -> np.ndarray:
@@ -228,6 +231,44 @@ class MovingAverageAbsMaxScale(OpDef):
         return x, one, one, one
 
 
+# ---- range_abs_max: the scale is the largest abs-max of the last window_size batches (static training) --------
+
+
+@register
+class FakeQuantizeRangeAbsMax(_StraightThrough):
+    """(q, scale, scales): x quantized with the largest max |x| of the last `window_size` batches.
+
+    Inputs x, in_scale (the last scale, [1]), iter (the batch count, int64 [1]) and in_scales (the window,
+    [window_size]; Paddle's OutScales variable, which its kernel updates in place). Training, as paddle 2.6's
+    FindRangeAbsMaxFunctor: the batch's abs-max replaces the window's entry iter % window_size; the scale becomes
+    it if it is larger than the last scale, else, when the entry replaced was the last scale (within 1e-6), the
+    abs-max of the window's first min(iter, window_size) entries. is_test: in_scale unchanged."""
+
+    name = "fake_quantize_range_abs_max"
+
+    def kernel(self, x, in_scale, iter, in_scales, window_size=10000, bit_length=8, round_type=1,
+               is_test=False):  # fmt: skip
+        last = np.asarray(in_scale, x.dtype).reshape(1)
+        scales = np.zeros(window_size, x.dtype) if in_scales is None else np.array(in_scales, x.dtype).reshape(-1)
+        if is_test:
+            return quantize_values(x, last, bit_length, round_type), last, scales
+        it = int(np.asarray(iter).reshape(-1)[0])
+        idx = it % window_size
+        removed, current = scales[idx], _abs_max(x)[0]
+        scales[idx] = current
+        scale = last[0]
+        if scale < current:
+            scale = current
+        elif abs(removed - scale) < 1e-6:
+            size = window_size if it > window_size else it
+            scale = np.abs(scales[: max(size, 1)]).max()  # (size 0: Paddle's max_element reads the first entry)
+        scale = np.asarray([scale], x.dtype)
+        return quantize_values(x, scale, bit_length, round_type), scale, scales
+
+    def infer_meta(self, x: Meta, in_scale: Meta, iter, in_scales=None, window_size=10000, **attrs):
+        return x, Meta((1,), x.dtype), Meta((window_size,), x.dtype)
+
+
 # ---- dequantizing the saved integer form ---------------------------------------------------------------------
 
 
@@ -267,21 +308,51 @@ class FakeChannelWiseDequantizeMaxAbs(OpDef):
 @register
 class QuantizeLinear(OpDef):
     """y = the levels of x for the given scale (per tensor with quant_axis -1, else per channel); zero_point is
-    carried (0 in Paddle's symmetric scheme). round_type 0 (default): ties to even, clipped to [-bnt-1, bnt]."""
+    carried (0 in Paddle's symmetric scheme). round_type 0 (default): ties to even, clipped to [-bnt-1, bnt].
+
+    Training (is_test False), as paddle 2.6's kernel: per tensor with in_accum and in_state, the moving average of
+    max |x| is updated first (state = rate * state + 1, accum = rate * accum + max |x|, scale = accum / state), x is
+    quantized with that new scale, and the op returns (y, state, accum, scale): Paddle's Y, OutState, OutAccum,
+    OutScale; per channel, the scale is x's abs-max per channel now (the given one is not read), and the op
+    returns (y, scale). only_observer: y = x unchanged (the statistics still update in training)."""
 
     name = "quantize_linear"
     differentiable = False
 
-    def kernel(self, x, scale, zero_point, quant_axis=0, bit_length=8, round_type=0, is_test=True,
-               only_observer=False):  # fmt: skip
-        s = np.asarray(scale, x.dtype)
-        s = s.reshape(1) if quant_axis < 0 else s.reshape(channel_shape(x, quant_axis))
-        if only_observer:
-            return x.copy()
-        return quantize_values(x, s, bit_length, round_type)
+    def kernel(self, x, scale, zero_point, in_accum, in_state, quant_axis=0, bit_length=8, round_type=0,
+               is_test=True, only_observer=False, moving_rate=0.9):  # fmt: skip
+        mode = _training_mode(in_accum, in_state, quant_axis, is_test)
+        if mode == "moving_average":
+            s, state, accum = moving_average(x, in_accum, in_state, moving_rate)
+        elif mode == "channel":
+            s = channel_abs_max(x, quant_axis)
+        else:
+            s = np.asarray(scale, x.dtype)
+        per = s.reshape(1) if quant_axis < 0 else s.reshape(channel_shape(x, quant_axis))
+        y = x.copy() if only_observer else quantize_values(x, per, bit_length, round_type)
+        if mode == "moving_average":
+            return y, state, accum, s
+        return (y, s) if mode == "channel" else y
 
-    def infer_meta(self, x: Meta, *rest, **attrs):
+    def infer_meta(self, x: Meta, scale: Meta, zero_point, in_accum=None, in_state=None, quant_axis=0,
+                   is_test=True, **attrs):  # fmt: skip
+        mode = _training_mode(in_accum, in_state, quant_axis, is_test)
+        if mode == "moving_average":
+            one = Meta((1,), x.dtype)
+            return x, one, one, one
+        if mode == "channel":
+            return x, Meta((x.shape[quant_axis],), x.dtype)
         return x
+
+
+def _training_mode(in_accum, in_state, quant_axis, is_test):
+    """How quantize_linear finds its scale in training (None: it is given): a moving average per tensor (when it
+    is given the statistics), the abs-max per channel."""
+    if is_test:
+        return None
+    if quant_axis >= 0:
+        return "channel"
+    return "moving_average" if in_accum is not None and in_state is not None else None
 
 
 @register
@@ -350,6 +421,14 @@ def moving_average_abs_max_scale(x, in_accum=None, in_state=None, moving_rate=0.
     return apply(MovingAverageAbsMaxScale, (x, in_accum, in_state), attrs)
 
 
+def fake_quantize_range_abs_max(x, in_scale, iter, in_scales=None, window_size=10000, bit_length=8, round_type=1,
+                                is_test=False) -> tuple:  # fmt: skip
+    if isinstance(window_size, bool) or not isinstance(window_size, int) or window_size <= 0:
+        raise ValueError(f"fake_quantize_range_abs_max: window_size must be a positive int, got {window_size!r}")
+    attrs = _attrs(bit_length, round_type, window_size=window_size, is_test=bool(is_test))
+    return apply(FakeQuantizeRangeAbsMax, (x, in_scale, iter, in_scales), attrs)
+
+
 def fake_dequantize_max_abs(x: Tensor, scale: Tensor, max_range: float = 127.0) -> Tensor:
     return apply(FakeDequantizeMaxAbs, (x, scale), {"max_range": float(max_range)})
 
@@ -365,8 +444,15 @@ def _linear_attrs(quant_axis, bit_length, round_type) -> dict:
     return {"quant_axis": int(quant_axis), "bit_length": int(bit_length), "round_type": int(round_type)}
 
 
-def quantize_linear(x, scale, zero_point, quant_axis: int = -1, bit_length: int = 8, round_type: int = 0) -> Tensor:
-    return apply(QuantizeLinear, (x, scale, zero_point), _linear_attrs(quant_axis, bit_length, round_type))
+def quantize_linear(x, scale, zero_point, quant_axis: int = -1, bit_length: int = 8, round_type: int = 0,
+                    in_accum=None, in_state=None, is_test: bool = True, only_observer: bool = False,
+                    moving_rate: float = 0.9):  # fmt: skip
+    """The levels of x (a Tensor); in training (is_test False) per tensor with in_accum and in_state:
+    (y, state, accum, scale); in training per channel: (y, scale)."""
+    attrs = _linear_attrs(quant_axis, bit_length, round_type)
+    if not is_test or only_observer:  # (the attributes of the plain inference op stay Paddle's defaults)
+        attrs.update(is_test=bool(is_test), only_observer=bool(only_observer), moving_rate=float(moving_rate))
+    return apply(QuantizeLinear, (x, scale, zero_point, in_accum, in_state), attrs)
 
 
 def dequantize_linear(x, scale, zero_point, quant_axis: int = -1, bit_length: int = 8, round_type: int = 0) -> Tensor:

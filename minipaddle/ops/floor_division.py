@@ -2,7 +2,7 @@
 
 `-3 // 2 == -2` and `-3 % 2 == 1`, for integers and floats alike, as in Python and paddle 2.6. Paddle records
 no gradient for either (the result is piecewise constant in x, and remainder's slope in y is rarely wanted).
-An integer division by zero raises ZeroDivisionError instead of numpy's silent 0.
+An integer division by zero raises a ValueError (paddle 2.6: InvalidArgumentError) instead of numpy's silent 0.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ class _FloorDivision(BinaryUfuncOp):
 
     def kernel(self, x, y):
         if x.dtype.kind in "iub" and np.any(y == 0):
-            raise ZeroDivisionError(f"{self.name}: integer division by zero (y has a 0 element)")
+            raise ValueError(f"{self.name}: integer division by zero (y has a 0 element)")
         with np.errstate(divide="ignore", invalid="ignore"):
             return self.ufunc(x, y).astype(x.dtype, copy=False)  # numpy makes bool // bool int8; keep x's dtype
 

@@ -10,6 +10,8 @@ sampling of the classes a margin loss computes, which has no gradient):
   finite at x = 0 and x = 1, as Paddle's kernel; none for the label.
 - sigmoid_cross_entropy_with_logits: sigmoid and binary cross entropy in one stable formula, with Paddle's
   positive-class weighting (forward and gradient exactly as Paddle 2.6 computes them).
+- kldiv_loss: label * (log(label) - x) elementwise, 0 where label <= 0; none of its gradient goes to the label (as
+  paddle's kldiv_loss op), so a teacher's distribution is not trained through it.
 
 The other losses are compositions of ops, in minipaddle/nn/functional/loss.py.
 """
@@ -30,6 +32,7 @@ __all__ = [
     "softmax_with_cross_entropy_grad",
     "binary_cross_entropy",
     "sigmoid_cross_entropy_with_logits",
+    "kldiv_loss",
     "class_center_sample",
 ]
 
@@ -240,6 +243,33 @@ class SigmoidCrossEntropyWithLogits(OpDef):
 
 def sigmoid_cross_entropy_with_logits(x: Tensor, label: Tensor, weight: Tensor | None = None) -> Tensor:
     return apply(SigmoidCrossEntropyWithLogits, (x, label, weight))
+
+
+@register
+class KldivLoss(OpDef):
+    """The pointwise KL divergence label * (log(label) - x) of log-probabilities x, 0 where label <= 0 (unreduced:
+    kl_div reduces it). Its gradient is -label for x where label > 0, and nothing for the label: paddle 2.6's
+    kldiv_loss_grad has no label output."""
+
+    name = "kldiv_loss"  # (AMP: "promote", as paddle's lists leave kldiv_loss out of both)
+
+    def kernel(self, x, label):
+        positive = label > 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            loss = label * (np.log(np.where(positive, label, 1)) - x)
+        return np.where(positive, loss, 0).astype(x.dtype)
+
+    def grad(self, node, g):
+        label = node.inputs[1]
+        dx = ops.where(ops.greater_than(label, 0.0), ops.neg(ops.multiply(g, label)), ops.full_like(g, 0))
+        return dx, None
+
+    def infer_meta(self, x: Meta, label: Meta) -> Meta:
+        return Meta(x.shape, x.dtype)
+
+
+def kldiv_loss(x: Tensor, label: Tensor) -> Tensor:
+    return apply(KldivLoss, (x, label))
 
 
 @register

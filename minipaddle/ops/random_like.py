@@ -81,7 +81,7 @@ class Poisson(OpDef):
     random = True
 
     def kernel(self, x):
-        return STATE.rng.poisson(np.maximum(x, 0)).astype(x.dtype)  # a negative rate draws 0, as in Paddle
+        return np.asarray(STATE.rng.poisson(np.maximum(x, 0))).astype(x.dtype)  # a negative rate draws 0, as in Paddle
 
     def grad(self, node, g):
         return (ops.full_like(g, 0),)

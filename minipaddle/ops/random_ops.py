@@ -37,7 +37,8 @@ class Uniform(_RandomOp):
     name = "uniform"
 
     def kernel(self, shape, dtype, min=-1.0, max=1.0, seed=0):  # noqa: A002 (Paddle's names)
-        return _rng(seed).uniform(min, max, size=shape).astype(dtype)
+        # numpy's uniform(min, max) written out (the same numbers), because it refuses min > max and paddle does not
+        return (min + (max - min) * _rng(seed).random(size=shape)).astype(dtype)
 
 
 @register

@@ -1,37 +1,41 @@
 """Saving quantized models for inference, in Paddle 2.6's two formats.
 
-A model is traced into a static Program (`trace_layer`: its parameters become persistable variables, its forward
-is built once in eval mode) and written with `paddle.static.save_inference_model`. (paddle.jit.save is the public
-way in Paddle; minipaddle's tracing stands in for it here.) Then, for ImperativeQuantAware models:
+A model converted by the 2.6 API (`QAT.convert` / `PTQ.convert`) is saved by `paddle.jit.save` itself: its
+quantize_linear / dequantize_linear ops and their scales are in the traced Program. ImperativeQuantAware's (and
+ImperativePTQ's) save_quantized_model does what Paddle's does: `paddle.jit.save` the model (here into a temporary
+folder), load it back with `load_inference_model`, rewrite the Program, and save it with `save_inference_model`:
 
 - the legacy format (onnx_format=False, `gather_scales`): the fake quant-dequant ops stay; each op that reads a
-  fake-quantized value gets the scale as an attribute `{Slot}{index}_threshold` (a list for per-channel weights)
-  and `with_quant_attr`; the output scales recorded by moving_average_abs_max_scale become `out_threshold` and
-  `{OutSlot}0_threshold` on the op that made the output, and those ops are removed;
+  fake-quantized value gets the scale as a quantization attribute (OpDesc.quant_attrs, written into the .pdmodel
+  as Paddle's op attributes) `{Slot}{index}_threshold` (a list for per-channel weights) and `with_quant_attr`;
+  the output scales recorded by moving_average_abs_max_scale (accum / state of its statistics) become
+  `out_threshold` and `{OutSlot}0_threshold` on the op that made the output, and those ops are removed;
 - onnx_format=True (`to_quantize_linear`): each fake quant-dequant op becomes quantize_linear + dequantize_linear
   with its scale as a persistable variable and a zero point; weights are stored as their integer levels (in
   float32) read by a dequantize_linear alone (Paddle's ReplaceFakeQuantDequantPass and QuantWeightPass).
-A model converted by the 2.6 API (`QAT.convert`) is already in the second form: `save_inference_layer` writes it.
+Both are written as Paddle's .pdmodel, which paddle 2.6's load_inference_model and predictor run.
 """
 
 from __future__ import annotations
 
-import inspect
+import contextlib
+import os
+import tempfile
 
 import numpy as np
 
 import minipaddle.static as S
 from minipaddle.core.op import OPS
 from minipaddle.core.state import unique_name
+from minipaddle.core.tensor import Tensor
+from minipaddle.jit.saving import save as jit_save
 from minipaddle.nn.layer.layers import Layer
-from minipaddle.nn.quant.quant_layers import MovingAverageAbsMaxScale
-from minipaddle.ops.fake_quant import quantize_values
+from minipaddle.ops.fake_quant import channel_abs_max, quantize_values
 from minipaddle.static.builder import flat_inputs, slot_inputs
 from minipaddle.static.input import InputSpec
-from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.program import OpDesc, Program
 
-__all__ = ["trace_layer", "save_inference_layer", "save_quantized_model", "gather_scales", "to_quantize_linear"]
+__all__ = ["load_saved_layer", "save_quantized_model", "gather_scales", "to_quantize_linear"]
 
 FAKE_QDQ = ("fake_quantize_dequantize_abs_max", "fake_channel_wise_quantize_dequantize_abs_max",
             "fake_quantize_dequantize_moving_average_abs_max")  # fmt: skip
@@ -40,119 +44,83 @@ OUT_SCALE = "moving_average_abs_max_scale"
 PADDLE_SLOTS = {"conv2d": ("Input", "Filter"), "conv2d_transpose": ("Input", "Filter"), "matmul": ("X", "Y")}
 
 
-def _input_specs(layer: Layer, input_spec, fn: str) -> list:
-
+def load_saved_layer(layer: Layer, input_spec, fn: str = "save_quantized_model") -> tuple:
+    """`paddle.jit.save` `layer` into a temporary folder and load it back in static mode, as Paddle's
+    save_quantized_model does. Returns (program, feed names, fetch Variables, scope): the scope holds the values
+    of the program's persistable variables. `layer._customized_attrs` (ImperativePTQ's output thresholds) go onto
+    the ops each such layer builds (Paddle's Layer._set_op_attrs)."""
+    if not isinstance(layer, Layer):
+        raise TypeError(f"{fn}: model must be a paddle.nn.Layer, got {type(layer).__name__}")
     if input_spec is None:
         raise ValueError(f"{fn}: give input_spec, e.g. [paddle.static.InputSpec([None, 1, 28, 28], 'float32')]")
     specs = list(input_spec) if isinstance(input_spec, (list, tuple)) else [input_spec]
-    params = [p for p in inspect.signature(layer.forward).parameters.values() if p.kind == p.POSITIONAL_OR_KEYWORD]
-    out = []
-    for i, spec in enumerate(specs):
-        if not isinstance(spec, InputSpec):
+    for spec in specs:
+        if not isinstance(spec, (InputSpec, Tensor)):
             raise TypeError(f"{fn}: input_spec must hold paddle.static.InputSpec, got {type(spec).__name__}")
-        name = spec.name or (params[i].name if i < len(params) else f"x{i}")
-        out.append((name, [-1 if d is None else d for d in spec.shape], spec.dtype))
-    return out
-
-
-def trace_layer(layer: Layer, input_spec) -> tuple:
-    """Build `layer`'s forward (in eval mode) into a new Program. Returns (program, feed Variables, fetch
-    Variables, scope, output_scales): the scope holds the parameters' values; output_scales maps the output of
-    each moving_average_abs_max_scale op to its layer's scale parameter (the op does not read it in eval)."""
-
-    if not isinstance(layer, Layer):
-        raise TypeError(f"save: layer must be a paddle.nn.Layer, got {type(layer).__name__}")
-    specs = _input_specs(layer, input_spec, "save")
-    modes = [(sub, sub.training) for sub in layer.sublayers(include_self=True)]
-    program, startup, scope = Program(), Program(), S.Scope()
-    swapped, made, output_scales, hooks = [], {}, {}, []
-    layer.eval()
-    S.enable_static()
+    hooks = [h for sub in layer.sublayers(include_self=True) if getattr(sub, "_customized_attrs", None)
+             for h in _attrs_hooks(sub)]  # fmt: skip
+    scope = S.Scope()
     try:
-        with S.program_guard(program, startup):
-            block = program.global_block()
-            for sub in layer.sublayers(include_self=True):
-                for table in (sub._parameters, sub._buffers):
-                    for key, t in list(table.items()):
-                        if t is None:
-                            continue
-                        if id(t) not in made:
-                            name = t.name or unique_name("buffer")
-                            # (a 0-d scale, PTQ's abs-max, is saved as [1]: what Paddle's parameter files hold)
-                            shape = list(t.shape) or [1]
-                            v = StaticParameter(block, name, shape, t.dtype, trainable=False)
-                            block.vars[name] = v
-                            scope.vars[name] = np.array(t.numpy()).reshape(shape)
-                            made[id(t)] = v
-                        swapped.append((table, key, t))
-                        table[key] = made[id(t)]
-                if getattr(sub, "_customized_attrs", None):  # attributes for every op the layer builds
-                    hooks.extend(_attrs_hooks(sub, block))
-                if isinstance(sub, MovingAverageAbsMaxScale):
-                    record = (lambda s: lambda _, inputs, out: output_scales.__setitem__(out.name, s._scale.name))(sub)
-                    hooks.append(sub.register_forward_post_hook(record))
-            feeds = [S.data(name, shape, dtype) for name, shape, dtype in specs]
-            out = layer(*feeds)
+        with tempfile.TemporaryDirectory() as folder:
+            prefix = os.path.join(folder, "model")
+            with _static_mode(False):
+                jit_save(layer, prefix, input_spec=specs)
+            with _static_mode(True), S.scope_guard(scope):
+                program, feeds, fetches = S.load_inference_model(prefix, S.Executor())
     finally:
         for h in hooks:
             h.remove()
-        for table, key, t in swapped:
-            table[key] = t
-        S.disable_static()
-        for sub, mode in modes:
-            sub.training = mode
-    fetches = list(out) if isinstance(out, (list, tuple)) else [out]
-    return program, feeds, fetches, scope, output_scales
+    return program, feeds, fetches, scope
 
 
-def _attrs_hooks(layer: Layer, block) -> list:
-    """Hooks that put `layer._customized_attrs` on the ops its forward appends (Paddle's Layer._set_op_attrs)."""
+@contextlib.contextmanager
+def _static_mode(on: bool):
+    was = S.in_static_mode()
+    (S.enable_static if on else S.disable_static)()
+    try:
+        yield
+    finally:
+        (S.enable_static if was else S.disable_static)()
+
+
+def _attrs_hooks(layer: Layer) -> list:
+    """Hooks that put `layer._customized_attrs` (its output thresholds) on the ops its forward appends, as Paddle's
+    Layer._set_op_attrs does; they are quantization notes, so they go into each op's quant_attrs."""
     start = []
 
     def before(_, inputs):
-        start.append(len(block.ops))
+        start.append(len(S.default_main_program().current_block().ops))
 
     def after(_, inputs, outputs):
-        for op in block.ops[start.pop() :]:
-            op.attrs.update(layer._customized_attrs)
+        for op in S.default_main_program().current_block().ops[start.pop() :]:
+            op.quant_attrs.update(layer._customized_attrs)
 
     return [layer.register_forward_pre_hook(before), layer.register_forward_post_hook(after)]
 
 
-def _save(program, feeds, fetches, scope, path: str) -> None:
-
-    with S.scope_guard(scope):
-        S.save_inference_model(path, feeds, fetches, S.Executor(), program=program)
-
-
-def save_inference_layer(layer: Layer, path: str, input_spec=None) -> None:
-    """Trace `layer` and save it as an inference model (`path.pdmodel`, `path.pdiparams`), as paddle.jit.save does
-    for a model converted with QAT/PTQ.convert: its quantize_linear / dequantize_linear ops and scales included.
-
-    Example:
-        >>> infer = qat.convert(model)
-        >>> save_inference_layer(infer, "./int8/lenet", [paddle.static.InputSpec([None, 1, 28, 28], "float32")])
-    """
-    program, feeds, fetches, scope, _ = trace_layer(layer, input_spec)
-    _save(program, feeds, fetches, scope, path)
+def save_program(program, feeds, fetches, scope, path: str) -> None:
+    """save_inference_model of a rewritten Program whose values are in `scope`."""
+    block = program.global_block()
+    with _static_mode(True), S.scope_guard(scope):
+        S.save_inference_model(path, [block.var(n) for n in feeds], [block.var(getattr(f, "name", f))
+                               for f in fetches], S.Executor(), program=program)  # fmt: skip
 
 
 def save_quantized_model(model: Layer, path: str, input_spec=None, onnx_format=False, activation_bits=8,
                          **config) -> None:  # fmt: skip
-    """ImperativeQuantAware's save: the traced model in the legacy format (fake ops + threshold attributes) or,
-    with onnx_format, with quantize_linear / dequantize_linear ops."""
+    """ImperativeQuantAware's save: the model in the legacy format (fake ops + threshold attributes) or, with
+    onnx_format, with quantize_linear / dequantize_linear ops."""
     unknown = sorted(set(config) - {"clip_extra", "output_spec"})
     if unknown:
         raise TypeError(f"save_quantized_model: unexpected keyword argument(s) {unknown}")
-    program, feeds, fetches, scope, output_scales = trace_layer(model, input_spec)
+    program, feeds, fetches, scope = load_saved_layer(model, input_spec)
     program = _fold_scale_assigns(program)
     names = [f.name for f in fetches]
     if onnx_format:
-        program = to_quantize_linear(program, scope, output_scales, activation_bits)
+        program = to_quantize_linear(program, scope, activation_bits)
     else:
-        program, names = gather_scales(program, scope, output_scales, names)
-    block = program.global_block()
-    _save(program, feeds, [block.var(n) for n in names], scope, path)
+        program, names = gather_scales(program, scope, names)
+    save_program(program, feeds, names, scope, path)
 
 
 # ---- rewriting the traced Program --------------------------------------------------------------------------------
@@ -180,21 +148,24 @@ def _fold_scale_assigns(program: Program) -> Program:
     return new
 
 
-def _scale_of(op, scope, output_scales: dict) -> np.ndarray:
-    """The scale value a fake op or output-scale op stands for (from the scope)."""
+def _scale_of(op, scope) -> np.ndarray:
+    """The scale value a fake op or output-scale op stands for (from the scope): the stored scale of a
+    moving-average quanter, accum / state of an output-scale op's statistics (what its layer's scale holds),
+    the abs-max of a weight."""
     if op.type == "fake_quantize_dequantize_moving_average_abs_max":
-        name = op.inputs["in_scale"][0]
-    elif op.type == OUT_SCALE:
-        name = output_scales.get(op.outputs["Out"][0])
-        if name is None:
-            raise ValueError(f"save_quantized_model: no scale parameter known for {op.outputs['Out'][0]!r}")
-    else:
-        name = op.outputs["Out"][1]
+        return np.asarray(scope.vars[op.inputs["in_scale"][0]])
+    if op.type == OUT_SCALE:
+        accum, state = (op.inputs[k][0] for k in ("in_accum", "in_state"))
+        if accum is None or state is None or accum not in scope.vars:
+            raise ValueError(f"save_quantized_model: the output scale of {op.outputs['Out'][0]!r} has no statistics")
+        accum, state = np.asarray(scope.vars[accum]), np.asarray(scope.vars[state])
+        return np.where(state > 0, accum / np.where(state > 0, state, 1), np.zeros_like(accum))
+    name = op.outputs["Out"][1]
     if name in scope.vars:
         return np.asarray(scope.vars[name])
     x = scope.vars[flat_inputs(op)[0]]  # a weight whose scale was never stored: its abs-max now
     axis = op.attrs.get("quant_axis", -1)
-    return np.abs(x).max(axis=tuple(i for i in range(x.ndim) if i != axis)) if "channel" in op.type else np.abs(x).max()
+    return channel_abs_max(x, axis) if "channel" in op.type else np.abs(x).max()
 
 
 def _naive(value: np.ndarray):
@@ -210,7 +181,7 @@ def _paddle_slot(op_type: str, slot: str, position: int) -> str:
     return slot[:1].upper() + slot[1:]
 
 
-def gather_scales(program: Program, scope, output_scales: dict, fetch_names: list) -> tuple:
+def gather_scales(program: Program, scope, fetch_names: list) -> tuple:
     """The legacy format: thresholds as op attributes, output-scale ops removed. Returns (program, fetch names)."""
     new = program.clone()
     block = new.global_block()
@@ -222,22 +193,22 @@ def gather_scales(program: Program, scope, output_scales: dict, fetch_names: lis
             for index, name in enumerate(names):
                 writer = writers.get(name)
                 if writer is not None and (writer.type in FAKE_QDQ or writer.type == OUT_SCALE):
-                    op.attrs[f"{_paddle_slot(op.type, slot, position)}{index}_threshold"] = _naive(
-                        _scale_of(writer, scope, output_scales)
+                    op.quant_attrs[f"{_paddle_slot(op.type, slot, position)}{index}_threshold"] = _naive(
+                        _scale_of(writer, scope)
                     )
-                    op.attrs["with_quant_attr"] = True
+                    op.quant_attrs["with_quant_attr"] = True
     renames, keep = {}, []
     for op in block.ops:  # output thresholds
         if op.type != OUT_SCALE:
             keep.append(op)
             continue
         x, out = flat_inputs(op)[0], op.outputs["Out"][0]
-        scale = _naive(_scale_of(op, scope, output_scales))
+        scale = _naive(_scale_of(op, scope))
         producer = writers.get(x)
         if producer is not None:
-            producer.attrs["Out0_threshold"] = scale
-            producer.attrs["out_threshold"] = scale
-            producer.attrs["with_quant_attr"] = True
+            producer.quant_attrs["Out0_threshold"] = scale
+            producer.quant_attrs["out_threshold"] = scale
+            producer.quant_attrs["with_quant_attr"] = True
         renames[out] = renames.get(x, x)
     for op in keep:
         op.inputs = {slot: [renames.get(n, n) for n in names] for slot, names in op.inputs.items()}
@@ -246,8 +217,8 @@ def gather_scales(program: Program, scope, output_scales: dict, fetch_names: lis
         if op.type in PADDLE_SLOTS and not all(
             writers.get(n) is not None and writers[n].type in FAKE_QDQ for n in flat_inputs(op)[:2]
         ):
-            op.attrs["skip_quant"] = True
-            op.attrs["with_quant_attr"] = True
+            op.quant_attrs["skip_quant"] = True
+            op.quant_attrs["with_quant_attr"] = True
     return new, [renames.get(n, n) for n in fetch_names]
 
 
@@ -255,7 +226,7 @@ def _new_op(type_: str, inputs: list, outputs: list, attrs: dict, like: OpDesc) 
     return OpDesc(type_, slot_inputs(OPS[type_], inputs), {"Out": list(outputs)}, attrs, like.role, like.scope)
 
 
-def to_quantize_linear(program: Program, scope, output_scales: dict, bit_length=8) -> Program:
+def to_quantize_linear(program: Program, scope, bit_length=8) -> Program:
     """onnx_format: fake quant-dequant ops -> quantize_linear + dequantize_linear; weights stored as levels with a
     dequantize_linear alone; output-scale ops whose input is already an observer's output are dropped, the others
     become quantize_linear + dequantize_linear on that output."""
@@ -272,7 +243,7 @@ def to_quantize_linear(program: Program, scope, output_scales: dict, bit_length=
         if x in observed:  # two observers in a row: the second adds nothing
             renames[out] = x
             continue
-        scale = np.asarray(_scale_of(op, scope, output_scales), np.float32).reshape(-1)
+        scale = np.asarray(_scale_of(op, scope), np.float32).reshape(-1)
         axis = op.attrs.get("quant_axis", -1) if "channel" in op.type else -1
         bits = op.attrs.get("bit_length", bit_length)
         scale_name = unique_name(f"{x}@scale")
@@ -290,7 +261,7 @@ def to_quantize_linear(program: Program, scope, output_scales: dict, bit_length=
             continue
         quantized = f"{x}.quantized"
         block.create_var(quantized, var.shape, var.dtype)
-        ops.append(_new_op("quantize_linear", [x, scale_name, zero_name], [quantized], attrs, op))
+        ops.append(_new_op("quantize_linear", [x, scale_name, zero_name, None, None], [quantized], attrs, op))
         ops.append(_new_op("dequantize_linear", [quantized, scale_name, zero_name], [out], attrs, op))
     block.ops = ops
     return new

@@ -22,6 +22,7 @@ from minipaddle.static.backward import backward_ops
 from minipaddle.static.block_ops import register_block_op
 from minipaddle.static.executor import run_plan
 from minipaddle.static.program import Variable, default_main_program
+from minipaddle.tensor.array import TensorArray
 
 # ---- helpers --------------------------------------------------------------------------------------------------
 
@@ -239,18 +240,34 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
 
     program = default_main_program()
     parent = program.current_block()
+    # A tensor array travels as its current value; cond and body see it as a TensorArray (a fresh handle).
+    arrays = {i for i, v in enumerate(loop_vars) if isinstance(v, TensorArray)}
+    for i in arrays:
+        if loop_vars[i].var is None:
+            raise ValueError(
+                f"while_loop: loop variable {i} is an empty tensor array whose element shape is not known yet; "
+                "write an element before the loop (or create it with initialized_list)"
+            )
     # The loop state lives in variables of the parent block, copied from loop_vars (so loop_vars stay intact).
-    state = [ops.assign(_as_var(v, "while_loop")) for v in loop_vars]
+    state = [ops.assign(_as_var(v.var if i in arrays else v, "while_loop")) for i, v in enumerate(loop_vars)]
+
+    def seen(values):
+        return [TensorArray(v.dtype, v) if i in arrays else v for i, v in enumerate(values)]
+
     with program.sub_block() as cb:
-        c = cond(*state)
+        c = cond(*seen(state))
         if not isinstance(c, Variable) or c.dtype.name != "bool":
             raise TypeError("while_loop: cond must return a bool Variable")
     with program.sub_block() as bb:
-        new = body(*state)
+        new = body(*seen(state))
         new = list(new) if isinstance(new, (list, tuple)) else [new]
         if len(new) != len(state):
             raise ValueError(f"while_loop: body returns {len(new)} values for {len(state)} loop variables")
-        new = [_as_var(v, "while_loop") for v in new]
+        for i in arrays:
+            if not isinstance(new[i], TensorArray):
+                raise TypeError(f"while_loop: loop variable {i} is a tensor array but body returns "
+                                f"{type(new[i]).__name__}")  # fmt: skip
+        new = [_as_var(v.var if isinstance(v, TensorArray) else v, "while_loop") for v in new]
         for i, (s, n) in enumerate(zip(state, new)):
             if s.dtype != n.dtype:
                 raise TypeError(f"while_loop: loop variable {i} is {s.dtype.name} but body returns {n.dtype.name}")
@@ -273,7 +290,9 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
         },  # fmt: skip
         scope=STATE.scope,
     )
-    return outs
+    for i in arrays:  # a tensor array is updated in place, as Paddle's LoDTensorArray variable
+        loop_vars[i].var = outs[i]
+    return [loop_vars[i] if i in arrays else o for i, o in enumerate(outs)]
 
 
 class WhileStep:

@@ -10,7 +10,6 @@ model in dynamic mode. Ops with sub-blocks (cond, while) carry their own compile
 from __future__ import annotations
 
 import contextlib
-import re
 import warnings
 
 import numpy as np
@@ -107,27 +106,10 @@ class Step:
         self.op = op_of(desc)
         self.reads = flat_inputs(desc)
         self.writes = desc.outputs.get("Out", [])
-        self.attrs = run_attrs(desc.attrs)
+        self.attrs = desc.attrs
         self.desc = desc
         self.sub_plans = sub_plans
         self.where = f"{desc.type} (built in {desc.scope})" if desc.scope else desc.type
-
-
-# `X0_threshold`, `Input0_threshold`, `out_threshold`: the scales a quantized model notes per input and output.
-_QUANT_NOTE = re.compile(r"^(?:[A-Za-z]+\d+|out)_threshold$")
-
-
-def _is_quant_note(key: str) -> bool:
-    return key in ("with_quant_attr", "skip_quant") or _QUANT_NOTE.match(key) is not None
-
-
-def run_attrs(attrs: dict) -> dict:
-    """The attributes a kernel takes: without the quantization annotations that a saved quantized model puts on
-    its ops for int8 engines (`X0_threshold`, `out_threshold`, `with_quant_attr`, `skip_quant`), which describe an
-    op and do not change what it computes (an op's own `iou_threshold` stays)."""
-    if not any(_is_quant_note(k) for k in attrs):
-        return attrs
-    return {k: v for k, v in attrs.items() if not _is_quant_note(k)}
 
 
 def compile_block(program: Program, idx: int = 0) -> list:

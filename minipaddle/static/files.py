@@ -22,6 +22,7 @@ import contextlib
 import hashlib
 import io
 import json
+import math
 import os
 import re
 import uuid
@@ -34,6 +35,7 @@ __all__ = [
     "atomic_file",
     "atomic_write",
     "read_array_member",
+    "npy_from_bytes",
     "write_array_member",
     "read_file",
     "arrays_to_bytes",
@@ -95,9 +97,43 @@ def write_array_member(zf: zipfile.ZipFile, name: str, a: np.ndarray) -> None:
         np.lib.format.write_array(member, a, allow_pickle=False)
 
 
-def read_array_member(zf: zipfile.ZipFile, name: str) -> np.ndarray:
-    """The array stored as the `.npy` member `name` of `zf` (zipfile checks its CRC; a pickle is refused)."""
-    return np.load(io.BytesIO(zf.read(name)), allow_pickle=False)
+# Limits of the readers of saved files, checked against what a file declares before anything is allocated: a
+# crafted file must not make a load allocate terabytes or recurse until Python gives up.
+MAX_NESTING = 100  # containers inside containers, in a pickle or a zip's JSON index (a checkpoint nests ~5)
+MAX_INFLATION = 100  # how many times its compressed size a zip member may inflate to (zip bombs reach ~1000)
+
+
+def read_array_member(zf: zipfile.ZipFile, name: str, what: str = "the archive") -> np.ndarray:
+    """The array stored as the `.npy` member `name` of `zf` (zipfile checks its CRC; a pickle is refused).
+
+    minipaddle stores members uncompressed; a compressed one may declare at most MAX_INFLATION times its
+    compressed size, and the .npy header's shape must account for exactly the member's bytes: each checked before
+    inflating or allocating (a ValueError naming `what`, the member and the limit)."""
+    info = zf.getinfo(name)
+    if info.compress_type == zipfile.ZIP_STORED and info.file_size != info.compress_size:
+        raise ValueError(f"{what}: member {name!r} is stored uncompressed but declares {info.file_size} bytes "
+                         f"in {info.compress_size}")  # fmt: skip
+    if info.file_size > MAX_INFLATION * max(info.compress_size, 1):
+        raise ValueError(f"{what}: member {name!r} would inflate from {info.compress_size} to {info.file_size} "
+                         f"bytes, more than {MAX_INFLATION} times; refused before inflating it")  # fmt: skip
+    return npy_from_bytes(zf.read(name), f"{what}: member {name!r}")
+
+
+def npy_from_bytes(data: bytes, what: str) -> np.ndarray:
+    """The array of `.npy` bytes, its header checked first: the shape it declares must fill exactly the bytes
+    that follow (a header claiming terabytes in a small file is refused before numpy allocates)."""
+    f = io.BytesIO(data)
+    version = np.lib.format.read_magic(f)
+    if version == (1, 0):
+        shape, _fortran, dtype = np.lib.format.read_array_header_1_0(f)
+    else:
+        shape, _fortran, dtype = np.lib.format.read_array_header_2_0(f)
+    declared = math.prod(shape) * dtype.itemsize
+    left = len(data) - f.tell()
+    if not dtype.hasobject and declared != left:
+        raise ValueError(f"{what}: its .npy header declares shape {list(shape)} of {dtype} ({declared} bytes), "
+                         f"but {left} bytes follow; refused before allocating")  # fmt: skip
+    return np.load(io.BytesIO(data), allow_pickle=False)
 
 
 def read_file(path: str, what: str) -> bytes:
@@ -128,7 +164,7 @@ def arrays_from_bytes(data: bytes, what: str = "the data") -> dict:
         raise ValueError(f"{what} is not a minipaddle parameter file: it is not an .npz (zip) file")
     try:
         with zipfile.ZipFile(io.BytesIO(bytes(data))) as zf:
-            return {name.removesuffix(".npy"): read_array_member(zf, name) for name in zf.namelist()}
+            return {name.removesuffix(".npy"): read_array_member(zf, name, what) for name in zf.namelist()}
     except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError) as e:
         raise ValueError(
             f"{what} is not a minipaddle parameter file (.npz of named arrays), or it is truncated: {e}"

@@ -572,7 +572,7 @@ def _read_info(path: str) -> dict:
     if data[:1] == b"{":  # minipaddle's paddle.jit.save writes it as JSON (jit/saving.py), Paddle as a pickle
         try:
             info = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as e:
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:  # RecursionError: nested past Python's limit
             raise ValueError(f"load_inference_model: {path} is not a readable .pdiparams.info ({e})") from None
         if not isinstance(info, dict):
             raise ValueError(f"load_inference_model: {path} holds a {type(info).__name__}, not a dict of names")

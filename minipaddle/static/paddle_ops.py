@@ -622,20 +622,17 @@ def _rnn_cell_run(mode: str, inputs: list, h, c, w_ih, w_hh, b_ih, b_hh) -> tupl
 # ---- quantization (the ops PaddleSlim's quantized inference models hold) ----------------------------------------
 
 
-def _round_half_even(x):
-    """Round to nearest, ties to even (minipaddle's round, like Paddle's, sends ties away from zero)."""
-    paddle = _paddle()
-    r = paddle.round(x)
-    tie = paddle.abs(x - paddle.trunc(x)) == 0.5
-    odd = paddle.remainder(r, paddle.full_like(r, 2.0)) != 0
-    return paddle.where(paddle.logical_and(tie, odd), r - paddle.sign(x), r)
-
-
 @reads("quantize_linear")
 def _quantize_linear(op):
-    """minipaddle's own quantize_linear op (ops/fake_quant.py): Paddle's formula, rounding and clipping exactly."""
-    return {"Y": ops.quantize_linear(op.x("X"), op.x("Scale"), op.x("ZeroPoint"), op.attr("quant_axis", 0),
-                                     op.attr("bit_length", 8), op.attr("round_type", 0))}  # fmt: skip
+    """minipaddle's own quantize_linear op (ops/fake_quant.py): Paddle's formula, rounding and clipping exactly;
+    in training (InAccum, InState, is_test False) its moving-average update too."""
+    outs = ops.quantize_linear(op.x("X"), op.x("Scale"), op.x("ZeroPoint"), op.attr("quant_axis", 0),
+                               op.attr("bit_length", 8), op.attr("round_type", 0), op.x("InAccum"), op.x("InState"),
+                               op.attr("is_test", True), op.attr("only_observer", False),
+                               op.attr("moving_rate", 0.9))  # fmt: skip
+    if not isinstance(outs, tuple):
+        return {"Y": outs}
+    return dict(zip(("Y", "OutScale") if len(outs) == 2 else ("Y", "OutState", "OutAccum", "OutScale"), outs))
 
 
 @reads("dequantize_linear")
@@ -644,24 +641,47 @@ def _dequantize_linear(op):
                                        op.attr("bit_length", 8), op.attr("round_type", 0))}  # fmt: skip
 
 
-@reads("fake_quantize_dequantize_abs_max", "fake_quantize_dequantize_moving_average_abs_max")
-def _fake_qdq(op):
-    paddle = _paddle()
-    x = op.x("X")
-    bnt = float((1 << (op.attr("bit_length", 8) - 1)) - 1)
-    scale = op.x("InScale") if op.xs("InScale") else paddle.max(paddle.abs(x))
-    return {"Out": paddle.round(paddle.clip(x, -scale, scale) / scale * bnt) * scale / bnt, "OutScale": scale}
+@reads("fake_quantize_dequantize_moving_average_abs_max", "fake_quantize_moving_average_abs_max")
+def _fake_moving_average(op):
+    """minipaddle's own fake ops (ops/fake_quant.py); Paddle 2.6's fake ops round ties away from zero
+    (round_type 1). An inference model's op (is_test) reads InScale only."""
+    fn = (ops.fake_quantize_dequantize_moving_average_abs_max if "dequantize" in op.type
+          else ops.fake_quantize_moving_average_abs_max)  # fmt: skip
+    outs = fn(op.x("X"), op.x("InScale"), op.x("InAccum"), op.x("InState"), op.attr("moving_rate", 0.9),
+              op.attr("bit_length", 8), 1, op.attr("is_test", False))  # fmt: skip
+    return dict(zip(("Out", "OutScale", "OutState", "OutAccum"), outs))
 
 
-@reads("fake_channel_wise_quantize_dequantize_abs_max")
-def _fake_channel_qdq(op):
-    paddle = _paddle()
-    x = op.x("X")
-    axis = op.attr("quant_axis", 0)
-    bnt = float((1 << (op.attr("bit_length", 8) - 1)) - 1)
-    others = [d for d in range(x.ndim) if d != axis]
-    scale = paddle.max(paddle.abs(x), axis=others, keepdim=True)
-    return {"Out": paddle.round(paddle.clip(x, -scale, scale) / scale * bnt) * scale / bnt}
+@reads("fake_quantize_dequantize_abs_max", "fake_quantize_abs_max")
+def _fake_abs_max(op):
+    fn = ops.fake_quantize_dequantize_abs_max if "dequantize" in op.type else ops.fake_quantize_abs_max
+    return dict(zip(("Out", "OutScale"), fn(op.x("X"), op.attr("bit_length", 8), 1)))
+
+
+@reads("fake_channel_wise_quantize_dequantize_abs_max", "fake_channel_wise_quantize_abs_max")
+def _fake_channel_abs_max(op):
+    fn = (ops.fake_channel_wise_quantize_dequantize_abs_max if "dequantize" in op.type
+          else ops.fake_channel_wise_quantize_abs_max)  # fmt: skip
+    return dict(zip(("Out", "OutScale"), fn(op.x("X"), op.attr("bit_length", 8), 1, op.attr("quant_axis", 0))))
+
+
+@reads("fake_quantize_range_abs_max")
+def _fake_range_abs_max(op):
+    """Paddle's kernel updates its OutScales window in place: minipaddle's op reads it as in_scales."""
+    window = op.outputs.get("OutScales", [])
+    in_scales = op.names.get(window[0]) if window else None
+    outs = ops.fake_quantize_range_abs_max(op.x("X"), op.x("InScale"), op.x("Iter"),
+                                           in_scales if isinstance(in_scales, Variable) else None,
+                                           op.attr("window_size", 10000), op.attr("bit_length", 8),
+                                           op.attr("round_type", 1), op.attr("is_test", False))  # fmt: skip
+    return dict(zip(("Out", "OutScale", "OutScales"), outs))
+
+
+@reads("moving_average_abs_max_scale")
+def _moving_average_abs_max_scale(op):
+    outs = ops.moving_average_abs_max_scale(op.x("X"), op.x("InAccum"), op.x("InState"), op.attr("moving_rate", 0.9),
+                                            op.attr("is_test", False))  # fmt: skip
+    return dict(zip(("Out", "OutScale", "OutState", "OutAccum"), outs))
 
 
 # ---- writing: minipaddle op -> Paddle op ------------------------------------------------------------------------
@@ -709,13 +729,56 @@ def _w_linear_quant(paddle_type):
     def write(op, var_of):
         x, scale, zero_point = (op.inputs[k][0] for k in ("x", "scale", "zero_point"))
         attrs = {k: int(op.attrs.get(k, d)) for k, d in (("quant_axis", 0), ("bit_length", 8), ("round_type", 0))}
-        return paddle_type, {"X": [x], "Scale": [scale], "ZeroPoint": [zero_point]}, {"Y": op.outputs["Out"][:1]}, attrs
+        inputs = {"X": [x], "Scale": [scale], "ZeroPoint": [zero_point]}
+        outputs = {"Y": op.outputs["Out"][:1]}
+        for key in ("is_test", "only_observer"):
+            if key in op.attrs:
+                attrs[key] = bool(op.attrs[key])
+        if len(op.outputs["Out"]) == 4:  # quantize_linear in training per tensor: its statistics in and out
+            inputs.update(InAccum=op.inputs["in_accum"], InState=op.inputs["in_state"])
+            outputs.update(zip(("OutState", "OutAccum", "OutScale"), ([n] for n in op.outputs["Out"][1:])))
+            attrs["moving_rate"] = float(op.attrs.get("moving_rate", 0.9))
+        elif len(op.outputs["Out"]) == 2:  # in training per channel: the scale it found
+            outputs["OutScale"] = op.outputs["Out"][1:]
+        return paddle_type, inputs, outputs, attrs
 
     return write
 
 
 WRITERS["quantize_linear"] = _w_linear_quant("quantize_linear")
 WRITERS["dequantize_linear"] = _w_linear_quant("dequantize_linear")
+
+
+def _w_fake_quant(in_slots, out_slots, attr_names):
+    """A fake-quant op as Paddle's: the same op type, the inputs given (an inference op reads X and InScale), the
+    statistics' outputs only in training, as Paddle's layers build them; Paddle's fake ops have no round_type (they
+    round ties away from zero, minipaddle's round_type 1)."""
+
+    def write(op, var_of):
+        if op.attrs.get("round_type", 1) != 1:
+            raise NotImplementedError(f"{op.type} with round_type {op.attrs['round_type']} (Paddle 2.6's fake ops "
+                                      "round ties away from zero only, round_type 1)")  # fmt: skip
+        names = [n for ns in op.inputs.values() for n in ns]
+        inputs = {slot: [n] for slot, n in zip(in_slots, names) if n is not None}
+        kept = out_slots[:2] if op.attrs.get("is_test", False) else out_slots
+        outputs = {slot: [n] for slot, n in zip(kept, op.outputs["Out"])}
+        attrs = {k: op.attrs[k] for k in attr_names if k in op.attrs}
+        return op.type, inputs, outputs, attrs
+
+    return write
+
+
+_MOVING = (("X", "InScale", "InAccum", "InState"), ("Out", "OutScale", "OutState", "OutAccum"))
+for _mini in ("fake_quantize_dequantize_moving_average_abs_max", "fake_quantize_moving_average_abs_max"):
+    WRITERS[_mini] = _w_fake_quant(*_MOVING, ("moving_rate", "bit_length", "is_test"))
+for _mini in ("fake_quantize_dequantize_abs_max", "fake_quantize_abs_max"):
+    WRITERS[_mini] = _w_fake_quant(("X",), ("Out", "OutScale"), ("bit_length",))
+for _mini in ("fake_channel_wise_quantize_dequantize_abs_max", "fake_channel_wise_quantize_abs_max"):
+    WRITERS[_mini] = _w_fake_quant(("X",), ("Out", "OutScale"), ("bit_length", "quant_axis"))
+WRITERS["fake_quantize_range_abs_max"] = _w_fake_quant(("X", "InScale", "Iter"), ("Out", "OutScale", "OutScales"),
+                                                       ("window_size", "bit_length", "is_test"))  # fmt: skip
+WRITERS["moving_average_abs_max_scale"] = _w_fake_quant(("X", "InAccum", "InState"), _MOVING[1],
+                                                        ("moving_rate", "is_test"))  # fmt: skip
 
 
 @writes("matmul")

@@ -19,6 +19,8 @@ The parameter stream (`.pdiparams`, Paddle's save_combine): for each persistable
 from __future__ import annotations
 
 import io
+import math
+import re
 import struct
 import warnings
 
@@ -36,7 +38,7 @@ from minipaddle.static.program import OpDesc, Program, Variable, program_guard
 
 __all__ = [
     "read_pdmodel", "write_pdmodel", "write_program_desc", "read_pdiparams", "write_pdiparams", "is_pdmodel",
-    "PADDLE_VERSION",
+    "PADDLE_VERSION", "quant_attrs_of",
 ]  # fmt: skip
 
 PADDLE_VERSION = 2006002  # what paddle 2.6.2 writes in ProgramDesc.version
@@ -44,6 +46,17 @@ PADDLE_VERSION = 2006002  # what paddle 2.6.2 writes in ProgramDesc.version
 # forward ops are 0 (and Loss 0x100, the loss op itself)
 _NOT_FORWARD = 0x1 | 0x2 | 0x10
 _ATTR_NAMES = {number: name for name, number in AttrType.items()}
+# `X0_threshold`, `Input0_threshold`, `out_threshold`, ...: what a saved quantized model notes per input and
+# output for int8 engines; with `with_quant_attr` and `skip_quant` they are read into OpDesc.quant_attrs.
+_QUANT_ATTR = re.compile(r"^(?:[A-Za-z]+\d+|out)_threshold$")
+
+
+def quant_attrs_of(attrs: dict) -> dict:
+    """The quantization notes among a Paddle op's attributes ({} for an op that has none: with_quant_attr False)."""
+    notes = {k: v for k, v in attrs.items() if k in ("with_quant_attr", "skip_quant") or _QUANT_ATTR.match(k)}
+    return notes if any(v is not False for v in notes.values()) else {}
+
+
 _SKIPPED_ATTRS = {"op_callstack", "op_device", "op_namescope", "op_role", "op_role_var", "with_quant_attr",
                   "use_mkldnn", "use_cudnn", "use_quantizer", "mkldnn_data_type", "is_test"}  # fmt: skip
 
@@ -320,6 +333,12 @@ class _Reader:
                     renames[value.name] = name
                 self.names[name] = value
         self._rename(block, before_ops, before_vars, renames, op)
+        notes = quant_attrs_of(op.attrs)
+        if notes and len(block.ops) > before_ops:  # on the ops that write the Paddle op's outputs (else its last)
+            made = block.ops[before_ops:]
+            outputs = {n for names in op.outputs.values() for n in names}
+            for desc in [d for d in made if outputs & set(d.output_names())] or made[-1:]:
+                desc.quant_attrs.update(notes)
 
     def _bind(self, var: Variable, name: str) -> None:
         block = self.program.current_block()
@@ -503,12 +522,20 @@ def read_pdiparams(data: bytes, specs: list, what: str = "the parameters") -> di
         if tensor_version != 0:
             raise ValueError(f"{what}: {name!r} has tensor version {tensor_version}, expected 0")
         (desc_size,) = struct.unpack("<i", take(4))
+        if desc_size < 0:
+            raise ValueError(f"{what}: {name!r} declares a tensor description of {desc_size} bytes")
         desc = TensorDesc()
         desc.ParseFromString(take(desc_size))
         dtype = np.dtype(dtypes.to_dtype(dtype_of(desc.data_type)).np)
         shape = [int(d) for d in desc.dims]
-        count = int(np.prod(shape)) if shape else 1
-        out[name] = np.frombuffer(take(count * dtype.itemsize), dtype=dtype).reshape(shape).copy()
+        if any(d < 0 for d in shape):
+            raise ValueError(f"{what}: {name!r} declares a negative dimension, shape {shape}")
+        declared, left = math.prod(shape) * dtype.itemsize, len(data) - f.tell()
+        if declared > left:  # the stream is uncompressed: a tensor cannot be larger than what is left of it
+            raise ValueError(f"{what} ends early (truncated): {name!r} declares shape {shape} of {dtype} "
+                             f"({declared} bytes), more than the {left} bytes left in the file; refused before "
+                             "allocating")  # fmt: skip
+        out[name] = np.frombuffer(take(declared), dtype=dtype).reshape(shape).copy()
     if f.read(1):
         raise ValueError(f"{what} holds more data than the model's {len(specs)} persistable variables")
     return out
@@ -518,7 +545,8 @@ def write_pdiparams(arrays: dict) -> bytes:
     """The `.pdiparams` stream of `arrays` ({name: array}), sorted by name as Paddle's save_combine writes it."""
     buf = io.BytesIO()
     for name in sorted(arrays):
-        a = np.ascontiguousarray(arrays[name])
+        a = np.asarray(arrays[name])
+        a = np.ascontiguousarray(a).reshape(a.shape)  # (ascontiguousarray alone makes a 0-d scale [1])
         desc = TensorDesc(data_type=DTYPE_NUMBERS[dtypes.from_numpy(a.dtype).name], dims=list(a.shape))
         raw = desc.SerializeToString()
         buf.write(struct.pack("<IQI", 0, 0, 0))
@@ -647,6 +675,7 @@ class _DescWriter:
                     "(static/paddle_ops.py WRITERS)"
                 )
             kind, inputs, outputs, attrs = write(op, lambda n: self.variables[n])
+            attrs = {**attrs, **op.quant_attrs}  # Paddle keeps the quantization notes among the op's attributes
             for names in inputs.values():
                 for n in names:
                     self.declare(n, bd)

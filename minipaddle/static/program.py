@@ -149,16 +149,22 @@ class Variable(Tensor):
 
 
 class OpDesc:
-    """One op in a Block: its type, input and output variable names by slot, attributes, and role."""
+    """One op in a Block: its type, input and output variable names by slot, attributes, and role.
+
+    `quant_attrs` holds what a saved quantized model notes about an op for int8 engines (`Input0_threshold`,
+    `out_threshold`, `with_quant_attr`, `skip_quant`): Paddle keeps these among the attributes, minipaddle keeps
+    them apart, because they describe the op and do not change what it computes; the kernel gets `attrs` only.
+    They are written into a .pdmodel as Paddle's attributes and read back from one into this field."""
 
     def __init__(self, type: str, inputs: dict, outputs: dict, attrs: dict, role: str = ROLE_FORWARD,
-                 scope: str = ""):  # fmt: skip
+                 scope: str = "", quant_attrs: dict | None = None):  # fmt: skip
         self.type = type
         self.inputs = inputs  # {slot: [var name or None, ...]}
         self.outputs = outputs
         self.attrs = attrs
         self.role = role
         self.scope = scope  # the Layer path the op was built under
+        self.quant_attrs = {} if quant_attrs is None else quant_attrs
 
     def input_names(self) -> list:
         return [n for names in self.inputs.values() for n in names]
@@ -167,14 +173,20 @@ class OpDesc:
         return [n for names in self.outputs.values() for n in names]
 
     def to_dict(self) -> dict:
-        return {"type": self.type, "inputs": self.inputs, "outputs": self.outputs, "attrs": self.attrs,
-                "role": self.role, "scope": self.scope}  # fmt: skip
+        out = {"type": self.type, "inputs": self.inputs, "outputs": self.outputs, "attrs": self.attrs,
+               "role": self.role, "scope": self.scope}  # fmt: skip
+        if self.quant_attrs:  # (absent for the ordinary op: the JSON of an unquantized Program is unchanged)
+            out["quant_attrs"] = self.quant_attrs
+        return out
 
     def __repr__(self) -> str:
         outs = ", ".join(f"{k}={v}" for k, v in self.outputs.items())
         ins = ", ".join(f"{k}={v}" for k, v in self.inputs.items())
         attrs = ", ".join(f"{k} = {_attr_text(v)}" for k, v in sorted(self.attrs.items()))
         tail = f", {attrs}" if attrs else ""
+        if self.quant_attrs:
+            notes = ", ".join(f"{k}: {_attr_text(v)}" for k, v in sorted(self.quant_attrs.items()))
+            tail += f", quant_attrs = {{{notes}}}"
         role = "" if self.role == ROLE_FORWARD else f"  [{self.role}]"
         return f"{{{outs}}} = {self.type}(inputs={{{ins}}}{tail}){role}"
 
@@ -347,7 +359,7 @@ class Program:
                 if for_test and op.outputs.get("Out") == [TRAINING_FLAG]:  # dropout/batch_norm switch to eval
                     attrs["values"] = [False]
                 nb.ops.append(OpDesc(op.type, copy.deepcopy(op.inputs), copy.deepcopy(op.outputs), attrs,
-                                     op.role, op.scope))  # fmt: skip
+                                     op.role, op.scope, copy.deepcopy(op.quant_attrs)))  # fmt: skip
             new.blocks.append(nb)
         if for_test:
             _drop_unused_vars(new)

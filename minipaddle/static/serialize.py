@@ -5,6 +5,8 @@
      "blocks": [{"idx": 0, "parent_idx": -1, "vars": [...], "ops": [{"type", "inputs", "outputs", "attrs",
                                                                    "role", "scope"}, ...]}]}
 
+(an op of a saved quantized model also has "quant_attrs": its thresholds, see OpDesc)
+
 Attributes are plain data, but richer than JSON, so some values are tagged on the way out and rebuilt exactly:
 
     tuple (shapes, axes, paddings)      a JSON array                  lists are the tagged kind because kernels
@@ -21,8 +23,10 @@ so the file is strict JSON that any JSON reader accepts.
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
+import numbers
 
 import numpy as np
 
@@ -144,6 +148,9 @@ def program_to_dict(program: Program, feed_names=(), fetch_names=()) -> dict:
         for i, op in enumerate(block["ops"]):
             where = f"op {i} ('{op['type']}') of block {block['idx']}"
             op["attrs"] = {k: encode_attr(v, f"{where}, attribute {k!r}") for k, v in op["attrs"].items()}
+            if "quant_attrs" in op:
+                op["quant_attrs"] = {k: encode_attr(v, f"{where}, quant attribute {k!r}")
+                                     for k, v in op["quant_attrs"].items()}  # fmt: skip
     types = sorted({op["type"] for b in body["blocks"] for op in b["ops"]})
     return {
         "format": FORMAT,
@@ -200,6 +207,55 @@ def check_header(data, what: str = "the data") -> None:
             )
 
 
+# ---- attribute types ----------------------------------------------------------------------------------------
+#
+# An OpDef's kernel declares its attributes as keyword arguments; a typed default (False, 0, 1.0, "mean") says
+# what the attribute must be. A loaded Program's attributes are checked against them, so that `transpose_x: "zzz"`
+# or `transpose_x: null` is refused when the file is read, not inside numpy at run time (or silently taken as False).
+
+_KINDS = {bool: "a bool", int: "an int (or a list of ints)", float: "a number", str: "a str"}
+_KIND_CACHE: dict = {}
+
+
+def _attr_kinds(op_type: str) -> dict:
+    """{attribute: the type of its kernel default} for the attributes of op_type with a bool/int/float/str default."""
+    if op_type not in _KIND_CACHE:
+        kinds = {}
+        op = OPS.get(op_type)
+        try:
+            params = inspect.signature(op.kernel).parameters.values() if op is not None else ()
+        except (TypeError, ValueError):
+            params = ()
+        for p in params:
+            if p.default is not p.empty and type(p.default) in _KINDS:
+                kinds[p.name] = type(p.default)
+        _KIND_CACHE[op_type] = kinds
+    return _KIND_CACHE[op_type]
+
+
+def _fits(value, kind: type) -> bool:
+    if kind is bool:
+        return isinstance(value, (bool, np.bool_))
+    if kind is int:
+        ints = (int, np.integer)
+        if isinstance(value, (list, tuple)):
+            return all(isinstance(v, ints) and not isinstance(v, bool) for v in value)
+        return isinstance(value, ints) and not isinstance(value, bool)
+    if kind is float:
+        return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+    return isinstance(value, str)
+
+
+def check_op_attrs(op_type: str, attrs: dict, what: str) -> None:
+    """A ValueError naming the file, the op, the attribute, the expected type and what came, for an attribute whose
+    value does not have the type of its kernel default."""
+    for name, value in attrs.items():
+        kind = _attr_kinds(op_type).get(name)
+        if kind is not None and not _fits(value, kind):
+            raise ValueError(f"{what}: op '{op_type}', attribute {name!r} must be {_KINDS[kind]}, "
+                             f"got {value!r:.60} ({type(value).__name__})")  # fmt: skip
+
+
 def program_from_dict(data: dict, what: str = "the data") -> Program:
     """Rebuild a Program (blocks, Variables, StaticParameters, OpDescs) from `program_to_dict`'s output."""
     check_header(data, what)
@@ -224,8 +280,22 @@ def _block_from_dict(program: Program, data: dict, what: str) -> Block:
         if not known_op(op["type"]):
             raise ValueError(f"{what} uses op '{op['type']}', which this minipaddle does not define")
         attrs = {k: decode_attr(a) for k, a in op["attrs"].items()}
-        block.ops.append(OpDesc(op["type"], dict(op["inputs"]), dict(op["outputs"]), attrs, op["role"], op["scope"]))
+        check_op_attrs(op["type"], attrs, what)
+        notes = {k: decode_attr(a) for k, a in op.get("quant_attrs", {}).items()}
+        block.ops.append(OpDesc(op["type"], _with_every_slot(op["type"], op["inputs"]), dict(op["outputs"]), attrs,
+                                op["role"], op["scope"], notes))  # fmt: skip
     return block
+
+
+# Inputs added to an op after files were written: an older file's op does not name them (they are absent).
+_ADDED_INPUTS = {"quantize_linear": ("in_accum", "in_state")}
+
+
+def _with_every_slot(op_type: str, inputs: dict) -> dict:
+    out = {k: list(v) for k, v in inputs.items()}
+    for name in _ADDED_INPUTS.get(op_type, ()):
+        out.setdefault(name, [None])
+    return out
 
 
 def _variable_from_dict(block: Block, v: dict) -> Variable:

@@ -2,6 +2,7 @@
 logic), plus the printing rules (to_string). Tensor's methods are bound by minipaddle/tensor_methods.py, on top."""
 
 from minipaddle.core.tensor import Tensor
+from minipaddle.tensor.array import array_length, array_read, array_write, create_array  # paddle.tensor.array's
 
 
 def __getattr__(name: str):

@@ -11,6 +11,7 @@ import numbers
 import numpy as np
 
 from minipaddle import ops
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
 
@@ -52,6 +53,14 @@ def check_float_tensor(x, fn: str, arg: str = "x") -> Tensor:
     check_tensor(x, fn, arg)
     if not x.dtype.is_floating:
         raise TypeError(f"{fn}: {arg} must be a float tensor, got {x.dtype.name}")
+    return x
+
+
+def check_inexact_tensor(x, fn: str, arg: str = "x") -> Tensor:
+    """x must be a Tensor of a floating or complex dtype (activations that paddle 2.6 also runs on complex)."""
+    check_tensor(x, fn, arg)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError(f"{fn}: {arg} must be a float or complex tensor, got {x.dtype.name}")
     return x
 
 
@@ -154,3 +163,40 @@ def _int_scalar(v, fn: str, arg: str) -> int:
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
         raise TypeError(f"{fn}: {arg} must be an int, got {type(v).__name__}")
     return int(v)
+
+
+def check_dtype(dtype, fn: str, arg: str = "dtype"):
+    """A dtype argument as a DType (a name, a numpy dtype, a Python type), the error naming `fn` and `arg`."""
+    try:
+        return dtypes.to_dtype(dtype)
+    except TypeError as e:
+        raise TypeError(f"{fn}: {arg}: {e}") from None
+
+
+def check_float(v, fn: str, arg: str) -> float:
+    """A real number argument (a Python or numpy number, or a one-element Tensor) as a float."""
+    if isinstance(v, (Tensor, np.ndarray)) and v.size == 1:
+        v = v.item()
+    if not isinstance(v, numbers.Real):
+        raise TypeError(f"{fn}: {arg} must be a number, got {type(v).__name__}")
+    return float(v)
+
+
+def check_nonnegative(v, fn: str, arg: str) -> float:
+    """A number >= 0 (an epsilon added under a square root or a log: a negative one makes NaN silently)."""
+    v = check_float(v, fn, arg)
+    if not v >= 0:  # NaN too
+        raise ValueError(f"{fn}: {arg} must be a number >= 0, got {v!r}")
+    return v
+
+
+INT64_MAX = 2**63 - 1
+
+
+def check_int(v, fn: str, arg: str, low: int = -INT64_MAX - 1, high: int = INT64_MAX) -> int:
+    """An int argument (a one-element Tensor gives its value) within [low, high], by default int64's range: a
+    label value or a count beyond it cannot be compared with a tensor's values (numpy's OverflowError)."""
+    v = _int_scalar(v, fn, arg)
+    if not low <= v <= high:
+        raise ValueError(f"{fn}: {arg} must be an int in [{low}, {high}], got {v}")
+    return v

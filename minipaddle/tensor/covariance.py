@@ -70,6 +70,8 @@ def cov(x, rowvar=True, ddof=True, fweights=None, aweights=None, name=None) -> T
     if not rowvar and nx.shape[0] != 1:  # (a single row stays the one variable, as in Paddle)
         nx = _t(nx)
     observations = nx.shape[1]
+    if observations == 0:
+        raise ValueError(f"cov: x has no observations (shape {x.shape}); a covariance needs at least one")
     w = aw = None
     if fweights is not None:
         w = ops.cast(_check_weights(fweights, "cov", "fweights", observations), nx.dtype.np)

@@ -15,6 +15,7 @@ from minipaddle.core.tensor import Place, Tensor
 from minipaddle.tensor.checks import (
     _int_arg,
     _int_scalar,
+    check_dtype,
     check_number,
     check_shape,
     check_size,
@@ -59,8 +60,8 @@ def _infer_array(data, exact: bool = False) -> np.ndarray:
         data = [_infer_array(d) if isinstance(d, Tensor) else d for d in data]  # lists of Tensors
         try:
             arr = np.array(data)
-        except ValueError as e:
-            raise ValueError(f"to_tensor: the nested list is ragged (sub-lists of different lengths): {e}") from None
+        except ValueError:
+            raise ValueError("to_tensor: the nested list is ragged (sub-lists of different lengths)") from None
         if arr.dtype == object:
             raise ValueError("to_tensor: the nested list is ragged or holds non-numbers")
     elif isinstance(data, (numbers.Number, bool)):
@@ -102,7 +103,7 @@ def to_tensor(data, dtype=None, place=None, stop_gradient: bool = True) -> Tenso
         raise TypeError(f"to_tensor: data must hold numbers or bools, got a numpy array of dtype {arr.dtype} "
                         f"(from {type(data).__name__})")  # fmt: skip
     if dtype is not None:
-        arr = arr.astype(dtypes.to_dtype(dtype).np, copy=False)
+        arr = arr.astype(check_dtype(dtype, "to_tensor").np, copy=False)
     return Tensor(arr, stop_gradient=bool(stop_gradient))
 
 
@@ -118,8 +119,8 @@ def _check_place(place, fn: str) -> None:
     )
 
 
-def _dtype_or(dtype, default) -> np.dtype:
-    return dtypes.to_dtype(default if dtype is None else dtype).np
+def _dtype_or(dtype, default, fn: str) -> np.dtype:
+    return check_dtype(default if dtype is None else dtype, fn).np
 
 
 def _fill_value(value, fn: str):
@@ -135,7 +136,7 @@ def _fill_value(value, fn: str):
 
 def _filled(shape, fill_value, dtype, fn: str) -> Tensor:
     shape = check_size(check_shape(shape, fn), fn)
-    return Tensor(np.full(shape, _fill_value(fill_value, fn), dtype=_dtype_or(dtype, STATE.default_dtype)))
+    return Tensor(np.full(shape, _fill_value(fill_value, fn), dtype=_dtype_or(dtype, STATE.default_dtype, fn)))
 
 
 def full(shape, fill_value, dtype=None, name=None) -> Tensor:
@@ -157,7 +158,7 @@ def full_like(x, fill_value, dtype=None, name=None) -> Tensor:
     """A tensor shaped like `x`, filled with `fill_value`, of x's dtype unless `dtype` is given."""
     check_tensor(x, "full_like")
     fill_value = _fill_value(fill_value, "full_like")
-    return ops.full_like(x, fill_value, None if dtype is None else dtypes.to_dtype(dtype).np)
+    return ops.full_like(x, fill_value, None if dtype is None else check_dtype(dtype, "full_like").np)
 
 
 def zeros_like(x, dtype=None, name=None) -> Tensor:
@@ -175,13 +176,13 @@ def empty(shape, dtype=None, name=None) -> Tensor:
         >>> paddle.empty([2, 3]).shape    # [2, 3]
     """
     shape = check_size(check_shape(shape, "empty"), "empty")
-    return Tensor(np.empty(shape, dtype=_dtype_or(dtype, STATE.default_dtype)))
+    return Tensor(np.empty(shape, dtype=_dtype_or(dtype, STATE.default_dtype, "empty")))
 
 
 def empty_like(x, dtype=None, name=None) -> Tensor:
     """An uninitialized tensor of x's shape, and of x's dtype unless `dtype` is given."""
     check_tensor(x, "empty_like")
-    return Tensor(np.empty(tuple(x.shape), dtype=x.dtype.np if dtype is None else dtypes.to_dtype(dtype).np))
+    return Tensor(np.empty(tuple(x.shape), dtype=x.dtype.np if dtype is None else check_dtype(dtype, "empty_like").np))
 
 
 def create_tensor(dtype, name=None, persistable=False) -> Tensor:
@@ -189,7 +190,7 @@ def create_tensor(dtype, name=None, persistable=False) -> Tensor:
 
     Paddle binds it as a Tensor method too, where the tensor itself lands in `dtype` and is refused.
     """
-    t = Tensor(np.empty((0,), dtype=dtypes.to_dtype(dtype).np))
+    t = Tensor(np.empty((0,), dtype=check_dtype(dtype, "create_tensor").np))
     if name is not None:
         t.name = name
     t.persistable = bool(persistable)
@@ -222,7 +223,7 @@ def arange(start=0, end=None, step=1, dtype=None, name=None) -> Tensor:
         whole = all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (start, end, step))
         d = dtypes.int64 if whole else dtypes.default_float()
     else:
-        d = dtypes.to_dtype(dtype)
+        d = check_dtype(dtype, "arange")
     return ops.arange(start, end, step, d.np)
 
 
@@ -236,7 +237,7 @@ def linspace(start, stop, num, dtype=None, name=None) -> Tensor:
     num = _scalar(num, "linspace", "num")
     if isinstance(num, bool) or not isinstance(num, (int, np.integer)) or num <= 0:
         raise ValueError(f"linspace: num must be a positive int, got {num!r}")
-    return ops.linspace(start, stop, int(num), _dtype_or(dtype, STATE.default_dtype))
+    return ops.linspace(start, stop, int(num), _dtype_or(dtype, STATE.default_dtype, "linspace"))
 
 
 def _count(v, fn: str, arg: str) -> int:
@@ -254,7 +255,7 @@ def eye(num_rows, num_columns=None, dtype=None, name=None) -> Tensor:
     """
     rows = _count(num_rows, "eye", "num_rows")
     cols = rows if num_columns is None else _count(num_columns, "eye", "num_columns")
-    return ops.eye(rows, cols, _dtype_or(dtype, STATE.default_dtype))
+    return ops.eye(rows, cols, _dtype_or(dtype, STATE.default_dtype, "eye"))
 
 
 def meshgrid(*args, **kwargs) -> list:
@@ -362,7 +363,7 @@ def _tri_indices(row, col, offset, dtype, lower: bool, fn: str) -> Tensor:
     row = _int_arg(row, fn, "row")
     col = row if col is None else _int_arg(col, fn, "col")
     offset = _int_arg(offset, fn, "offset")
-    d = dtypes.to_dtype(dtype)
+    d = check_dtype(dtype, fn)
     if d not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"{fn}: dtype must be int32 or int64, got {d.name}")
     return ops.tri_indices(row, col, offset, lower, d.np)
@@ -398,7 +399,7 @@ def logspace(start, stop, num, base=10.0, dtype=None, name=None) -> Tensor:
     Example:
         >>> paddle.logspace(0, 2, 3)    # [1., 10., 100.]
     """
-    d = dtypes.default_float() if dtype is None else dtypes.to_dtype(dtype)
+    d = dtypes.default_float() if dtype is None else check_dtype(dtype, "logspace")
     if d not in (dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64):
         raise TypeError(f"logspace: dtype must be int32, int64, float32 or float64, got {d.name}")
     start, stop, base = (float(check_number(v, "logspace", a)) for v, a in ((start, "start"), (stop, "stop"),

@@ -13,6 +13,7 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor.checks import (
+    check_dtype,
     check_float_tensor,
     check_tensor,
     normalize_axis,
@@ -58,7 +59,7 @@ def cumprod(x, dim=None, dtype=None, name=None) -> Tensor:
     if dim is None or isinstance(dim, bool) or not isinstance(dim, (int, np.integer, Tensor)):
         raise ValueError(f"cumprod: dim must be an int, got {type(dim).__name__}")
     if dtype is not None:
-        x = ops.cast(x, dtypes.to_dtype(dtype))
+        x = ops.cast(x, check_dtype(dtype, "cumprod"))
     if x.dtype is dtypes.bool_:
         raise TypeError("cumprod: x must be int32, int64, float or complex, got bool")
     return _along(x, dim, "cumprod", ops.cumprod)
@@ -111,6 +112,6 @@ def logcumsumexp(x, axis=None, dtype=None, name=None) -> Tensor:
     """
     check_tensor(x, "logcumsumexp")
     if dtype is not None:
-        x = ops.cast(x, dtypes.to_dtype(dtype))
+        x = ops.cast(x, check_dtype(dtype, "logcumsumexp"))
     check_float_tensor(x, "logcumsumexp")
     return _along(x, axis, "logcumsumexp", ops.logcumsumexp)

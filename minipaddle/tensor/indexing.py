@@ -27,6 +27,7 @@ from minipaddle.tensor.checks import (
     _as_dtype,
     _int,
     _int_arg,
+    _int_scalar,
     check_bool,
     check_broadcast,
     check_min_rank,
@@ -174,7 +175,7 @@ def _int_list(v, fn: str, arg: str) -> list[int]:
         v = [v]
     if not isinstance(v, list | tuple):
         raise TypeError(f"{fn}: {arg} must be a list or tuple of ints, got {type(v).__name__}")
-    return [int(e.item()) if isinstance(e, Tensor) else int(e) for e in v]
+    return [_int_scalar(e, fn, f"{arg}[{i}]") for i, e in enumerate(v)]
 
 
 def _strided(fn: str, x, axes, starts, ends, strides) -> Tensor:

@@ -110,7 +110,8 @@ def dot(x, y, name=None) -> Tensor:
     if x.ndim not in (1, 2) or x.shape != y.shape:
         raise ValueError(f"dot: x and y must be 1-D or 2-D with the same shape, got {x.shape} and {y.shape}")
     x, y = binary_operands(x, y, "dot")
-    return ops.sum(ops.multiply(x, y), (x.ndim - 1,), False)
+    out = ops.sum(ops.multiply(x, y), (x.ndim - 1,), False)
+    return ops.cast(out, x.dtype) if x.dtype == dtypes.int32 else out  # paddle's dot keeps int32 (sum gives int64)
 
 
 def mv(x, vec, name=None) -> Tensor:

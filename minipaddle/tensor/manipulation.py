@@ -16,10 +16,13 @@ from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
+from minipaddle.tensor.array import TensorArray, tensor_array_to_tensor  # noqa: F401 (paddle.tensor.manipulation has it)
 from minipaddle.tensor.checks import (
     _int,
     _int_arg,
     _int_list,
+    check_dtype,
+    check_int,
     check_shape,
     check_size,
     check_tensor,
@@ -101,7 +104,7 @@ def transpose(x, perm, name=None) -> Tensor:
 def cast(x, dtype) -> Tensor:
     """x converted to `dtype` (gradients flow back, cast to x's dtype)."""
     check_tensor(x, "cast")
-    return ops.cast(x, dtypes.to_dtype(dtype))
+    return ops.cast(x, check_dtype(dtype, "cast"))
 
 
 def _tensor_list(xs, fn: str) -> list:
@@ -119,7 +122,9 @@ def _tensor_list(xs, fn: str) -> list:
 
 
 def concat(x, axis=0, name=None) -> Tensor:
-    """Join tensors along an existing axis."""
+    """Join tensors along an existing axis (or the elements of a tensor array, as Paddle's static concat)."""
+    if isinstance(x, TensorArray):
+        return tensor_array_to_tensor(x, axis, use_stack=False)[0]
     xs = _tensor_list(x, "concat")
     axis = normalize_axis(axis, xs[0].ndim, "concat")
     first = xs[0].shape
@@ -132,7 +137,9 @@ def concat(x, axis=0, name=None) -> Tensor:
 
 
 def stack(x, axis=0, name=None) -> Tensor:
-    """Join same-shaped tensors along a new axis."""
+    """Join same-shaped tensors along a new axis (or the elements of a tensor array, as Paddle's static stack)."""
+    if isinstance(x, TensorArray):
+        return tensor_array_to_tensor(x, axis, use_stack=True)[0]
     xs = _tensor_list(x, "stack")
     for i, t in enumerate(xs[1:], 1):
         if t.shape != xs[0].shape:
@@ -348,6 +355,11 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1) -> Tensor:
     check_tensor(input, "shard_index", "input")
     if input.dtype not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"shard_index: input must be int32 or int64, got {input.dtype.name}")
+    index_num, nshards = check_int(index_num, "shard_index", "index_num"), check_int(nshards, "shard_index", "nshards")
+    shard_id, ignore_value = (
+        check_int(shard_id, "shard_index", "shard_id"),
+        check_int(ignore_value, "shard_index", "ignore_value"),
+    )
     if nshards <= 0 or not 0 <= shard_id < nshards:
         raise ValueError(f"shard_index: need nshards > 0 and 0 <= shard_id < nshards, got {nshards} and {shard_id}")
     if index_num <= 0:
@@ -634,7 +646,7 @@ def view(x, shape_or_dtype, name=None) -> Tensor:
     if isinstance(shape_or_dtype, (list, tuple, Tensor)):
         return reshape(x, shape_or_dtype)
     try:
-        d = dtypes.to_dtype(shape_or_dtype)
+        d = check_dtype(shape_or_dtype, "view", "shape_or_dtype")
     except (TypeError, ValueError, KeyError):
         raise TypeError(
             f"view: shape_or_dtype must be a shape (list/tuple) or a dtype, got {shape_or_dtype!r}"

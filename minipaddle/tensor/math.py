@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import math
 import numbers
 
 import numpy as np
@@ -21,12 +22,16 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
 from minipaddle.tensor import attribute
 from minipaddle.tensor.checks import (
+    MAX_ELEMENTS,
     _int_arg,
     check_bool,
     check_broadcast,
+    check_dtype,
     check_float_tensor,
+    check_int,
     check_number,
     check_shape,
+    check_size,
     check_tensor,
     normalize_axes,
     normalize_axis,
@@ -105,7 +110,8 @@ __all__ = [
 
 
 def binary_operands(x, y, fn: str) -> tuple[Tensor, Tensor]:
-    """x and y as Tensors of one dtype, promoted as paddle 2.6 promotes (see core/dtype.py)."""
+    """x and y as Tensors of one dtype, promoted as paddle 2.6's operators promote (see core/dtype.py): the one
+    place where every binary function's mixed dtypes meet one rule (tests/tensor/test_binary_promotion.py)."""
     if isinstance(x, Tensor) and isinstance(y, Tensor):
         dx, dy = x._data.dtype, y._data.dtype
         if dx is dy or dx == dy:  # the common case, kept cheap
@@ -123,7 +129,14 @@ def binary_operands(x, y, fn: str) -> tuple[Tensor, Tensor]:
 def _with_scalar(t: Tensor, v, fn: str, scalar_first: bool) -> tuple[Tensor, Tensor]:
     """A tensor with a Python number or numpy array on one side."""
     if isinstance(v, (np.ndarray, list, tuple)):
-        other = to_tensor(np.asarray(v))
+        try:
+            array = np.asarray(v)
+        except ValueError:
+            array = np.asarray(None)
+        if array.dtype == object:
+            side = "x" if scalar_first else "y"
+            raise ValueError(f"{fn}: {side} must be a Tensor, a number or a rectangular list of numbers, got {v!r:.60}")
+        other = to_tensor(array)
         return binary_operands(other, t, fn)[::-1] if scalar_first else binary_operands(t, other, fn)
     if not isinstance(v, (numbers.Number, np.generic)):
         side = "x" if scalar_first else "y"
@@ -197,8 +210,15 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None) ->
     s, b = check_number(scale, "scale", "scale"), check_number(bias, "scale", "bias")
     out = ops.scale(x, s, b if bias_after_scale else b * s)
     if act is not None:
-        out = getattr(ops, act)(out)
+        activation = getattr(ops, act, None) if isinstance(act, str) and act in _SCALE_ACTS else None
+        if activation is None:
+            raise ValueError(f"scale: act must be None or one of {sorted(_SCALE_ACTS)}, got {act!r}")
+        out = activation(out)
     return out
+
+
+# The activations `scale(act=...)` applies after scaling (Paddle's fused activation names that minipaddle has).
+_SCALE_ACTS = {"relu", "sigmoid", "tanh", "exp", "abs", "sqrt", "square"}
 
 
 def _unary_doc(fn: str, what: str | None, note: str = "") -> str:
@@ -261,7 +281,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None) -> Tensor:  # noqa: 
     """Sum over `axis` (None: all axes, giving a 0-d tensor). bool and int32 inputs sum to int64."""
     check_tensor(x, "sum")
     if dtype is not None:
-        x = ops.cast(x, dtype)
+        x = ops.cast(x, check_dtype(dtype, "sum"))
     return ops.sum(x, normalize_axes(axis, x.ndim, "sum"), check_bool(keepdim, "sum", "keepdim"))
 
 
@@ -374,7 +394,7 @@ def increment(x, value=1.0, name=None) -> Tensor:
 def floor_divide(x, y, name=None) -> Tensor:
     """x // y elementwise, rounding toward minus infinity (Python's rule: -3 // 2 == -2). No gradient.
 
-    Integer division by zero raises ZeroDivisionError. Example:
+    Integer division by zero raises ValueError (as paddle 2.6 refuses it). Example:
         >>> paddle.floor_divide(paddle.to_tensor([-3, 3]), paddle.to_tensor([2, -2]))    # [-2, -2]
     """
     return broadcast_binary(ops.floor_divide, x, y, "floor_divide")
@@ -509,7 +529,8 @@ def trace(x, offset=0, axis1=0, axis2=1, name=None) -> Tensor:
         raise ValueError(f"trace: axis1 and axis2 must be different dimensions, both are {a1}")
     if not isinstance(offset, (int, np.integer)) or isinstance(offset, bool):
         raise TypeError(f"trace: offset must be an int, got {type(offset).__name__}")
-    return ops.sum(ops.extract_diagonal(x, int(offset), a1, a2), (x.ndim - 2,), False)
+    out = ops.sum(ops.extract_diagonal(x, int(offset), a1, a2), (x.ndim - 2,), False)
+    return ops.cast(out, x.dtype) if x.dtype == dtypes.int32 else out  # paddle's trace keeps int32 (sum gives int64)
 
 
 # ---- more reductions -------------------------------------------------------------------------------------------
@@ -523,7 +544,7 @@ def cumsum(x, axis=None, dtype=None, name=None) -> Tensor:
     """
     check_tensor(x, "cumsum")
     if dtype is not None:
-        x = ops.cast(x, dtypes.to_dtype(dtype))
+        x = ops.cast(x, check_dtype(dtype, "cumsum"))
     elif x.dtype is dtypes.bool_:
         x = ops.cast(x, dtypes.int64)
     if axis is None:
@@ -539,7 +560,7 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None) -> Tensor:
     """
     check_tensor(x, "prod")
     if dtype is not None:
-        x = ops.cast(x, dtypes.to_dtype(dtype))
+        x = ops.cast(x, check_dtype(dtype, "prod"))
     elif x.dtype is dtypes.bool_:
         x = ops.cast(x, dtypes.int64)
     return ops.prod(x, normalize_axes(axis, x.ndim, "prod"), check_bool(keepdim, "prod", "keepdim"))
@@ -581,6 +602,9 @@ def combinations(x, r=2, with_replacement=False, name=None) -> Tensor:
         raise ValueError(f"{fn}: r must not be negative, got {r}")
     if r == 0:
         return ops.gather(x, Tensor(np.zeros(0, np.int64)), "axis", 0)
+    n, r = x.shape[0], check_int(r, fn, "r", 0, MAX_ELEMENTS)
+    count = math.comb(n + r - 1, r) if with_replacement else math.comb(n, r)
+    check_size((count, r), fn)  # before itertools makes them one by one
     pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
     index = np.array(list(pick(range(x.shape[0]), r)), np.int64).reshape(-1, r)
     return ops.gather(x, Tensor(index), "axis", 0)

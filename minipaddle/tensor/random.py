@@ -23,6 +23,7 @@ from minipaddle.tensor import math
 from minipaddle.tensor.checks import (
     _int_scalar,
     check_bool,
+    check_dtype,
     check_float_tensor,
     check_number,
     check_shape,
@@ -156,14 +157,13 @@ def rand(shape, dtype=None, name=None) -> Tensor:
 
 def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None) -> Tensor:  # noqa: A002 (Paddle's names)
     """Uniform random numbers in [min, max) of `shape`. A nonzero `seed` draws from its own fresh generator
-    (the same numbers every call); 0 draws from the global one.
+    (the same numbers every call); 0 draws from the global one. As in paddle 2.6, min > max is allowed: the numbers
+    are min + (max - min) * u, so they fall in (max, min].
 
     Example:
         >>> paddle.uniform([2], min=2.0, max=3.0)
     """
     lo, hi = check_number(min, "uniform", "min"), check_number(max, "uniform", "max")
-    if lo > hi:
-        raise ValueError(f"uniform: min must not exceed max, got min={lo} and max={hi}")
     seed = _int(seed, "uniform", "seed")
     return ops.uniform(_shape(shape, "uniform"), _float_dtype(dtype, "uniform"), float(lo), float(hi), seed)
 
@@ -225,7 +225,7 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None) -> Tensor:  # no
         >>> paddle.randint(0, 10, [2, 3])
     """
     low, high = _int_range(low, high, "randint")
-    d = dtypes.int64 if dtype is None else dtypes.to_dtype(dtype)
+    d = dtypes.int64 if dtype is None else check_dtype(dtype, "randint")
     if not d.is_integer:
         raise TypeError(f"randint: dtype must be an integer dtype, got {d.name}")
     return ops.randint(_shape(shape, "randint"), d.np, low, high)
@@ -240,7 +240,7 @@ def randperm(n, dtype="int64", name=None) -> Tensor:
     n = _int(n, "randperm", "n")
     if n < 0:
         raise ValueError(f"randperm: n must be >= 0, got {n}")
-    d = dtypes.to_dtype(dtype)
+    d = check_dtype(dtype, "randperm")
     if not (d.is_integer or d.is_floating):
         raise TypeError(f"randperm: dtype must be an integer or float dtype, got {d.name}")
     return ops.randperm(n, d.np)
@@ -289,7 +289,7 @@ def randint_like(x, low=0, high=None, dtype=None, name=None) -> Tensor:
     """
     check_tensor(x, "randint_like")
     low, high = _int_range(low, high, "randint_like", as_int=_int)
-    d = x.dtype if dtype is None else dtypes.to_dtype(dtype)
+    d = x.dtype if dtype is None else check_dtype(dtype, "randint_like")
     if d.is_complex:
         raise TypeError(f"randint_like: dtype must be bool, an integer or a float dtype, got {d.name}")
     return ops.random_like(x, "randint", float(low), float(high), 0, d.np)

@@ -17,6 +17,7 @@ from minipaddle.ops.kinds import broadcast_shapes
 from minipaddle.tensor.checks import (
     _int_scalar,
     check_bool,
+    check_dtype,
     check_tensor,
     normalize_axis,
 )
@@ -40,7 +41,7 @@ __all__ = [
 
 
 def _index_dtype(dtype, fn: str) -> np.dtype:
-    d = dtypes.to_dtype(dtype)
+    d = check_dtype(dtype, fn)
     if d not in (dtypes.int32, dtypes.int64):
         raise ValueError(f"{fn}: dtype must be int32 or int64, got {d.name}")
     return d.np
@@ -225,7 +226,7 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, axis=None, 
     """
     fn = "unique_consecutive"
     check_tensor(x, fn)
-    d = dtypes.to_dtype(dtype)
+    d = check_dtype(dtype, "unique_consecutive")
     if d not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"{fn}: dtype must be int32 or int64, got {d.name}")
     if axis is not None:

@@ -197,7 +197,8 @@ def ldexp(x, y, name=None) -> Tensor:
         x (Tensor): the mantissas. y (Tensor): the exponents, broadcast with x.
 
     Returns:
-        Tensor: float64 if x or y is float64, else the default float dtype (integers included).
+        Tensor: float64 if x or y is float64, else the default float dtype (integers included; a complex input
+        loses its imaginary part, as paddle's cast does).
 
     Example:
         >>> paddle.ldexp(paddle.to_tensor([1.0, 3.0]), paddle.to_tensor([2, 1]))    # [4., 6.]
@@ -205,9 +206,8 @@ def ldexp(x, y, name=None) -> Tensor:
     for t, arg in ((x, "x"), (y, "y")):
         if not isinstance(t, Tensor):
             raise TypeError(f"ldexp: {arg} must be a Tensor, got {type(t).__name__}")
-        if t.dtype.is_complex:
-            raise TypeError(f"ldexp: {arg} must be real, got {t.dtype.name}")
     broadcast_shapes(tuple(x.shape), tuple(y.shape), "ldexp")
+    x, y = (ops.real(t) if t.dtype.is_complex else t for t in (x, y))  # paddle casts complex to real: the imag goes
     d = dtypes.float64 if dtypes.float64 in (x.dtype, y.dtype) else dtypes.default_float()
     x = x if x.dtype is d else ops.cast(x, d)
     y = y if y.dtype is d else ops.cast(y, d)
@@ -317,7 +317,7 @@ def deg2rad(x, name=None) -> Tensor:
         >>> paddle.deg2rad(paddle.to_tensor([180.0]))    # [3.1416]
     """
     check_tensor(x, "deg2rad")
-    return ops.scale(_real_float32(x, "deg2rad"), np.pi / 180.0)
+    return ops.scale(_ints_to_float32(x), np.pi / 180.0)
 
 
 def rad2deg(x, name=None) -> Tensor:
@@ -327,13 +327,13 @@ def rad2deg(x, name=None) -> Tensor:
         >>> paddle.rad2deg(paddle.to_tensor([3.1415926]))    # [180.]
     """
     check_tensor(x, "rad2deg")
-    return ops.scale(_real_float32(x, "rad2deg"), 180 / np.pi)
+    return ops.scale(_ints_to_float32(x), 180 / np.pi)
 
 
-def _real_float32(x: Tensor, fn: str) -> Tensor:
-    if x.dtype.is_complex:
-        raise TypeError(f"{fn}: x must be real, got {x.dtype.name}")
-    return _to_float(x, dtypes.float32)
+def _ints_to_float32(x: Tensor) -> Tensor:
+    """Paddle's rule for deg2rad/rad2deg: int32/int64 become float32, every other dtype is scaled as it is (a
+    complex angle stays complex, and a bool stays bool: the scaled True is still True)."""
+    return ops.cast(x, dtypes.float32) if x.dtype in (dtypes.int32, dtypes.int64) else x
 
 
 def frac(x, name=None) -> Tensor:

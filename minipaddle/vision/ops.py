@@ -13,7 +13,7 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.deform_conv import _shape_fits, deform_conv2d
 from minipaddle.nn.functional.window_args import ntuple
 from minipaddle.nn.initializer import Normal
-from minipaddle.tensor.checks import check_float_tensor, check_tensor
+from minipaddle.tensor.checks import check_float, check_float_tensor, check_tensor
 from minipaddle.vision.models._utils import ConvNormActivation
 
 __all__ = ["nms", "roi_align", "RoIAlign", "roi_pool", "RoIPool", "ConvNormActivation"]
@@ -144,6 +144,7 @@ def nms(boxes, iou_threshold=0.3, scores=None, category_idxs=None, categories=No
         >>> paddle.vision.ops.nms(boxes, 0.5).numpy()
         array([0, 2])
     """
+    iou_threshold = check_float(iou_threshold, "nms", "iou_threshold")
     check_float_tensor(boxes, "nms", "boxes")
     if boxes.ndim != 2 or boxes.shape[1] != 4:
         raise ValueError(f"nms: boxes must be [num_boxes, 4], got shape {boxes.shape}")
@@ -330,6 +331,7 @@ def prior_box(input, image, min_sizes, max_sizes=None,
         >>> boxes.shape
         [4, 4, 1, 4]
     """
+    offset = check_float(offset, "prior_box", "offset")
     fn = "prior_box"
     check_tensor(input, fn, "input")
     check_tensor(image, fn, "image")

@@ -70,6 +70,43 @@ def test_backward_inside_auto_cast_keeps_the_forward_dtypes():
     assert lin.weight.grad.dtype == paddle.float32
 
 
+def test_double_backward_inside_auto_cast_records_grad_rules_uncast():
+    # create_graph=True records the grad rules, so "no gradient recording" cannot tell them from forward ops:
+    # the hook reads STATE.in_backward, which autograd sets around its walk
+    x = paddle.rand([3, 4])
+    x.stop_gradient = False
+    with paddle.amp.cast_log() as log, paddle.amp.auto_cast():
+        y = paddle.matmul(x, x.t()).sum()
+        n = len(log)
+        (dx,) = paddle.grad(y, x, create_graph=True)
+    assert len(log) == n and dx.dtype == paddle.float32
+    (ddx,) = paddle.grad(dx.sum(), x)
+    assert ddx.dtype == paddle.float32 and ddx.shape == [3, 4]
+
+
+def test_in_backward_flag_is_set_by_the_walk_and_reset_after_an_error():
+    from minipaddle.core.state import STATE
+
+    seen = []
+    x = paddle.rand([2])
+    x.stop_gradient = False
+    y = x * 2
+    y.register_hook(lambda g: seen.append(STATE.in_backward))
+    y.sum().backward()
+    assert seen == [True] and STATE.in_backward is False
+
+    def boom(g):
+        raise ValueError("boom")
+
+    z = x * 3
+    z.register_hook(boom)
+    with pytest.raises(ValueError, match="boom"):
+        z.sum().backward()
+    assert STATE.in_backward is False
+    with paddle.no_grad(), paddle.amp.auto_cast():  # forward ops without recording are still cast
+        assert paddle.matmul(x.reshape([1, 2]), x.reshape([2, 1])).dtype == paddle.float16
+
+
 @pytest.mark.parametrize("level,dtype,use_promote,expect", [
     ("O1", "float16", True, ["float16", "float32", "float32"]),
     ("OD", "float16", True, ["float16", "float32", "float32"]),

@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 import minipaddle as paddle
+from minipaddle.ops.amp_names import paddle_op_name
+from tests.golden_files import GOLDEN_ROOT, read_json
 
 
 @pytest.fixture
@@ -56,7 +58,7 @@ def test_ops_in_no_list_are_float32_and_o2_runs_everything_low(static):
     o1 = dict(_dtypes_by_type(paddle.static.passes.amp_cast(main)))
     assert o1["matmul"] == "float16" and o1["abs"] == "float32" and o1["exp"] == "float32"
     o2 = dict(_dtypes_by_type(paddle.static.passes.amp_cast(main, level="O2")))
-    assert o2["abs"] == "float16" and o2["exp"] == "float32"  # static lists keep the black list under O2 too
+    assert o2["abs"] == "float16" and o2["exp"] == "float16"  # O2 drops the float16 black list (paddle 2.6)
     bf = dict(_dtypes_by_type(paddle.static.amp.bf16.rewrite_program_bf16(main.clone())))
     assert bf["matmul"] == "bfloat16"
 
@@ -115,3 +117,86 @@ def test_lists_and_their_errors():
     with pytest.raises(TypeError, match="optimizer must be"):
         paddle.static.amp.decorate("sgd")
     assert paddle.static.amp.bf16.convert_float_to_uint16([1.0]).tolist() == [16256]
+
+
+def _promote_program():
+    """The Program of tests/golden/amp/make_golden.py's static_rewrite()."""
+    x = paddle.static.data("x", [2, 3], "float32")
+    w = paddle.create_parameter([3, 3], "float32")
+    e = paddle.exp(paddle.abs(paddle.matmul(x, w)))
+    paddle.nn.functional.softmax(paddle.add(e, x))
+
+
+@pytest.mark.parametrize("level", ["O1", "O2"])
+@pytest.mark.parametrize("use_promote", [False, True])
+def test_rewrite_with_and_without_use_promote_is_paddles(static, level, use_promote):
+    golden = read_json(GOLDEN_ROOT / "amp" / "static_rewrite.json")[f"{level}_promote={use_promote}"]
+    main, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, start):
+        _promote_program()
+    out = paddle.static.amp.cast_model_to_fp16(main, use_fp16_guard=False, level=level, use_promote=use_promote)
+    block = out.global_block()
+    got = [[paddle_op_name(op.type, op.attrs), block.var(op.output_names()[0]).dtype.name]
+           for op in block.ops if op.type != "cast"]  # fmt: skip
+    assert got == golden
+
+
+def _adam_program(level="O1", master_grad=False, scale=8.0, lr=0.1, optimizer=None):
+    main, start = paddle.static.Program(), paddle.static.Program()
+    x, y, out, loss = _mlp(main, start)
+    with paddle.static.program_guard(main, start):
+        opt = paddle.static.amp.decorate(optimizer or paddle.optimizer.Adam(lr), level=level, init_loss_scaling=scale,
+                                         master_grad=master_grad, use_fp16_guard=False)  # fmt: skip
+        opt.minimize(loss)
+    exe = paddle.static.Executor()
+    exe.run(start)
+    return main, exe, opt, loss
+
+
+def _persistables(main) -> dict:
+    scope = paddle.static.global_scope()
+    return {v.name: np.array(scope.find_var(v.name).get_tensor()) for v in main.list_vars()
+            if v.persistable and scope.find_var(v.name) is not None}  # fmt: skip
+
+
+def test_an_overflowing_static_step_changes_no_parameter_and_no_adam_moment(static):
+    paddle.seed(0)
+    main, exe, opt, loss = _adam_program()
+    rng = np.random.default_rng(0)
+    xs, ys = rng.random((4, 3), np.float32), rng.random((4, 1), np.float32)
+    exe.run(main, feed={"x": xs, "y": ys}, fetch_list=[loss])
+    before = _persistables(main)
+    moments = [n for n in before if "moment1" in n or "moment2" in n or "beta1_pow" in n]
+    assert len(moments) >= 12  # 4 parameters, each with moment1, moment2 and beta1_pow_acc
+    bad = xs.copy()
+    bad[0, 0] = 1e30
+    exe.run(main, feed={"x": bad, "y": ys}, fetch_list=[loss])
+    after = _persistables(main)
+    for n in moments + [p.name for p in main.all_parameters()]:
+        np.testing.assert_array_equal(after[n], before[n], err_msg=n)
+    assert float(after[opt.get_loss_scaling().name][0]) == 4.0  # the step was bad: the scale shrank
+    exe.run(main, feed={"x": xs, "y": ys}, fetch_list=[loss])  # a good step updates again
+    again = _persistables(main)
+    assert all(not np.array_equal(again[n], before[n]) for n in moments)
+
+
+def test_master_grad_keeps_the_unscaled_gradient_float32_under_o2(static):
+    # d loss / d w = x * 2**-14 = 2**-26; scaled by 2**15 it is 2**-11 in float16, but unscaled, 2**-26 underflows
+    # float16 (whose smallest subnormal is 2**-24): without master gradients the update is lost
+    def update(master_grad):
+        main, start = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, start):
+            x = paddle.static.data("x", [1, 1], "float32")
+            w = paddle.create_parameter([1, 1], "float32", default_initializer=paddle.nn.initializer.Constant(1e-3))
+            loss = paddle.scale(paddle.mean(paddle.matmul(x, w)), 2.0**-14)
+            opt = paddle.static.amp.decorate(paddle.optimizer.SGD(1.0), level="O2", init_loss_scaling=2.0**15,
+                                             master_grad=master_grad, use_fp16_guard=False)  # fmt: skip
+            opt.minimize(loss)
+        exe = paddle.static.Executor()
+        exe.run(start)
+        exe.run(main, feed={"x": np.full((1, 1), 2.0**-12, np.float32)}, fetch_list=[loss])
+        return float(np.array(paddle.static.global_scope().find_var(w.name).get_tensor())[0, 0])
+
+    w0 = float(np.float32(1e-3))
+    assert update(master_grad=False) == w0  # the float16 gradient rounded to zero: no change
+    assert update(master_grad=True) == float(np.float32(w0) - np.float32(2.0**-26))

@@ -224,3 +224,30 @@ def test_grad_rule_with_wrong_shape_is_reported():
     x = leaf([1.0, 2.0])
     with pytest.raises(RuntimeError, match="grad rule of op 'broken_for_test' returned a gradient of shape"):
         apply(Broken(), (x,)).backward()
+
+
+def test_backward_hook_fires_once_per_pass_as_soon_as_the_leafs_gradient_is_final():
+    # loss = sum((x * w1) * w2): backward reaches w2 first, then h = x * w1, then w1.
+    x = leaf([1.0, 2.0])
+    w1, w2 = leaf([3.0, 4.0]), leaf([5.0, 6.0])
+    log = []
+    w1._register_backward_hook(lambda: log.append(("w1", w1.grad.numpy().tolist())))
+    w2._register_backward_hook(lambda: log.append(("w2", w2.grad.numpy().tolist(), w1.grad)))
+    h = x * w1
+    h.register_hook(lambda g: log.append(("h",)))
+    (h * w2 + w2).sum().backward()  # w2 has two edges: ready only after both
+    assert log == [("w2", [4.0, 9.0], None), ("h",), ("w1", [5.0, 12.0])]  # w2 is ready before h's grad rule runs
+    (x * w1).sum().backward()  # the hook sees the accumulated gradient (as Paddle's, verified on 2.6.2)
+    assert log[-1] == ("w1", [6.0, 14.0])
+    paddle.grad((x * w1).sum(), w1)  # paddle.grad accumulates nothing, so no hook
+    assert len(log) == 4
+
+
+def test_backward_hook_is_refused_on_non_leaves_stopped_tensors_and_non_callables():
+    x = leaf([1.0])
+    with pytest.raises(ValueError, match="only a leaf"):
+        (x * 2)._register_backward_hook(lambda: None)
+    with pytest.raises(ValueError, match="stop_gradient=True"):
+        paddle.to_tensor([1.0])._register_backward_hook(lambda: None)
+    with pytest.raises(TypeError, match="must be callable, got int"):
+        x._register_backward_hook(3)

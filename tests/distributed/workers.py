@@ -85,6 +85,23 @@ def collectives() -> None:
     dist.all_reduce(t, group=solo)  # rank 0 is no member: nothing happens there
     assert t.item() == 7.0 + r and solo.is_member() == (r == 1)
 
+    # the communication-stream form DataParallel uses: started, then waited for by c_sync_comm_stream
+    from minipaddle.core.inplace import apply_inplace
+    from minipaddle.ops import collective as ops
+
+    a, b = paddle.to_tensor([r + 1.0]), paddle.to_tensor([10.0 * (r + 1)])
+    apply_inplace(ops.AllReduceSum, a, (a,), {"use_calc_stream": False})
+    apply_inplace(ops.AllReduceAvg, b, (b,), {"use_calc_stream": False})
+    apply_inplace(ops.SyncCommStream, b, (b,), {})
+    assert (a.item(), b.item()) == (3.0, 15.0)
+    c = paddle.to_tensor([1.0])  # a mismatch (sum on rank 0, max on rank 1) is found when the data has arrived
+    apply_inplace(ops.AllReduceSum if r == 0 else ops.AllReduceMax, c, (c,), {"use_calc_stream": False})
+    try:
+        apply_inplace(ops.SyncCommStream, c, (c,), {})
+        raise AssertionError("no error for a mismatched non-blocking all-reduce")
+    except RuntimeError as e:
+        assert "collective mismatch" in str(e) and f"rank {1 - r} differs in its collective" in str(e), e
+
     # the gradient of all_reduce(sum) is the all-reduced gradient
     x = paddle.to_tensor([1.0 + r], stop_gradient=False)
     y = x * 1.0
@@ -201,6 +218,19 @@ def data_parallel_equals_one_process(steps: int = 20, per_rank: int = 4) -> None
     dist.barrier()
 
 
+def _graph_nodes(t) -> list:
+    """The GradNodes behind `t` (through the public introspection: next_nodes)."""
+    seen, stack, nodes = set(), [t._node], []
+    while stack:
+        node = stack.pop()
+        if node is None or not hasattr(node, "next_nodes") or id(node) in seen:
+            continue
+        seen.add(id(node))
+        nodes.append(node)
+        stack.extend(node.next_nodes)
+    return nodes
+
+
 def data_parallel_features() -> None:
     """no_sync, unused parameters, gradient merge, recompute inside DataParallel, the timeline."""
     from minipaddle.distributed import fleet, timeline
@@ -262,6 +292,71 @@ def data_parallel_features() -> None:
     assert fleet.worker_num() == n and fleet.worker_index() == r
     assert _max_diff(merged, big) < 1e-6, _max_diff(merged, big)
 
+    # strategy.amp: the forward under auto_cast, the loss scaled, the step unscaled (and skipped on Inf on any rank)
+    paddle.set_default_dtype("float32")
+    strategy = fleet.DistributedStrategy()
+    strategy.amp = True
+    strategy.amp_configs = {"init_loss_scaling": 1024.0, "decr_every_n_nan_or_inf": 1, "decr_ratio": 0.5}
+    fleet.init(is_collective=True, strategy=strategy)
+    xs, ys = _data(2, 4 * n, seed=9)
+    paddle.seed(13)
+    net = MLP()
+    opt = fleet.distributed_optimizer(paddle.optimizer.SGD(learning_rate=0.1, parameters=net.parameters()))
+    amp_model = fleet.distributed_model(net)  # (after the optimizer, as in Paddle's examples)
+    paddle.seed(13)
+    alone = MLP()  # one process, the whole batch, auto_cast and GradScaler written out by hand
+    alone_opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=alone.parameters())
+    scaler = paddle.amp.GradScaler(init_loss_scaling=1024.0)
+    for x, y in zip(xs, ys):
+        share = slice(r * 4, (r + 1) * 4)
+        with paddle.amp.cast_log() as log:
+            out = amp_model(paddle.to_tensor(x[share], dtype="float32"))
+        assert [c.dtype for c in log if c.op == "matmul"] == ["float16", "float16"], log
+        ((out - paddle.to_tensor(y[share], dtype="float32")) ** 2).mean().backward()
+        with paddle.amp.auto_cast():
+            out = alone(paddle.to_tensor(x, dtype="float32"))
+        loss = ((out - paddle.to_tensor(y, dtype="float32")) ** 2).mean()
+        scaler.scale(loss).backward()
+        for p, q in zip(net.parameters(), alone.parameters()):  # both scaled by 1024 before the step
+            assert np.abs(p.grad.numpy() - q.grad.numpy()).max() <= 1e-2 * np.abs(q.grad.numpy()).max(), p.name
+        opt.step()
+        opt.clear_grad()
+        scaler.step(alone_opt)
+        scaler.update()
+        alone_opt.clear_grad()
+    assert 0 < _max_diff(net, alone) < 2e-3, _max_diff(net, alone)  # float16 sums in another order
+    before = [p.numpy().copy() for p in net.parameters()]
+    bad = np.full((4, 6), np.inf if r == 1 else 1.0, "float32")  # an Inf on rank 1 only
+    (amp_model(paddle.to_tensor(bad)) ** 2).mean().backward()
+    opt.step()
+    opt.clear_grad()
+    assert all(np.array_equal(a, p.numpy()) for a, p in zip(before, net.parameters())), "the step was not skipped"
+    assert float(fleet.fleet._FLEET.scaler.get_loss_scaling().numpy()[0]) == 512.0  # on every rank
+    paddle.set_default_dtype("float64")
+
+    # strategy.recompute: the named sublayers run through recompute, with the same gradients
+    strategy = fleet.DistributedStrategy()
+    strategy.recompute = True
+    strategy.recompute_configs = {"checkpoints": ["fc1"]}
+    fleet.init(is_collective=True, strategy=strategy)
+    paddle.seed(17)
+    plain, checkpointed = MLP(), MLP()
+    checkpointed.set_state_dict(plain.state_dict())
+    x = paddle.to_tensor(np.random.default_rng(r).normal(size=(4, 6)))
+    paddle.DataParallel(plain)(x).sum().backward()
+    out = fleet.distributed_model(checkpointed)(x)
+    assert "recompute" in {node.type for node in _graph_nodes(out)}
+    out.sum().backward()
+    assert max(float(np.abs(p.grad.numpy() - q.grad.numpy()).max())
+               for p, q in zip(plain.parameters(), checkpointed.parameters())) < 1e-12  # fmt: skip
+    strategy.recompute_configs = {"checkpoints": ["fc9"]}
+    try:
+        fleet.distributed_model(MLP())
+        raise AssertionError("no error for an unknown checkpoint")
+    except ValueError as e:
+        assert "['fc9'], which are not sublayers" in str(e) and "'fc1'" in str(e), e
+    fleet.init(is_collective=True, strategy=fleet.DistributedStrategy())
+
     # recompute inside DataParallel: the same gradients as without
     paddle.seed(11)
     plain = MLP()
@@ -297,4 +392,18 @@ def data_parallel_features() -> None:
         assert {"forward", "backward", "allreduce", "optimizer"} <= kinds, kinds
     else:
         assert trace is None
+
+    # overlap: with buckets smaller than a layer, fc2's bucket is all-reduced while fc1's gradients are computed
+    paddle.seed(1)
+    model = MLP()
+    dp = paddle.DataParallel(model, comm_buffer_size=0.0004, last_comm_buffer_size=0.0004)  # ~420 bytes
+    assert [[q.name for q in bucket] for bucket in dp._reducer.buckets] == [
+        [model.fc2.bias.name, model.fc2.weight.name], [model.fc1.bias.name], [model.fc1.weight.name]]  # fmt: skip
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=model.parameters())
+    with timeline.record() as rec:
+        _train(dp, opt, *_data(1, 4))
+    first = next(s for s in rec.spans if s["name"] == "all-reduce bucket 0")
+    later = [s for s in rec.spans if s["kind"] == "backward" and s["name"] == "matmul" and s["start"] > first["start"]]
+    assert later, "no gradient matmul ran after the first bucket's all-reduce started: no overlap"
+    assert first["end"] >= first["start"]
     dist.barrier()

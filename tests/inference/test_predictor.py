@@ -354,7 +354,61 @@ def test_convert_to_mixed_precision_float16(models, tmp_path):
     got = _run(inference.create_predictor(c), x)
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2)  # float16 keeps ~3 significant digits
-    with pytest.raises(NotImplementedError, match="bfloat16"):
-        inference.convert_to_mixed_precision(src + ".pdmodel", src + ".pdiparams", dst + ".pdmodel",
-                                             dst + ".pdiparams", inference.PrecisionType.Bfloat16,
-                                             inference.PlaceType.CPU)  # fmt: skip
+
+
+@pytest.mark.parametrize("name,shape", [("lenet", (2, 1, 28, 28)), ("bn", (2, 3, 8, 8))])
+def test_convert_to_mixed_precision_bfloat16(models, tmp_path, name, shape):
+    """bfloat16 weights in Paddle's .pdiparams (data type BF16), every op but the black list computing in bfloat16
+    (the IR passes fuse them as in float32), float32 at the edges."""
+    import minipaddle as paddle
+
+    src, dst = str(models / name), str(tmp_path / f"{name}_bf16")
+    inference.convert_to_mixed_precision(src + ".pdmodel", src + ".pdiparams", dst + ".pdmodel", dst + ".pdiparams",
+                                         inference.PrecisionType.Bfloat16, inference.PlaceType.CPU)  # fmt: skip
+    program, _, _ = paddle.static.load_inference_model(dst, paddle.static.Executor())
+    block = program.global_block()
+    assert {v.dtype.name for v in block.vars.values() if v.persistable} == {"bfloat16"}
+    black = {
+        op.type for op in block.ops if op.type != "cast" and block.var(op.output_names()[0]).dtype.name == "float32"
+    }
+    assert black <= {"rsqrt", "standardize", "assign"}  # paddle's black list (and the fetched result's copy)
+    x = np.random.default_rng(0).standard_normal(shape).astype("float32")
+    (want,) = run_program(src, {"x": x})
+    c = inference.Config(dst + ".pdmodel", dst + ".pdiparams")
+    c.disable_glog_info()
+    p = inference.create_predictor(c)
+    got = _run(p, x)
+    final = p.optimized_program().global_block()
+    assert got.dtype == np.float32 and "conv2d_fusion" in [op.type for op in final.ops]
+    assert {final.var(op.output_names()[0]).dtype.name for op in final.ops if op.type == "conv2d_fusion"} == {
+        "bfloat16"}  # fmt: skip
+    scale = float(np.abs(want).max())
+    np.testing.assert_allclose(got, want, rtol=2e-2, atol=2e-2 * scale)  # bfloat16 keeps ~2-3 significant digits
+    assert np.abs(got - want).max() > 1e-5 * scale  # (and it did compute in bfloat16)
+
+
+def test_xpu_config_fields_and_paddles_errors(models):
+    xpu = inference.XpuConfig()
+    assert (xpu.device_id, xpu.l3_size, xpu.context_gm_size, xpu.gemm_compute_precision) == (0, 0, -1, 1)
+    assert xpu.transformer_encoder_adaptive_seqlen is True and xpu.quant_post_dynamic_op_types == []
+    assert xpu.quant_post_static_gelu_out_threshold == 10.0 and xpu.stream is None and xpu.conv_autotune_file == ""
+    xpu.device_id, xpu.quant_post_static_gelu_out_threshold, xpu.quant_post_dynamic_op_types = 3, 3, ["fc"]
+    assert xpu.device_id == 3 and xpu.quant_post_static_gelu_out_threshold == 3.0  # an int becomes a float
+    assert xpu.quant_post_dynamic_op_types == ["fc"]
+    with pytest.raises(TypeError, match="XpuConfig.device_id: expected int, got str"):
+        xpu.device_id = "a"
+    with pytest.raises(TypeError, match="XpuConfig.conv_autotune_file: expected str"):
+        xpu.conv_autotune_file = 5
+    with pytest.raises(AttributeError, match="no attribute 'no_such'"):
+        xpu.no_such = 1
+    c = _config(models, "lenet")
+    with pytest.raises(RuntimeError, match=r"\(PreconditionNotMet\) Should call EnableXpu before SetXpuConfig"):
+        c.set_xpu_config(xpu)
+    with pytest.raises(RuntimeError, match="Should call EnableXpu before SetXpuDeviceId"):
+        c.set_xpu_device_id(1)
+    with pytest.raises(RuntimeError, match="compile with option 'WITH_XPU'.*no XPU"):
+        c.enable_xpu(l3_size=1 << 20)
+    with pytest.raises(TypeError, match="enable_xpu: l3_size must be int"):
+        c.enable_xpu(l3_size="big")
+    assert not c.use_xpu() and c.xpu_device_id() == 0 and c.xpu_config().device_id == 0
+    inference.create_predictor(c)  # the refused calls left a usable CPU config

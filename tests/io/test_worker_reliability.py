@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from minipaddle.io import DataLoader, dataloader
+from minipaddle.io import DataLoader, reader
 from tests.io import workloads as W
 
 ORPHANS = textwrap.dedent(
@@ -75,7 +75,7 @@ def test_a_timeout_without_workers_is_refused_clearly():
 
 
 def test_a_hang_with_the_default_timeout_is_reported_naming_the_worker(monkeypatch):
-    monkeypatch.setattr(dataloader, "HANG_WARNING_AFTER", 0.3)
+    monkeypatch.setattr(reader, "HANG_WARNING_AFTER", 0.3)
     loader = DataLoader(W.Sleeps(2, slow=0, seconds=1.5), batch_size=1, num_workers=1)
     with pytest.warns(RuntimeWarning, match=r"no batch for \d+ s from worker 0 \(pid \d+\).*timeout=SECONDS"):
         batches = list(loader)

@@ -52,6 +52,31 @@ def test_cross_entropy_without_softmax_of_a_zero_probability():
     )
 
 
+def test_hsigmoid_paths_as_paddle():
+    assert CASES.hsigmoid_paths(paddle) == GOLDEN["hsigmoid_paths"]
+
+
+def test_static_hsigmoid_loss_builds_and_runs_as_dynamic():
+    rng = np.random.default_rng(2)
+    x, w, b = rng.normal(size=(3, 4)), rng.normal(size=(5, 4)), rng.normal(size=(5, 1))
+    labels = np.array([0, 1, 4])
+    F = paddle.nn.functional
+    want = F.hsigmoid_loss(paddle.to_tensor(x), paddle.to_tensor(labels), 6, paddle.to_tensor(w),
+                           paddle.to_tensor(b)).numpy()  # fmt: skip
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            xs, ls = paddle.static.data("x", [3, 4], "float64"), paddle.static.data("label", [3], "int64")
+            ws, bs = paddle.static.data("w", [5, 4], "float64"), paddle.static.data("b", [5, 1], "float64")
+            out = F.hsigmoid_loss(xs, ls, 6, ws, bs)
+        assert out.shape == [3, 1]
+        (got,) = paddle.static.Executor().run(main, feed={"x": x, "label": labels, "w": w, "b": b}, fetch_list=[out])
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
 def test_textbook_mlp_trains_as_paddle():
     got, want = CASES.textbook_mlp(paddle), GOLDEN["textbook_mlp"]
     assert all(np.isfinite(got["mean"])) and max(got["max"]) < 65
@@ -71,3 +96,23 @@ def test_static_cross_entropy_is_bounded_too():
     finally:
         paddle.disable_static()
     assert out.ravel().tolist() == pytest.approx([64.0])
+
+
+def test_static_kl_div_gives_the_label_no_gradient_as_paddle():
+    # paddle 2.6.2: paddle.static.gradients([kl_div(a, b)], [a, b]) gives [a@GRAD, None], and a's gradient is
+    # -label / numel for 'mean' (values checked in dynamic mode by the golden file)
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            a = paddle.static.data("a", [2, 3], "float64")
+            b = paddle.static.data("b", [2, 3], "float64")
+            a.stop_gradient = b.stop_gradient = False
+            ga, gb = paddle.static.gradients([paddle.nn.functional.kl_div(a, b)], [a, b])
+        assert gb is None
+        label = np.array([[0.1, 0.4, 0.5], [0.3, 0.3, 0.4]])
+        feed = {"a": np.log(np.full((2, 3), 1 / 3)), "b": label}
+        (got,) = paddle.static.Executor().run(main, feed=feed, fetch_list=[ga])
+        np.testing.assert_allclose(got, -label / 6)
+    finally:
+        paddle.disable_static()

@@ -32,6 +32,7 @@ SHRINK = {
     "09_deployment": "train_steps = 5\ndownload_pretrained = False",
     "08_quantization": "train_samples = 1500\ntest_samples = 400\nepochs = 1\nqat_steps = 20",
     "07_mixed_precision": "steps = 3",
+    "11_profiler": "steps = 8",
 }
 TIMEOUT = 120  # seconds per cell
 # One id per test run, shared by the pytest-xdist workers (they get the same PYTEST_XDIST_TESTRUNUID).

@@ -12,7 +12,7 @@ def test_the_course_is_all_there():
     assert NAMES == [
         "00_quick_start", "01_tensors", "02_autograd", "03_layers", "04_training_loops", "05_static_mode",
         "06_to_static", "07_mixed_precision", "08_quantization", "09_deployment", "10_distributed",
-        "exercises/01_grad_rule", "exercises/02_match_summary",
+        "11_profiler", "exercises/01_grad_rule", "exercises/02_match_summary",
     ]  # fmt: skip
 
 

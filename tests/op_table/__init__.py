@@ -40,6 +40,7 @@ from tests.op_table import (
     signal,
     special_math,
     strided_diagonal,
+    tensor_array,
     unpool,
     vision_ops,
 )
@@ -72,6 +73,7 @@ SECTIONS += [rnnt]  # paddle.nn.functional.rnnt_loss (warprnnt)
 SECTIONS += [collective]  # paddle.distributed's collectives as ops (identity on one process), recompute
 SECTIONS += [fake_quant]  # quantization: the fake-quant ops, quantize_linear / dequantize_linear
 SECTIONS += [jit_ops]  # paddle.jit: shape, assert, run_program (a converted function) and run_program_grad
+SECTIONS += [tensor_array]  # tensor arrays: create_array, write_to_array, read_from_array, tensor_array_to_tensor
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 

@@ -30,7 +30,7 @@ def _recompute(x):
 _DIFFERENTIABLE = ["c_allreduce_sum", "c_allreduce_avg", "alltoall"]
 _NOT_DIFFERENTIABLE = ["c_allreduce_max", "c_allreduce_min", "c_allreduce_prod", "c_reduce_sum", "c_reduce_avg",
                        "c_reduce_max", "c_reduce_min", "c_reduce_prod", "c_broadcast", "send_v2", "recv_v2",
-                       "barrier"]  # fmt: skip
+                       "barrier", "c_sync_comm_stream"]  # fmt: skip
 
 
 def _rows(rng):

@@ -135,6 +135,70 @@ def linear_samples(rng):
     ]
 
 
+def linear_train_fn(x, scale, in_accum, in_state, axis=-1, only_observer=False, out=0):
+    zero = ops.full_like(scale, 0.0)
+    outs = ops.quantize_linear(x, scale, zero, axis, 8, 0, in_accum, in_state, False, only_observer, 0.9)
+    return outs[out]
+
+
+def linear_train_ref(x, scale, in_accum, in_state, axis=-1, only_observer=False, out=0):
+    """Training: a moving average per tensor (y, state, accum, scale); per channel, x's abs-max (y, scale)."""
+    if axis >= 0:
+        s = _per_channel(x, axis)
+        return [x if only_observer else _levels(x, s, 8, 0).astype(x.dtype), s.reshape(-1)][out]
+    state = 0.9 * in_state + 1
+    accum = 0.9 * in_accum + np.abs(x).max()
+    s = accum / state
+    return [x if only_observer else _levels(x, s, 8, 0).astype(x.dtype), state, accum, s][out]
+
+
+def linear_train_samples(rng):
+    x = r(rng, 4, 3) * 3
+    stats = (np.array([2.0]), np.array([3.0]), np.array([2.0]))
+    per_tensor = [Sample((x, *stats), {"out": o}, f"moving average, out {o}") for o in range(4)]
+    return per_tensor + [
+        Sample((x, *stats), {"only_observer": True}, "only_observer: x unchanged"),
+        Sample((x, *stats), {"only_observer": True, "out": 3}, "only_observer: the scale still updates"),
+        Sample((x, np.ones(3), *stats[1:]), {"axis": 1}, "per channel: x's abs-max"),
+        Sample((x, np.ones(3), *stats[1:]), {"axis": 1, "out": 1}, "per channel: the scales"),
+    ]
+
+
+def range_fn(x, in_scale, in_scales, iteration, out=0):
+    step = ops.cast(iteration, "int64")
+    return ops.fake_quantize_range_abs_max(x, in_scale, step, in_scales, 3, 8, 1, False)[out]
+
+
+def range_ref(x, in_scale, in_scales, iteration, out=0):
+    """The window keeps the last 3 batch abs-maxes; the scale grows at once and shrinks when its batch leaves."""
+    it = int(iteration[0])
+    scales = in_scales.copy()
+    removed, current = scales[it % 3], np.abs(x).max()
+    scales[it % 3] = current
+    if in_scale[0] < current:
+        s = current
+    elif abs(removed - in_scale[0]) < 1e-6:
+        s = np.abs(scales[: max(min(it, 3), 1)]).max()
+    else:
+        s = in_scale[0]
+    s = np.array([s], x.dtype)
+    return [_levels(x, s, 8, 1).astype(x.dtype), s, scales][out]
+
+
+def range_samples(rng):
+    x = r(rng, 3, 4)
+    big = np.array([4.0])
+    window = np.array([4.0, 0.5, 0.25])
+    first = [Sample((x, np.array([0.001]), np.zeros(3), np.array([0.0])), {"out": o}, f"first batch, out {o}")
+             for o in range(3)]  # fmt: skip
+    return first + [
+        Sample((x, big, window, np.array([3.0])), {"out": 1}, "the largest leaves: the window's max"),
+        Sample((x, big, window, np.array([4.0])), {"out": 2}, "the window after the step"),
+        Sample((x * 9, np.array([0.5]), window, np.array([5.0])), {"out": 1}, "a larger batch: its abs-max"),
+        Sample((x, big, window, np.array([4.0])), {"out": 0}, "quantized with the kept scale"),
+    ]
+
+
 def dequant_fn(x, *scales, channel=False):
     if channel:
         return ops.fake_channel_wise_dequantize_max_abs(x, list(scales), (8, 8)[: len(scales)], 1)
@@ -164,6 +228,8 @@ ENTRIES: list[OpInfo] = [
     OpInfo("moving_average_abs_max_scale", scale_fn, scale_ref, scale_samples([0])),  # Out = X: gradcheck
     OpInfo("moving_average_abs_max_scale", scale_fn, scale_ref, scale_samples([1, 2, 3]), grad=False),  # statistics
     OpInfo("quantize_linear", linear_fn, linear_ref, linear_samples, grad=False),
+    OpInfo("quantize_linear", linear_train_fn, linear_train_ref, linear_train_samples, grad=False),  # training
+    OpInfo("fake_quantize_range_abs_max", range_fn, range_ref, range_samples, grad=False),
     OpInfo("fake_dequantize_max_abs", dequant_fn, dequant_ref, dequant_samples, grad=False),
 ]
 

@@ -525,7 +525,7 @@ def hsigmoid_ref(x, label, num_classes, weight, bias=None, path_table=None, path
     for i in range(x.shape[0]):
         if path_table is None:
             code = int(label.reshape(-1)[i]) + num_classes
-            depth = int(np.floor(np.log2(int(label.max()) + num_classes)))
+            depth = int(num_classes - 1).bit_length()  # every path is read over the tree's depth (paddle)
             nodes = [(code >> (j + 1)) - 1 if j < int(np.log2(code)) else -1 for j in range(depth)]
             bits = [(code >> j) & 1 for j in range(depth)]
         else:
@@ -706,7 +706,8 @@ ENTRIES: list[OpInfo] = [
            no_grad_args=(1,)),  # the BCE inside gives the label no gradient (paddle), so only part of one is left
     OpInfo("kl_div", F.kl_div, kl_ref,
            lambda rng: [Sample((np.log(_softmax(r(rng, 3, 4))), _softmax(r(rng, 3, 4))), {}, "mean"),
-                        Sample((r(rng, 3, 4), pos(rng, 3, 4)), {"reduction": "batchmean"}, "batchmean")]),
+                        Sample((r(rng, 3, 4), pos(rng, 3, 4)), {"reduction": "batchmean"}, "batchmean")],
+           no_grad_args=(1,)),  # the label gets no gradient (paddle's kldiv_loss op)
     # label = 0 is a kink of label * log(label) (no derivative there): forward only
     OpInfo("kl_div_zero_labels", F.kl_div, kl_ref,
            lambda rng: [Sample((r(rng, 3, 4), np.where(pos(rng, 3, 4) > 1, pos(rng, 3, 4), 0.0)),
@@ -721,16 +722,13 @@ ENTRIES: list[OpInfo] = [
            lambda rng: [Sample((pos(rng, 4, 1) / 2.1, rng.integers(0, 2, size=(4, 1)).astype(float)))]),
     OpInfo("dice_loss", F.dice_loss, dice_ref,
            lambda rng: [Sample((_softmax(r(rng, 2, 3, 4)), rng.integers(0, 4, size=(2, 3, 1))))]),
-    # ctc_loss and hsigmoid_loss build their lattice / tree paths from the label values, so they run in dynamic
-    # mode only (a static Program does not know the labels while it is built)
-    OpInfo("ctc_loss", F.ctc_loss, ctc_ref, ctc_samples, static=False),
+    OpInfo("ctc_loss", F.ctc_loss, ctc_ref, ctc_samples),
     OpInfo("hsigmoid_loss", F.hsigmoid_loss, hsigmoid_ref,
            lambda rng: [Sample((r(rng, 4, 3), np.array([0, 5, 3, 2]), 6, r(rng, 5, 3), r(rng, 5, 1)), {},
                                "default tree"),
                         Sample((r(rng, 4, 3), np.array([0, 5, 3, 2]), 6, r(rng, 6, 3), r(rng, 6, 1),
                                 np.array([[0, 2, -1], [1, 3, 4], [0, -1, -1], [2, 4, 1]]),
-                                np.array([[1, 0, 0], [0, 1, 1], [1, 0, 0], [0, 0, 1]])), {}, "custom tree")],
-           static=False),
+                                np.array([[1, 0, 0], [0, 1, 1], [1, 0, 0], [0, 0, 1]])), {}, "custom tree")]),
     OpInfo("hinge_embedding_loss", F.hinge_embedding_loss,
            lambda x, y, margin=1.0, reduction="mean": _reduce_ref(
                np.where(y == 1, x, 0) + np.where(y == -1, np.maximum(margin - x, 0), 0), reduction).astype(x.dtype),

@@ -3,8 +3,9 @@ int32/64, bool and complex64 inputs, in dynamic and static mode, against paddle 
 (tests/golden/fidelity/dtype_sweep.py; cases from export_dtype_cases.py, answers from make_dtype_golden.py).
 
 Where paddle answers with a dtype, minipaddle must give the same one, except the (op, mode, dtype) combinations
-listed in dtype_known_differences.json: minipaddle's known gaps, each still failing (the test says when one is
-fixed, so the list only shrinks). Where paddle refuses a dtype, minipaddle may compute (see docs/feature_map.md).
+listed in dtype_known_differences.json, each with the reason it stays (docs/feature_map.md's "differs on purpose"
+list groups them); each must still differ (the test says when one is fixed, so the list only shrinks). Where paddle
+refuses a dtype, minipaddle may compute (see docs/feature_map.md).
 """
 
 from __future__ import annotations
@@ -54,3 +55,11 @@ def test_output_dtypes_as_paddle(case):
 def test_the_sweep_covers_the_op_table():
     assert len(CASES) > 300 and set(PADDLE) == {c["id"] for c in CASES}
     assert set(KNOWN) <= set(PADDLE)
+
+
+def test_every_known_difference_says_why():
+    for case_id, entries in KNOWN.items():
+        for combination, reason in entries.items():
+            mode, dtype = combination.split()
+            assert mode in ("dynamic", "static") and dtype in SWEEP.DTYPES, (case_id, combination)
+            assert isinstance(reason, str) and len(reason) > 40, (case_id, combination)

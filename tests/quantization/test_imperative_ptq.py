@@ -85,9 +85,10 @@ def test_ptq_saves_thresholds_and_stays_close(tmp_path, activation):
     types = [op.type for op in ops]
     assert "batch_norm" not in types and types.count("fake_quantize_dequantize_moving_average_abs_max") == 2
     conv = next(op for op in ops if op.type == "conv2d")
-    assert isinstance(conv.attrs["Input0_threshold"], float) and len(conv.attrs["Filter0_threshold"]) == 4
+    assert isinstance(conv.quant_attrs["Input0_threshold"], float) and len(conv.quant_attrs["Filter0_threshold"]) == 4
     relu = next(op for op in ops if op.type == "relu")
-    assert relu.attrs["out_threshold"] > 0 and "X0_threshold" in relu.attrs
+    assert relu.quant_attrs["out_threshold"] > 0 and "X0_threshold" in relu.quant_attrs
+    assert not any(k.endswith("_threshold") for op in ops for k in op.attrs)  # the kernels' attributes stay clean
     assert np.abs(got - want).max() < 0.05 * np.abs(want).max()  # 8-bit noise, not a different model
 
 

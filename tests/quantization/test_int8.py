@@ -13,7 +13,6 @@ import pytest
 import minipaddle as paddle
 from minipaddle import ops
 from minipaddle.ops.int8 import FLOAT32_EXACT_K, exact_float_dtype
-from minipaddle.quantization.saved_model import save_inference_layer
 
 SPEC = [paddle.static.InputSpec([None, 1, 28, 28], "float32", "image")]
 
@@ -67,7 +66,7 @@ def _ptq_lenet(seed=0, calibration=None):
 def _int8_files(converted, folder, name="lenet"):
     """Save the converted model, load it, run the int8 pass, save that: (quantized prefix, int8 prefix)."""
     qdq, int8 = os.path.join(folder, name), os.path.join(folder, name + "_int8")
-    save_inference_layer(converted, qdq, SPEC)
+    paddle.jit.save(converted, qdq, input_spec=SPEC)
     paddle.enable_static()
     try:
         exe = paddle.static.Executor()
@@ -108,7 +107,7 @@ def test_int8_program_computes_what_the_quantized_one_did(tmp_path):
 
 def test_int8_parameters_are_under_30_percent_of_float32(tmp_path):
     net, converted = _ptq_lenet()
-    save_inference_layer(net, str(tmp_path / "fp32"), SPEC)
+    paddle.jit.save(net, str(tmp_path / "fp32"), input_spec=SPEC)
     _, int8 = _int8_files(converted, str(tmp_path))
     ratio = os.path.getsize(int8 + ".pdiparams") / os.path.getsize(str(tmp_path / "fp32") + ".pdiparams")
     assert ratio <= 0.30, ratio

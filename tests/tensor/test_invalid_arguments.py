@@ -15,6 +15,9 @@ GOLDEN = read_json(GOLDEN_ROOT / "fidelity" / "invalid.json")
 # where minipaddle's verdict differs from paddle's on purpose
 ON_PURPOSE = {
     "slice bad": "paddle.slice ignores an axis out of range (axes=[3] on a 2-D tensor); minipaddle says so instead",
+    "scale str": "paddle.scale(x, scale='a') silently gives zeros; minipaddle refuses a scale that is not a number",
+    "take_along_axis float index": "paddle gives zeros for a float index (whatever its values); minipaddle refuses "
+    "it, as paddle refuses float indices in gather, index_select, index_sample and take_along_axis's siblings",
 }
 
 

@@ -216,7 +216,6 @@ def test_every_function_is_a_tensor_method():
         (lambda: paddle.lerp(paddle.ones([2]), paddle.ones([2]), "a"), TypeError, "lerp: weight must be a float"),
         (lambda: paddle.lerp(paddle.ones([2]), paddle.ones([2]), paddle.ones([3])), ValueError, "lerp: shapes"),
         (lambda: paddle.logit(paddle.to_tensor([1, 0])), TypeError, "logit: x must be a float tensor, got int64"),
-        (lambda: paddle.deg2rad(paddle.to_tensor([1j])), TypeError, "deg2rad: x must be real"),
     ],
 )
 def test_bad_arguments_raise_errors_naming_the_function(call, error, words):

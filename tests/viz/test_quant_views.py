@@ -7,7 +7,7 @@ import pytest
 
 import minipaddle as paddle
 import viz
-from minipaddle.quantization.saved_model import trace_layer
+from minipaddle.quantization.saved_model import load_saved_layer
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +41,7 @@ def test_draw_quant_model_and_program(quantized, tmp_path):
     svg = viz.draw_quant(net).svg()
     assert "per-channel scales" in svg and "moving-average abs-max" in svg
     net.eval()
-    program, _, _, scope, _ = trace_layer(net, [paddle.static.InputSpec([None, 1, 28, 28], "float32")])
+    program, _, _, scope = load_saved_layer(net, [paddle.static.InputSpec([None, 1, 28, 28], "float32")])
     net.train()
     view = viz.draw_quant(program, scope=scope)
     assert view.source.count("fake_quantize_dequantize_moving_average_abs_max") >= 5

@@ -4,8 +4,9 @@ It shows what the tour did and everything viz can draw of it: test images with t
 summary table paddle.summary printed, viz's own sections for a trained network (viz.tour_sections: the Layer
 tree, the extended summary, the training curves from the History), the autograd graph of one training step
 folded by layer (viz.draw_graph), the inference Program (viz.draw_program), the checkpoint's state dict
-(viz.draw_state_dict), and the network's forward under mixed precision (viz.draw_amp). Without graphviz's `dot`
-a drawing shows its DOT source and the install hint instead.
+(viz.draw_state_dict), the network's forward under mixed precision (viz.draw_amp), and a recorded 2-rank
+data-parallel timeline with the ring all-reduce (viz/tour/distributed.py). Without graphviz's `dot` a drawing
+shows its DOT source and the install hint instead.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ def write_page(path: str, shown: dict, settings: dict) -> None:
     import minipaddle as paddle
     import viz
     from viz.quant import quant_tour_section
+    from viz.tour.distributed import distributed_tour_section
 
     h = shown["history"]
     params = dict(shown["net"].named_parameters())
@@ -90,6 +92,7 @@ def write_page(path: str, shown: dict, settings: dict) -> None:
             _amp_map(shown["net"]),
         ),
     ]
+    sections.append(distributed_tour_section())
     last = h.train_epochs[-1] if h.train_epochs else {}
     facts = [
         ("test accuracy", f"{shown['accuracy']:.2%}"),

@@ -7,6 +7,7 @@ from minipaddle.core.op import get_op
 from minipaddle.core.state import no_grad
 from minipaddle.distributed import collective, parallel_env
 from minipaddle.distributed.data_parallel import DataParallel
+from minipaddle.distributed.fleet import applied_strategy
 from minipaddle.distributed.fleet.strategy import DistributedStrategy
 from minipaddle.nn import Layer
 
@@ -29,6 +30,7 @@ class Fleet:
     def __init__(self) -> None:
         self.strategy = None
         self.initialized = False
+        self.scaler = None  # strategy.amp's GradScaler, made by distributed_model
 
     def init(self, role_maker=None, is_collective=False, strategy=None, log_level="INFO"):
         if strategy is not None and not isinstance(strategy, DistributedStrategy):
@@ -90,14 +92,22 @@ def distributed_model(model):
     if not isinstance(model, Layer):
         raise TypeError(f"fleet.distributed_model: model must be a paddle.nn.Layer, got {type(model).__name__}")
     s = _FLEET._strategy()
-    if parallel_env.get_world_size() < 2:
+    if parallel_env.get_world_size() < 2:  # as paddle: one process trains the model as it is
         return model
-    return DataParallel(
-        model,
-        comm_buffer_size=s.fuse_grad_size_in_MB,
-        last_comm_buffer_size=s.last_comm_group_size_MB,
-        find_unused_parameters=s.find_unused_parameters,
-    )
+    sizes = {"comm_buffer_size": s.fuse_grad_size_in_MB, "last_comm_buffer_size": s.last_comm_group_size_MB,
+             "find_unused_parameters": s.find_unused_parameters}  # fmt: skip
+    if s.recompute:
+        checkpoints = s.recompute_configs["checkpoints"]
+        if not checkpoints:
+            raise ValueError(
+                "fleet.distributed_model: strategy.recompute is on but recompute_configs['checkpoints'] is empty; "
+                "name the sublayers to recompute, e.g. {'checkpoints': ['encoder.layers.0']}"
+            )
+        applied_strategy.recompute_checkpoints(model, list(checkpoints))
+    if s.amp:
+        model, cast, _FLEET.scaler = applied_strategy.prepare_amp(model, s.amp_configs)
+        return applied_strategy.AmpDataParallel(model, cast, _FLEET.scaler, **sizes)
+    return DataParallel(model, **sizes)
 
 
 def distributed_optimizer(optimizer, strategy=None):
@@ -107,6 +117,8 @@ def distributed_optimizer(optimizer, strategy=None):
     if strategy is not None:
         _FLEET.strategy = strategy
     s = _FLEET._strategy()
+    if s.amp and parallel_env.get_world_size() > 1:  # the scaler comes from distributed_model (called before or after)
+        optimizer = applied_strategy.AmpOptimizer(optimizer, lambda: _FLEET.scaler)
     if s.gradient_merge and s.gradient_merge_configs["k_steps"] > 1:
         return GradientMergeOptimizer(optimizer, s.gradient_merge_configs["k_steps"], s.gradient_merge_configs["avg"])
     return optimizer

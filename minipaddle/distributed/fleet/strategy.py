@@ -1,12 +1,14 @@
 """fleet.DistributedStrategy: paddle 2.6's switches and config dicts, with its defaults.
 
-What they do here (dygraph, CPU): `gradient_merge` with `gradient_merge_configs` {k_steps, avg} makes
-`fleet.distributed_optimizer` step once every k_steps calls (the gradients summed, or averaged with avg);
-`recompute` is `fleet.utils.recompute` in dygraph (the flag is kept for static-graph code); `amp` and its
-configs are read by `fleet.distributed_model` to use `paddle.amp` when minipaddle has it; `find_unused_parameters`
-and `last_comm_group_size_MB` / `fuse_grad_size_in_MB` go to DataParallel. The other switches (sharding,
-pipeline, tensor_parallel, lars, lamb, dgc, localsgd, ...) are accepted and kept, as Paddle's CPU build
-accepts them, but change nothing: they are GPU or static-graph meta-optimizers.
+What they do here (dygraph, CPU, with 2+ ranks; one process trains the model as it is, as in Paddle):
+`gradient_merge` with `gradient_merge_configs` {k_steps, avg} makes `fleet.distributed_optimizer` step once every
+k_steps calls (the gradients summed, or averaged with avg); `amp` with `amp_configs` runs the model's forward
+under auto_cast, scales the loss and unscales in the optimizer's step, skipping steps with Inf/NaN (see
+fleet/applied_strategy.py); `recompute` runs the sublayers named in `recompute_configs['checkpoints']` through
+`fleet.utils.recompute`; `find_unused_parameters` and `last_comm_group_size_MB` / `fuse_grad_size_in_MB` go to
+DataParallel. The other switches (sharding, pipeline, tensor_parallel, lars, lamb, dgc, localsgd, ...) are
+accepted and kept, as Paddle's CPU build accepts them, but change nothing: they are GPU or static-graph
+meta-optimizers (docs/distributed.md lists them).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`python -m paddle.distributed.launch [options] train.py [args]` (also the `fleetrun` command).
+"""`python -m minipaddle.distributed.launch [options] train.py [args]` (also the `fleetrun` command).
 
 Starts `--nproc_per_node` ranks of train.py on each host of `--ips` through MPI's launcher, with Paddle's
 environment variables; each rank's output goes to `--log_dir`/workerlog.N, and rank 0's is echoed here.
@@ -18,7 +18,7 @@ __all__ = ["main"]
 
 def _parser() -> argparse.ArgumentParser:
     env = os.environ.get
-    p = argparse.ArgumentParser(prog="python -m paddle.distributed.launch", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m minipaddle.distributed.launch", description=__doc__.split("\n\n")[0])
     p.add_argument("--master", default=env("PADDLE_MASTER"), help="ip:port of the master (informational here)")
     p.add_argument("--legacy", action="store_true", help="accepted (one launcher here)")
     p.add_argument("--rank", type=int, default=int(env("PADDLE_RANK", "-1")), help="accepted (node rank)")

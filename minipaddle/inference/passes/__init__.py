@@ -10,7 +10,11 @@ changes its input; `ctx` carries the predictor's scope (where folded weights go)
     conv_eltwiseadd_bn_fuse_pass        conv + add + batch norm -> the same                      (conv_bn.py)
     constant_folding_pass               ops of weights alone -> new weights                      (constants.py)
     conv_elementwise_add_act_fuse_pass  conv + add + act -> conv2d_fusion                        (conv_act.py)
+    inference_op_replace_pass           max_pool with an unread mask -> max_pool_infer           (op_replace.py)
     memory_optimize_pass                buffer reuse (Config.enable_memory_optim)                (memory.py)
+
+The last two are analysis passes in paddle (ANALYSIS_PASSES), run after the IR list: inference_op_replace_pass
+always, memory_optimize_pass with Config.enable_memory_optim().
 
 PADDLE_CPU_PASSES is paddle 2.6's CPU list exactly (`pass_builder().all_passes()` after `disable_mkldnn()`).
 The names in it that minipaddle has no rewrite for match ops minipaddle never builds (`mul`, `lstm`,
@@ -31,10 +35,11 @@ from minipaddle.inference.passes.conv_act import conv_elementwise_add_act_fuse_p
 from minipaddle.inference.passes.conv_bn import conv_bn_fuse_pass, conv_eltwiseadd_bn_fuse_pass
 from minipaddle.inference.passes.fc import fc_fuse_pass, repeated_fc_relu_fuse_pass
 from minipaddle.inference.passes.memory import memory_optimize_pass
+from minipaddle.inference.passes.op_replace import inference_op_replace_pass
 from minipaddle.inference.passes.train_switch import is_test_pass
 
 __all__ = ["ANALYSIS_PASSES", "DEFAULT_PASSES", "IR_PASSES", "PADDLE_CPU_PASSES", "PADDLE_MKLDNN_PASSES",
-           "PassContext", "UNMATCHED", "memory_optimize_pass"]  # fmt: skip
+           "PassContext", "UNMATCHED", "inference_op_replace_pass", "memory_optimize_pass"]  # fmt: skip
 
 IR_PASSES = {
     "is_test_pass": is_test_pass,

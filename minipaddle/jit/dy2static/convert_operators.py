@@ -9,6 +9,13 @@ hold values) it does what Python would; on a static Variable it builds the op th
     Len, AsDtype, Assert, Print, Index, Range, Enumerate, Indexable, Pop, IfExp, UndefinedVar
 
 This is why control flow that does not depend on a Tensor stays Python: only a Variable makes an op.
+
+Lists: a list the body of a `while` on a Tensor condition appends to (or pops from) cannot stay a Python list,
+since the Program decides how many times the body runs; as in Paddle 2.6 it becomes a tensor array (a
+`TensorArray`, minipaddle/tensor/array.py) before the loop, so `append`, `pop`, `x[i]`, `len(x)` and
+`paddle.stack(x)` work on it inside and after the loop, and gradients flow through its writes and reads.
+The branches of an `if` on a Tensor each get their own copy of such lists; they stay Python lists when both
+branches leave them the same length, and become tensor arrays otherwise.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import contextlib
 
 import numpy as np
 
+from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, unique_name
 from minipaddle.core.tensor import Tensor
@@ -24,6 +32,7 @@ from minipaddle.ops.jit_ops import assert_true
 from minipaddle.static.control_flow import _merged_shape, cond, external_reads, while_loop
 from minipaddle.static.debug import Print
 from minipaddle.static.program import Variable, default_main_program
+from minipaddle.tensor.array import TensorArray
 
 
 def _paddle():
@@ -125,6 +134,8 @@ def _same_python(a, b) -> bool:
         return True
     if _is_data(a) or _is_data(b) or _undefined(a) or _undefined(b):
         return False
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):  # (== on Tensors inside would build ops)
+        return type(a) is type(b) and len(a) == len(b) and all(_same_python(x, y) for x, y in zip(a, b))
     try:
         return type(a) is type(b) and bool(a == b)
     except Exception:
@@ -155,14 +166,14 @@ def _structure(x):
 def convert_ifelse(pred, true_fn, false_fn, get_args, set_args, return_name_ids, push_pop_names=None):
     """`if pred: true_fn() else: false_fn()`; the branches read and write the variables through get/set_args."""
     if is_variable(pred):
-        _run_paddle_cond(pred, true_fn, false_fn, get_args, set_args, return_name_ids)
+        _run_paddle_cond(pred, true_fn, false_fn, get_args, set_args, return_name_ids, push_pop_names or ())
     elif pred:
         true_fn()
     else:
         false_fn()
 
 
-def _run_paddle_cond(pred, true_fn, false_fn, get_args, set_args, names) -> None:
+def _run_paddle_cond(pred, true_fn, false_fn, get_args, set_args, names, push_pop=()) -> None:
     program = default_main_program()
     parent = program.current_block()
     pred = _as_bool(pred)
@@ -170,12 +181,16 @@ def _run_paddle_cond(pred, true_fn, false_fn, get_args, set_args, names) -> None
     branches = []
     for fn in (true_fn, false_fn):
         with program.sub_block() as block:
-            set_args(init)
+            set_args(_own_copies(init, names, push_pop))  # a branch's appends must not reach the other branch
             fn()
             branches.append((block, list(get_args())))
     (tb, t_vals), (fb, f_vals) = branches
+    for i, n in enumerate(names):
+        if n in push_pop:
+            t_vals[i], f_vals[i] = _lists_as_arrays(t_vals[i], f_vals[i], program, tb, fb)
     outs = {"true": [], "false": [], "vars": []}
     final = [_merge_branch(n, a, b, program, tb, fb, parent, outs) for n, a, b in zip(names, t_vals, f_vals)]
+    final = [_back_into(old, new) if n in push_pop else new for n, old, new in zip(names, init, final)]
     set_args(init)  # the parent's own values (the branches changed them while being traced)
     reads = external_reads(program, tb.idx) + external_reads(program, fb.idx)
     for block, key in ((tb, "true"), (fb, "false")):  # a branch may pass an outer variable on unchanged
@@ -191,8 +206,75 @@ def _run_paddle_cond(pred, true_fn, false_fn, get_args, set_args, names) -> None
     set_args(tuple(final))
 
 
+def _own_copies(values, names, push_pop) -> tuple:
+    """The values with the lists (and tensor arrays) a branch appends to or pops from copied."""
+    out = []
+    for n, v in zip(names, values):
+        if n in push_pop and isinstance(v, list):
+            v = list(v)
+        elif isinstance(v, TensorArray):
+            v = TensorArray(v.dtype, v.var)
+        out.append(v)
+    return tuple(out)
+
+
+def _lists_as_arrays(a, b, program, tb, fb):
+    """Lists that the two branches leave with different lengths become tensor arrays, each made in its branch."""
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return a, b
+    if not (isinstance(a, (list, TensorArray)) and isinstance(b, (list, TensorArray))):
+        return a, b
+    element = next((x for x in _array_items(a) + _array_items(b) if _is_data(x)), None)
+    out = []
+    for v, block in ((a, tb), (b, fb)):
+        with _in_block(program, block.idx):
+            out.append(_as_array(v, like=element))
+    ta, fa = out
+    if ta.var is None and fa.var is None:
+        return a, b
+    for arr, other, block in ((ta, fa, tb), (fa, ta, fb)):
+        if arr.var is None:  # empty in this branch: an empty array of the other branch's elements
+            with _in_block(program, block.idx):
+                arr.var = ops.create_array(other.dtype.np.name, tuple(other.var.shape[1:]))
+                arr.dtype = other.dtype
+    return ta, fa
+
+
+def _array_items(v) -> list:
+    return list(v) if isinstance(v, list) else []
+
+
+def _as_array(v, like=None) -> TensorArray:
+    """A list as a tensor array of its elements (numbers become Tensors of `like`'s dtype); arrays as they are."""
+    if isinstance(v, TensorArray):
+        return v
+    dtype = like.dtype if like is not None else None
+    array = TensorArray(dtype)
+    for _k, item in enumerate(v):
+        if isinstance(item, (list, tuple, dict)):
+            raise TypeError(
+                f"to_static: a list of {type(item).__name__}s cannot become a tensor array (as in Paddle, only a "
+                "list of Tensors can grow inside control flow on a Tensor)"
+            )
+        array.append(item if _is_data(item) else to_static_variable(item, like=like))
+    return array
+
+
+def _back_into(old, new):
+    """A list's merged content written back into the list object itself, so other references to it see it."""
+    if isinstance(old, list) and isinstance(new, list) and old is not new:
+        old[:] = new
+        return old
+    return new
+
+
 def _merge_branch(name, a, b, program, tb, fb, parent, outs):
     """The value of variable `name` after the `cond`: the same Python value, or a new output Variable."""
+    if isinstance(a, TensorArray) and isinstance(b, TensorArray):
+        if a.var is b.var:
+            return a
+        merged = _merge_branch(name, a.var, b.var, program, tb, fb, parent, outs)
+        return TensorArray(merged.dtype, merged)
     if _same_python(a, b):
         return a
     if _undefined(a) and _undefined(b):
@@ -268,14 +350,15 @@ def convert_ifexp(pred, true_fn, false_fn):
 
 
 def convert_while_loop(cond_fn, body_fn, get_args, set_args, return_name_ids, push_pop_names=None):
-    """`while cond_fn(): body_fn()`, in Python until the condition is a Variable, then as one while_loop op."""
+    """`while cond_fn(): body_fn()`, in Python until the condition is a Variable, then as one while_loop op (the
+    lists named in push_pop_names, which the body appends to or pops from, become tensor arrays then)."""
     block = default_main_program().current_block() if STATE.static_mode else None
     while True:
         n_ops = len(block.ops) if block is not None else 0
         pred = cond_fn()
         if is_variable(pred):
             del block.ops[n_ops:]  # the test is built again, inside the loop's condition block
-            _run_paddle_while(cond_fn, body_fn, get_args, set_args, return_name_ids)
+            _run_paddle_while(cond_fn, body_fn, get_args, set_args, return_name_ids, push_pop_names or ())
             return
         if not pred:
             return
@@ -283,26 +366,37 @@ def convert_while_loop(cond_fn, body_fn, get_args, set_args, return_name_ids, pu
 
 
 def _carried(v) -> bool:
-    return _is_data(v) or isinstance(v, (bool, int, float, np.number))
+    return _is_data(v) or isinstance(v, (bool, int, float, np.number)) or (isinstance(v, TensorArray) and
+                                                                            v.var is not None)  # fmt: skip
 
 
-def _run_paddle_while(cond_fn, body_fn, get_args, set_args, names) -> None:
+def _value(v):
+    """What a loop variable carries through the while_loop: a tensor array's current value, else itself."""
+    return v.var if isinstance(v, TensorArray) else v
+
+
+def _run_paddle_while(cond_fn, body_fn, get_args, set_args, names, push_pop=()) -> None:
 
     init = list(get_args())
-    if any(v is None for v in init):
-        init = _fill_none_from_trial(init, body_fn, get_args, set_args)
+    for i, n in enumerate(names):
+        if n in push_pop and isinstance(init[i], list):
+            init[i] = _as_array(init[i])
+    set_args(tuple(init))
+    if any(v is None or (isinstance(v, TensorArray) and v.var is None) for v in init):
+        init = _fill_none_from_trial(init, body_fn, get_args, set_args, names)
     carried = [i for i, v in enumerate(init) if _carried(v)]
+    arrays = {i for i in carried if isinstance(init[i], TensorArray)}
     if not carried:
         raise ValueError(
             "to_static: a `while` on a Tensor condition changes none of its variables, so it would never end; "
             f"its body assigns {list(names) or 'nothing'}"
         )
-    start = [to_static_variable(init[i]) for i in carried]
+    start = [to_static_variable(_value(init[i])) for i in carried]
 
     def merged(values) -> list:
         out = list(init)
         for i, v in zip(carried, values):
-            out[i] = v
+            out[i] = TensorArray(v.dtype, v) if i in arrays else v  # a fresh handle each trace
         return out
 
     def cond(*values):
@@ -320,10 +414,16 @@ def _run_paddle_while(cond_fn, body_fn, get_args, set_args, names) -> None:
             if len(after[i]) != n:
                 del after[i][n:]
                 raise NotImplementedError(
-                    f"to_static: the list '{names[i]}' changes inside a `while` on a Tensor condition; a Program "
-                    "cannot grow a Python list while it runs (Paddle's tensor arrays are not in minipaddle yet). "
-                    "Collect the values in a Tensor (paddle.concat), loop over a Python range, or run the function "
-                    "as it is with @paddle.jit.not_to_static"
+                    f"to_static: the list '{names[i]}' changes inside a `while` on a Tensor condition in a way "
+                    "to_static does not follow (only `name.append(x)` and `name.pop()` on the list's own name turn "
+                    "it into a tensor array); append to it by name, collect the values in a Tensor "
+                    "(paddle.concat), or run the function as it is with @paddle.jit.not_to_static"
+                )
+        for i in arrays:
+            if not isinstance(after[i], TensorArray):
+                raise TypeError(
+                    f"to_static: '{names[i]}' is a list that becomes a tensor array in this `while` on a Tensor "
+                    f"condition, but the loop body makes it {_describe(after[i])}; keep it a list of Tensors"
                 )
         for i, (n, v) in enumerate(zip(names, after)):
             if i not in carried and _is_data(v) and not _undefined(init[i]) and v is not init[i]:
@@ -333,7 +433,7 @@ def _run_paddle_while(cond_fn, body_fn, get_args, set_args, names) -> None:
                 )
         new = []
         for k, i in enumerate(carried):
-            v = to_static_variable(after[i], like=values[k])
+            v = to_static_variable(_value(after[i]), like=values[k])
             if v.dtype != values[k].dtype and not _is_data(init[i]):  # the start was a Python number
                 v = _paddle().cast(v, values[k].dtype)
             new.append(v)
@@ -343,18 +443,32 @@ def _run_paddle_while(cond_fn, body_fn, get_args, set_args, names) -> None:
     set_args(tuple(merged(outs)))
 
 
-def _fill_none_from_trial(init, body_fn, get_args, set_args) -> list:
+def _fill_none_from_trial(init, body_fn, get_args, set_args, names) -> list:
     """Variables that are None before a while_loop and Tensors inside it (a return value, say) start as zero
-    placeholders of the right dtype: a trial trace of the body, thrown away, tells which and what dtype."""
+    placeholders of the right dtype, and empty tensor arrays as empty arrays of the elements the body writes:
+    a trial trace of the body, thrown away, tells which and what dtype and shape."""
     program = default_main_program()
     n_blocks = len(program.blocks)
     with program.sub_block():
-        set_args(tuple(init))
+        set_args(tuple(TensorArray(v.dtype, v.var) if isinstance(v, TensorArray) else v for v in init))
         body_fn()
         after = list(get_args())
     del program.blocks[n_blocks:]
-    set_args(tuple(init))
-    return [_placeholder(a) if v is None and is_variable(a) else v for v, a in zip(init, after)]
+    out = []
+    for n, v, a in zip(names, init, after):
+        if v is None and is_variable(a):
+            v = _placeholder(a)
+        elif isinstance(v, TensorArray) and v.var is None:
+            if not isinstance(a, TensorArray):
+                raise TypeError(
+                    f"to_static: '{n}' is a list that becomes a tensor array in this `while` on a Tensor condition, "
+                    f"but the loop body makes it {_describe(a)}; keep it a list of Tensors"
+                )
+            if a.var is not None:  # (else the body never appends: it stays an empty array)
+                v = TensorArray(a.dtype, ops.create_array(a.dtype.np.name, tuple(a.var.shape[1:])))
+        out.append(v)
+    set_args(tuple(out))
+    return out
 
 
 # ---- and / or / not, casts, len --------------------------------------------------------------------------------
@@ -407,6 +521,8 @@ def convert_len(x):
             return x.shape[0]
         return _paddle().shape(x)[0]
     if isinstance(x, (TensorRange, TensorEnumerate)):
+        return x.length()
+    if isinstance(x, TensorArray):  # an int64 Tensor of shape [1], as Paddle's convert_len gives
         return x.length()
     return len(x)
 
@@ -473,7 +589,7 @@ def convert_enumerate(x, start=0):
 def convert_indexable(x):
     """What a `for` loop indexes: Tensors, lists, tuples, ranges and Layer containers as they are; any other
     iterable (dict keys, zip, generators) as a list."""
-    if _is_data(x) or isinstance(x, (list, tuple, range, TensorRange, TensorEnumerate)):
+    if _is_data(x) or isinstance(x, (list, tuple, range, TensorRange, TensorEnumerate, TensorArray)):
         return x
     if hasattr(x, "__getitem__") and hasattr(x, "__len__") and not isinstance(x, dict):
         return x
@@ -484,6 +600,8 @@ def convert_index(it, i):
     """`it[i]` for the loop index i (a Python int, or an int64 Variable inside a while_loop)."""
     if isinstance(it, (TensorRange, TensorEnumerate)):
         return it.item(i)
+    if isinstance(it, TensorArray):
+        return it[i]
     if is_variable(i):
         if isinstance(it, range):
             return i * it.step + it.start
@@ -527,7 +645,8 @@ def convert_print(*args, **kwargs):
 
 
 def convert_pop(target, *args):
-    """`target.pop(...)` for lists and dicts."""
+    """`target.pop(...)`: Python's pop on lists and dicts; on a tensor array (a list that a loop on a Tensor
+    condition grew) the element is read and the array rebuilt without it, as Paddle's convert_pop does."""
     return target.pop(*args)
 
 

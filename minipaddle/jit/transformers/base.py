@@ -174,6 +174,36 @@ def walk_own_scope(stmts):
                 todo.append(child)
 
 
+def mutated_lists(stmts, methods=("append", "extend", "insert", "pop")) -> list:
+    """Names `x` with `x.append(...)` (or another of `methods`) calls in `stmts`, including the closures the
+    transformers made of nested control flow (true_fn_0, while_body_0), not the user's own nested functions."""
+    out = []
+    todo = list(stmts if isinstance(stmts, list) else [stmts])
+    while todo:
+        n = todo.pop(0)
+        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in methods
+                and isinstance(n.func.value, ast.Name) and n.func.value.id not in out):  # fmt: skip
+            out.append(n.func.value.id)
+        for child in ast.iter_child_nodes(n):
+            user_scope = isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) and not getattr(child, HELPER, 0)
+            if not (user_scope or isinstance(child, (ast.Lambda, ast.ClassDef))):
+                todo.append(child)
+    return out
+
+
+def push_pop_names(stmts) -> list:
+    """The lists a loop or branch body appends to or pops from (Paddle's push_pop_names): these become tensor
+    arrays when the body runs under a Tensor condition."""
+    return mutated_lists(stmts, ("append", "pop"))
+
+
+def function_locals(node) -> set:
+    """The names local to a user function: its parameters and the names its body binds."""
+    a = node.args
+    params = a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x is not None]
+    return set(assigned_names(node.body)) | {x.arg for x in params}
+
+
 def contains(stmts, types, stop=(ast.While, ast.For)) -> bool:
     """Whether `stmts` hold a node of `types` at this loop level (not inside nested loops listed in `stop`, nor
     nested functions)."""

@@ -2,7 +2,8 @@
 converted function are converted too, when they are called (recursively; jit/dy2static/convert_call.py decides:
 minipaddle's own functions, builtins and library code run as they are).
 
-Left alone: `paddle.*` calls, the helpers `_jst.*`, and Python's builtins; `len(x)` becomes `_jst.Len(x)` (a
+Left alone: `paddle.*` calls, the helpers `_jst.*`, `pdb.set_trace()` (as Paddle: the debugger then stops in the
+transformed code, whose file is real) and Python's builtins; `len(x)` becomes `_jst.Len(x)` (a
 Variable's unknown length is a Tensor), and `super()` becomes `super(__class__, self)` (the converted method is
 compiled outside its class body, so the zero-argument form has nothing to find).
 """
@@ -22,6 +23,11 @@ def root_name(node) -> str | None:
     while isinstance(node, (ast.Attribute, ast.Call, ast.Subscript)):
         node = node.value if not isinstance(node, ast.Call) else node.func
     return node.id if isinstance(node, ast.Name) else None
+
+
+def _is_set_trace(f) -> bool:
+    return (isinstance(f, ast.Attribute) and f.attr == "set_trace"
+            and isinstance(f.value, ast.Name) and f.value.id in ("pdb", "ipdb"))  # fmt: skip
 
 
 class CallTransformer(Transformer):
@@ -52,7 +58,7 @@ class CallTransformer(Transformer):
             elif f.id == "super" and not node.args and self.first_args and self.first_args[-1]:
                 node.args = [located(name("__class__"), f), located(name(self.first_args[-1]), f)]
             return node
-        if root_name(f) in (JST, "paddle"):
+        if root_name(f) in (JST, "paddle") or _is_set_trace(f):
             return node
         node.func = located(ast.Call(func=jst("Call"), args=[f], keywords=[]), f)
         return node

@@ -19,16 +19,21 @@ from __future__ import annotations
 import ast
 
 from minipaddle.jit.transformers.base import (
+    HELPER,
     Transformer,
     assigned_names,
     const,
+    function_locals,
     getter_setter,
     helper_def,
     jst_call,
     lambda0,
     located,
+    mutated_lists,
     name,
+    push_pop_names,
 )
+from minipaddle.jit.transformers.loop import push_pop_keyword
 
 
 class IfElseTransformer(Transformer):
@@ -39,6 +44,16 @@ class IfElseTransformer(Transformer):
     def __init__(self, ctx) -> None:
         super().__init__(ctx)
         self.try_depth = 0
+
+    def visit_FunctionDef(self, node):
+        if getattr(node, HELPER, False):
+            self.generic_visit(node)
+            return node
+        outer = getattr(self, "locals", set())
+        self.locals = function_locals(node)
+        self.generic_visit(node)
+        self.locals = outer
+        return node
 
     def visit_Try(self, node):
         self.try_depth += 1
@@ -52,13 +67,18 @@ class IfElseTransformer(Transformer):
             node.test = located(jst_call("PythonOnly", node.test, const("if")), node.test)
             return node
         names = assigned_names(node.body + node.orelse)
+        # lists a branch appends to or pops from: each branch gets its own copy (IfElse merges them after)
+        local = getattr(self, "locals", ())
+        names += [n for n in mutated_lists(node.body + node.orelse) if n in local and n not in names]
+        push_pop = [n for n in push_pop_names(node.body + node.orelse) if n in local]
         t_name, f_name = self.ctx.fresh("true_fn"), self.ctx.fresh("false_fn")
         true_fn = helper_def(t_name, node.body, nonlocals=names)
         false_fn = helper_def(f_name, node.orelse, nonlocals=names)
         getter, setter, names_node = getter_setter(self.ctx, names)
-        call = ast.Expr(jst_call("IfElse", node.test, name(t_name), name(f_name), name(getter.name),
-                                 name(setter.name), names_node))  # fmt: skip
-        return located([true_fn, false_fn, getter, setter, call], node)
+        call = jst_call("IfElse", node.test, name(t_name), name(f_name), name(getter.name), name(setter.name),
+                        names_node)  # fmt: skip
+        call.keywords = [push_pop_keyword(push_pop)]
+        return located([true_fn, false_fn, getter, setter, ast.Expr(call)], node)
 
     def visit_IfExp(self, node):
         self.generic_visit(node)

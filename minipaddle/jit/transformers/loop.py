@@ -25,25 +25,15 @@ from minipaddle.jit.transformers.base import (
     assign,
     assigned_names,
     const,
+    function_locals,
     getter_setter,
     helper_def,
     jst_call,
     located,
+    mutated_lists,
     name,
-    walk_own_scope,
+    push_pop_names,
 )
-
-_LIST_METHODS = ("append", "extend", "insert", "pop")
-
-
-def _mutated_lists(stmts) -> list:
-    """Names `x` with `x.append(...)` (extend, insert, pop) calls in `stmts`."""
-    out = []
-    for n in walk_own_scope(stmts):
-        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _LIST_METHODS
-                and isinstance(n.func.value, ast.Name) and n.func.value.id not in out):  # fmt: skip
-            out.append(n.func.value.id)
-    return out
 
 
 def for_to_while(node: ast.For, ctx) -> list:
@@ -77,8 +67,7 @@ class LoopTransformer(Transformer):
             self.generic_visit(node)
             return node
         outer = getattr(self, "locals", set())
-        a = node.args
-        self.locals = set(assigned_names(node.body)) | {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+        self.locals = function_locals(node)
         self.generic_visit(node)
         self.locals = outer
         return node
@@ -110,12 +99,21 @@ class LoopTransformer(Transformer):
 
     def _convert(self, node: ast.While) -> list:
         names = assigned_names(node.body)
-        # lists the body appends to travel with the loop's variables, so While can see them grow (and refuse)
-        names += [n for n in _mutated_lists(node.body) if n in getattr(self, "locals", ()) and n not in names]
+        # lists the body changes travel with the loop's variables: the ones it appends to or pops from become
+        # tensor arrays under a Tensor condition (push_pop_names); While refuses any other change of length
+        local = getattr(self, "locals", ())
+        names += [n for n in mutated_lists(node.body) if n in local and n not in names]
+        push_pop = [n for n in push_pop_names(node.body) if n in local]
         cond_name, body_name = self.ctx.fresh("while_cond"), self.ctx.fresh("while_body")
         cond_fn = helper_def(cond_name, [ast.Return(value=node.test)])
         body_fn = helper_def(body_name, node.body, nonlocals=names)
         getter, setter, names_node = getter_setter(self.ctx, names)
-        call = ast.Expr(jst_call("While", name(cond_name), name(body_name), name(getter.name), name(setter.name),
-                                 names_node))  # fmt: skip
-        return located([cond_fn, body_fn, getter, setter, call], node)
+        call = jst_call("While", name(cond_name), name(body_name), name(getter.name), name(setter.name), names_node)
+        call.keywords = [push_pop_keyword(push_pop)]
+        return located([cond_fn, body_fn, getter, setter, ast.Expr(call)], node)
+
+
+def push_pop_keyword(names: list) -> ast.keyword:
+    """`push_pop_names=('outs',)` (None when there are none), as Paddle 2.6 prints it."""
+    value = ast.Tuple(elts=[const(n) for n in names], ctx=ast.Load()) if names else const(None)
+    return ast.keyword(arg="push_pop_names", value=value)

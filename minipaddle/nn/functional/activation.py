@@ -10,12 +10,20 @@ from __future__ import annotations
 import math
 
 from minipaddle import ops
-from minipaddle.core import dtype as dtypes
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import no_grad
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_float_tensor, check_number, check_tensor, normalize_axis
+from minipaddle.tensor.checks import (
+    check_bool,
+    check_dtype,
+    check_float,
+    check_float_tensor,
+    check_inexact_tensor,
+    check_number,
+    check_tensor,
+    normalize_axis,
+)
 from minipaddle.tensor.math import tanh  # paddle.nn.functional.tanh is paddle.tanh
 
 __all__ = [
@@ -94,6 +102,7 @@ def leaky_relu(x, negative_slope=0.01, name=None) -> Tensor:
 
 def leaky_relu_(x, negative_slope=0.01, name=None) -> Tensor:
     """leaky_relu, in place."""
+    negative_slope = check_float(negative_slope, "leaky_relu_", "negative_slope")
     check_float_tensor(x, "leaky_relu_")
     return apply_inplace(get_op("leaky_relu"), x, (x,), {"alpha": float(negative_slope)})
 
@@ -145,12 +154,15 @@ def elu(x, alpha=1.0, name=None) -> Tensor:
 
 def elu_(x, alpha=1.0, name=None) -> Tensor:
     """elu, in place."""
+    alpha = check_float(alpha, "elu_", "alpha")
     check_float_tensor(x, "elu_")
     return apply_inplace(get_op("elu"), x, (x,), {"alpha": float(alpha)})
 
 
 def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772, name=None) -> Tensor:
     """scale * elu(x, alpha): with the default constants, activations keep mean 0 and variance 1."""
+    scale = check_float(scale, "selu", "scale")
+    alpha = check_float(alpha, "selu", "alpha")
     check_float_tensor(x, "selu")
     if scale <= 1.0:
         raise ValueError(f"selu: scale must be greater than 1.0, got {scale}")
@@ -161,6 +173,7 @@ def selu(x, scale=1.0507009873554805, alpha=1.6732632423543772, name=None) -> Te
 
 def celu(x, alpha=1.0, name=None) -> Tensor:
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)), which is alpha * elu(x / alpha)."""
+    alpha = check_float(alpha, "celu", "alpha")
     check_float_tensor(x, "celu")
     if alpha == 0:
         raise ZeroDivisionError("celu: alpha cannot be 0")
@@ -171,6 +184,8 @@ def gelu(x, approximate=False, name=None) -> Tensor:
     """x * Phi(x), with Phi the standard normal CDF; approximate=True uses the tanh formula
     0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
     check_float_tensor(x, "gelu")
+    if approximate is not None:  # paddle 2.6 refuses anything but a bool (None counts as False there)
+        check_bool(approximate, "gelu", "approximate")
     if not approximate:
         cdf = ops.scale(ops.erf(ops.scale(x, 1.0 / math.sqrt(2.0))), 0.5, 0.5)  # Phi(x) = (1 + erf(x/sqrt 2)) / 2
         return ops.multiply(x, cdf)
@@ -180,6 +195,7 @@ def gelu(x, approximate=False, name=None) -> Tensor:
 
 def thresholded_relu(x, threshold=1.0, name=None) -> Tensor:
     """x where x > threshold, else 0."""
+    threshold = check_float(threshold, "thresholded_relu", "threshold")
     check_float_tensor(x, "thresholded_relu")
     return ops.where(ops.greater_than(x, float(threshold)), x, _zeros(x))
 
@@ -194,19 +210,21 @@ def sigmoid(x, name=None) -> Tensor:
 
 
 def log_sigmoid(x, name=None) -> Tensor:
-    """log(sigmoid(x)) = -softplus(-x), computed without overflow."""
-    check_float_tensor(x, "log_sigmoid")
+    """log(sigmoid(x)) = -softplus(-x), computed without overflow. x is float or complex, as in paddle 2.6."""
+    check_inexact_tensor(x, "log_sigmoid")
     return ops.neg(ops.softplus(ops.neg(x), 1.0, 20.0))
 
 
 def hardsigmoid(x, slope=0.1666667, offset=0.5, name=None) -> Tensor:
     """clip(slope * x + offset, 0, 1): a piecewise-linear sigmoid."""
+    slope = check_float(slope, "hardsigmoid", "slope")
+    offset = check_float(offset, "hardsigmoid", "offset")
     return ops.hardsigmoid(check_float_tensor(x, "hardsigmoid"), float(slope), float(offset))
 
 
 def hardswish(x, name=None) -> Tensor:
-    """x * relu6(x + 3) / 6."""
-    return ops.hardswish(check_float_tensor(x, "hardswish"))
+    """x * relu6(x + 3) / 6. x is float or complex, as in paddle 2.6."""
+    return ops.hardswish(check_inexact_tensor(x, "hardswish"))
 
 
 def swish(x, name=None) -> Tensor:
@@ -216,8 +234,8 @@ def swish(x, name=None) -> Tensor:
 
 
 def silu(x, name=None) -> Tensor:
-    """x * sigmoid(x) (the same function as swish)."""
-    check_float_tensor(x, "silu")
+    """x * sigmoid(x) (the same function as swish). x is float or complex, as in paddle 2.6."""
+    check_inexact_tensor(x, "silu")
     return ops.multiply(x, ops.sigmoid(x))
 
 
@@ -228,14 +246,16 @@ def mish(x, name=None) -> Tensor:
 
 
 def softplus(x, beta=1, threshold=20, name=None) -> Tensor:
-    """log(1 + exp(beta * x)) / beta, and x where beta * x > threshold."""
-    check_float_tensor(x, "softplus")
+    """log(1 + exp(beta * x)) / beta, and x where beta * x > threshold. x is float or complex, as in paddle 2.6."""
+    beta = check_float(beta, "softplus", "beta")
+    threshold = check_float(threshold, "softplus", "threshold")
+    check_inexact_tensor(x, "softplus")
     return ops.softplus(x, float(beta), float(threshold))
 
 
 def softsign(x, name=None) -> Tensor:
-    """x / (1 + |x|)."""
-    check_float_tensor(x, "softsign")
+    """x / (1 + |x|). x is float or complex, as in paddle 2.6."""
+    check_inexact_tensor(x, "softsign")
     return ops.divide(x, ops.scale(ops.abs(x), 1.0, 1.0))
 
 
@@ -250,11 +270,15 @@ def tanh_(x, name=None) -> Tensor:
 
 def hardtanh(x, min=-1.0, max=1.0, name=None) -> Tensor:  # noqa: A002 (Paddle's names)
     """x clipped to [min, max]."""
+    min = check_float(min, "hardtanh", "min")
+    max = check_float(max, "hardtanh", "max")
     return ops.clip(check_float_tensor(x, "hardtanh"), float(min), float(max))
 
 
 def hardtanh_(x, min=-1.0, max=1.0, name=None) -> Tensor:  # noqa: A002 (Paddle's names)
     """hardtanh, in place."""
+    min = check_float(min, "hardtanh_", "min")
+    max = check_float(max, "hardtanh_", "max")
     check_float_tensor(x, "hardtanh_")
     return apply_inplace(get_op("clip"), x, (x,), {"min": float(min), "max": float(max)})
 
@@ -272,12 +296,14 @@ def thresholded_relu_(x, threshold=1.0, name=None) -> Tensor:
 
 def hardshrink(x, threshold=0.5, name=None) -> Tensor:
     """x where |x| > threshold, else 0."""
+    threshold = check_float(threshold, "hardshrink", "threshold")
     check_float_tensor(x, "hardshrink")
     return ops.where(ops.greater_than(ops.abs(x), float(threshold)), x, _zeros(x))
 
 
 def softshrink(x, threshold=0.5, name=None) -> Tensor:
     """x - threshold above threshold, x + threshold below -threshold, 0 between."""
+    threshold = check_float(threshold, "softshrink", "threshold")
     check_float_tensor(x, "softshrink")
     if threshold < 0:
         raise ValueError(f"softshrink: threshold must be no less than 0, got {threshold}")
@@ -321,7 +347,7 @@ def glu(x, axis=-1, name=None) -> Tensor:
 def _softmax_input(x, axis, dtype, fn: str):
     check_tensor(x, fn)
     if dtype is not None:
-        x = ops.cast(x, dtypes.to_dtype(dtype))
+        x = ops.cast(x, check_dtype(dtype, fn))
     if not (x.dtype.is_floating):
         raise TypeError(f"{fn}: x must be a float tensor, got {x.dtype.name}")
     return x, normalize_axis(axis, x.ndim, fn)

@@ -11,7 +11,7 @@ import numpy as np
 from minipaddle import ops
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.dropout import dropout
-from minipaddle.tensor.checks import check_bool, check_float_tensor, check_tensor
+from minipaddle.tensor.checks import check_bool, check_float, check_float_tensor, check_tensor
 
 __all__ = [
     "scaled_dot_product_attention",
@@ -48,6 +48,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         >>> F.scaled_dot_product_attention(q, q, q).shape
         [1, 8, 2, 16]
     """
+    dropout_p = check_float(dropout_p, "scaled_dot_product_attention", "dropout_p")
     fn = "scaled_dot_product_attention"
     for arg, t in (("query", query), ("key", key), ("value", value)):
         check_float_tensor(t, fn, arg)

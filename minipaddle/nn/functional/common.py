@@ -17,7 +17,7 @@ from minipaddle.nn.functional.window_args import (
     to_channels_first,
     to_channels_last,
 )
-from minipaddle.tensor.checks import check_tensor
+from minipaddle.tensor.checks import check_float, check_tensor
 
 __all__ = [
     "interpolate",
@@ -106,7 +106,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
     if data_format not in _INTERP_FORMATS[x.ndim]:
         raise ValueError(f"{fn}: data_format must be one of {_INTERP_FORMATS[x.ndim]} for a {x.ndim}-D input, got "
                          f"{data_format!r}")  # fmt: skip
-    check_input(x, x.ndim - 2, fn)
+    check_input(x, x.ndim - 2, fn, ints=mode == "nearest")  # paddle 2.6 has int kernels for nearest only
     last = data_format == _INTERP_FORMATS[x.ndim][1]
     x = to_channels_first(x, last)
     sizes, scales = _interp_sizes(x, x.ndim - 2, size, scale_factor, fn)
@@ -147,6 +147,7 @@ def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None) -> Te
         >>> F.pad(x, [1, 1, 0, 2]).shape    # 1 left, 1 right, 0 top, 2 bottom
         [1, 1, 4, 5]
     """
+    value = check_float(value, "pad", "value")
     fn = "pad"
     check_tensor(x, fn)
     if mode not in _PAD_MODES:

@@ -7,7 +7,7 @@ import math
 
 from minipaddle import ops
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_tensor, normalize_axis
+from minipaddle.tensor.checks import check_float, check_tensor, normalize_axis
 from minipaddle.tensor.math import binary_operands
 
 __all__ = ["cosine_similarity", "pairwise_distance"]
@@ -15,6 +15,7 @@ __all__ = ["cosine_similarity", "pairwise_distance"]
 
 def p_norm(x: Tensor, p: float, axis: int, keepdim: bool) -> Tensor:
     """The p-norm of x along `axis`: (sum |x|^p)^(1/p); inf: max |x|; -inf: min |x|; 0: the count of non-zeros."""
+    p = check_float(p, "p_norm", "p")
     if p == math.inf:
         return ops.max(ops.abs(x), (axis,), keepdim)
     if p == -math.inf:
@@ -34,6 +35,7 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8) -> Tensor:
     Example:
         >>> F.cosine_similarity(paddle.to_tensor([[1.0, 0.0]]), paddle.to_tensor([[1.0, 1.0]]))   # [0.70710677]
     """
+    eps = check_float(eps, "cosine_similarity", "eps")
     check_tensor(x1, "cosine_similarity", "x1")
     check_tensor(x2, "cosine_similarity", "x2")
     x1, x2 = binary_operands(x1, x2, "cosine_similarity")
@@ -47,6 +49,8 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8) -> Tensor:
 
 def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None) -> Tensor:
     """The p-norm of x - y + epsilon along the last axis: one distance per row."""
+    p = check_float(p, "pairwise_distance", "p")
+    epsilon = check_float(epsilon, "pairwise_distance", "epsilon")
     check_tensor(x, "pairwise_distance")
     check_tensor(y, "pairwise_distance", "y")
     diff = ops.subtract(*binary_operands(x, y, "pairwise_distance"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from minipaddle import ops
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_min_rank, check_tensor
+from minipaddle.tensor.checks import check_float, check_min_rank, check_tensor
 
 __all__ = ["embedding", "one_hot", "label_smooth"]
 
@@ -56,6 +56,7 @@ def label_smooth(label, prior_dist=None, epsilon=0.1, name=None) -> Tensor:
         label: one-hot (or soft) labels, float, classes on the last axis.
         prior_dist: a [1, num_classes] distribution to smooth towards.
     """
+    epsilon = check_float(epsilon, "label_smooth", "epsilon")
     check_min_rank(check_tensor(label, "label_smooth", "label"), 1, "label_smooth", "label")
     if label.shape[-1] == 0:
         raise ValueError(f"label_smooth: label must have at least one class on its last axis, got shape {label.shape}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from minipaddle import ops
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_tensor
+from minipaddle.tensor.checks import check_float_tensor, check_tensor
 
 __all__ = ["linear", "bilinear"]
 
@@ -40,7 +40,7 @@ def bilinear(x1, x2, weight, bias=None, name=None) -> Tensor:
         bias: [1, out_features] or None.
     """
     for arg, t in (("x1", x1), ("x2", x2), ("weight", weight)):
-        check_tensor(t, "bilinear", arg)
+        check_float_tensor(t, "bilinear", arg)  # as paddle 2.6: no integer inputs (they would be promoted silently)
     if x1.ndim != 2 or x2.ndim != 2 or weight.ndim != 3:
         raise ValueError(f"bilinear: expected x1 [N, in1], x2 [N, in2] and weight [out, in1, in2], got "
                          f"{x1.shape}, {x2.shape} and {weight.shape}")  # fmt: skip

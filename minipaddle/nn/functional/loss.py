@@ -6,10 +6,11 @@ its own op (both in minipaddle/ops/nn_loss.py); the rest are compositions of ops
 reduction: 'mean' (the default) averages, 'sum' adds, 'none' returns the loss per element.
 
 Two of paddle 2.6's choices that matter in training, followed here:
-- The label gets no gradient in cross_entropy / softmax_with_cross_entropy (soft labels too), binary_cross_entropy
-  and binary_cross_entropy_with_logits (and their Layers): the label is data. So knowledge distillation that feeds
-  the teacher's soft labels without detaching them trains the same as under paddle (the teacher gets nothing).
-  Losses written as formulas (mse_loss, smooth_l1_loss, kl_div, ...) differentiate their label as any input.
+- The label gets no gradient in cross_entropy / softmax_with_cross_entropy (soft labels too), binary_cross_entropy,
+  binary_cross_entropy_with_logits and kl_div (and their Layers): the label is data. So knowledge distillation that
+  feeds the teacher's soft labels without detaching them trains the same as under paddle (the teacher gets
+  nothing). Losses written as formulas (mse_loss, smooth_l1_loss, ...) differentiate their label as any input, as
+  paddle's formulas do.
 - Softmax and log-softmax floor the shifted logits at -64 (paddle's kernels do): a probability is never below
   exp(-64) ~ 1.6e-28, so the cross-entropy of a hopeless sample is about 64, not its exact value (4000 for logits
   +-2000), and its gradient stays softmax - one_hot. A model whose logits blow up (a high learning rate) sees
@@ -21,10 +22,19 @@ from __future__ import annotations
 import numpy as np
 
 from minipaddle import ops
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import in_dynamic_mode, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.input import label_smooth, one_hot
-from minipaddle.tensor.checks import check_tensor, normalize_axis
+from minipaddle.tensor.checks import (
+    check_bool,
+    check_float,
+    check_float_tensor,
+    check_int,
+    check_nonnegative,
+    check_tensor,
+    normalize_axis,
+)
 from minipaddle.tensor.math import binary_operands
 
 __all__ = [
@@ -63,11 +73,21 @@ def _reduce(loss: Tensor, reduction: str) -> Tensor:
     return loss
 
 
-def _float_pair(input, label, fn: str, names=("input", "label")) -> tuple[Tensor, Tensor]:
+def _float_pair(input, label, fn: str, names=("input", "label"), ints=None, complex_ok=False) -> tuple[Tensor, Tensor]:
+    """input and label of one dtype: a float input, the label cast to it (or promoted with it).
+
+    Some of paddle 2.6's losses check dtypes only in static mode, and their dynamic formulas run on more: with
+    ints="keep" an integer input stays integral (mse_loss: (x - y)^2 of ints is an int), with ints="float" it is
+    computed in the default float dtype (soft_margin_loss: its exp makes a float); complex_ok lets a complex input
+    through (l1_loss, the log-sigmoid losses). minipaddle accepts the same inputs in both modes.
+    """
     check_tensor(input, fn, names[0])
     check_tensor(label, fn, names[1])
-    if not input.dtype.is_floating:
-        raise TypeError(f"{fn}: {names[0]} must be a float tensor, got {input.dtype.name}")
+    d = input.dtype
+    if ints == "float" and d.is_integer:
+        input = ops.cast(input, dtypes.default_float())
+    elif not (d.is_floating or (ints == "keep" and d.is_integer) or (complex_ok and d.is_complex)):
+        raise TypeError(f"{fn}: {names[0]} must be a float tensor, got {d.name}")
     return binary_operands(input, ops.cast(label, input.dtype) if not label.dtype.is_floating else label, fn)
 
 
@@ -108,6 +128,9 @@ def cross_entropy(input, label, weight=None, ignore_index=-100, reduction="mean"
     check_tensor(label, fn, "label")
     if not input.dtype.is_floating:
         raise TypeError(f"{fn}: input must be a float tensor of logits, got {input.dtype.name}")
+    ignore_index = check_int(ignore_index, fn, "ignore_index")
+    soft_label, use_softmax = check_bool(soft_label, fn, "soft_label"), check_bool(use_softmax, fn, "use_softmax")
+    label_smoothing = check_float(label_smoothing, fn, "label_smoothing")
     if ignore_index > 0 and soft_label:
         raise ValueError(f"{fn}: with soft_label=True, ignore_index should be -100, got {ignore_index}")
     if input.ndim == 0:
@@ -223,6 +246,7 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
     """
     fn = "nll_loss"
     _check_reduction(reduction, fn)
+    ignore_index = check_int(ignore_index, fn, "ignore_index")
     check_tensor(input, fn, "input")
     check_tensor(label, fn, "label")
     if input.ndim < 2:
@@ -235,6 +259,12 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
         raise ValueError(f"{fn}: label must have shape {[input.shape[0]] + input.shape[2:]} for input "
                          f"{input.shape}, got {label.shape}")  # fmt: skip
     c = input.shape[1]
+    if in_dynamic_mode():  # paddle 2.6's kernel refuses a class id out of range (in static mode values come later)
+        ids = label.numpy()
+        bad = ids[(ids != ignore_index) & ((ids < 0) | (ids >= c))]
+        if bad.size:
+            raise ValueError(f"{fn}: label holds class id {int(bad[0])}, out of range for {c} classes "
+                             f"(expected 0 <= label < {c}, or ignore_index={ignore_index})")  # fmt: skip
     label1 = ops.reshape(label, tuple([label.shape[0], 1] + label.shape[1:]))
     mask = _class_mask(label1, c, input.ndim, 1, input.dtype)
     valid = ops.cast(ops.not_equal(label1, ignore_index), input.dtype)
@@ -260,6 +290,7 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reductio
     As in Paddle 2.6, variance is clipped to at least epsilon inside no_grad, so no gradient reaches it.
     variance may have input's shape, or lack (or have size 1 in) the last axis.
     """
+    epsilon = check_float(epsilon, "gaussian_nll_loss", "epsilon")
     fn = "gaussian_nll_loss"
     _check_reduction(reduction, fn)
     input, label = _float_pair(input, label, fn)
@@ -283,11 +314,13 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reductio
 def poisson_nll_loss(input, label, log_input=True, full=False, epsilon=1e-8, reduction="mean", name=None) -> Tensor:
     """The Poisson negative log likelihood: exp(input) - label * input (log_input=True, input = log rate), or
     input - label * log(input + epsilon); full=True adds Stirling's term for labels > 1."""
+    epsilon = check_float(epsilon, "poisson_nll_loss", "epsilon")
     fn = "poisson_nll_loss"
+    log_input, full = check_bool(log_input, fn, "log_input"), check_bool(full, fn, "full")
     if epsilon <= 0:
         raise ValueError(f"{fn}: epsilon should be positive, got {epsilon}")
     _check_reduction(reduction, fn)
-    input, label = _float_pair(input, label, fn)
+    input, label = _float_pair(input, label, fn, ints="float", complex_ok=True)
     if input.shape != label.shape:
         raise ValueError(f"{fn}: input's shape must equal label's shape, got {input.shape} and {label.shape}")
     if log_input:
@@ -312,14 +345,14 @@ def mse_loss(input, label, reduction="mean", name=None) -> Tensor:
         >>> F.mse_loss(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([1.0, 4.0]))   # 2.0
     """
     _check_reduction(reduction, "mse_loss")
-    input, label = _float_pair(input, label, "mse_loss")
+    input, label = _float_pair(input, label, "mse_loss", ints="keep")
     diff = ops.subtract(input, label)
     return _reduce(ops.multiply(diff, diff), reduction)
 
 
 def square_error_cost(input, label) -> Tensor:
     """(input - label)^2, elementwise (no reduction)."""
-    input, label = _float_pair(input, label, "square_error_cost")
+    input, label = _float_pair(input, label, "square_error_cost", ints="keep")
     diff = ops.subtract(input, label)
     return ops.multiply(diff, diff)
 
@@ -327,12 +360,13 @@ def square_error_cost(input, label) -> Tensor:
 def l1_loss(input, label, reduction="mean", name=None) -> Tensor:
     """|input - label|, reduced."""
     _check_reduction(reduction, "l1_loss")
-    input, label = _float_pair(input, label, "l1_loss")
+    input, label = _float_pair(input, label, "l1_loss", complex_ok=True)
     return _reduce(ops.abs(ops.subtract(input, label)), reduction)
 
 
 def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None) -> Tensor:
     """The Huber loss: 0.5 r^2 where |r| <= delta, delta * (|r| - 0.5 delta) beyond, with r = input - label."""
+    delta = check_float(delta, "smooth_l1_loss", "delta")
     _check_reduction(reduction, "smooth_l1_loss")
     input, label = _float_pair(input, label, "smooth_l1_loss")
     r = ops.subtract(input, label)
@@ -394,6 +428,8 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
         normalizer: a tensor with one value to divide the loss by (e.g. the number of positives).
         reduction: 'sum' by default.
     """
+    alpha = check_float(alpha, "sigmoid_focal_loss", "alpha")
+    gamma = check_float(gamma, "sigmoid_focal_loss", "gamma")
     fn = "sigmoid_focal_loss"
     _check_reduction(reduction, fn)
     logit, label = _float_pair(logit, label, fn, ("logit", "label"))
@@ -415,6 +451,7 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
 def log_loss(input, label, epsilon=1e-4, name=None) -> Tensor:
     """-label log(input + epsilon) - (1 - label) log(1 - input + epsilon), elementwise."""
     input, label = _float_pair(input, label, "log_loss")
+    epsilon = check_nonnegative(epsilon, "log_loss", "epsilon")
     positive = ops.multiply(label, ops.log(ops.scale(input, 1.0, epsilon)))
     negative = ops.multiply(ops.scale(label, -1.0, 1.0), ops.log(ops.scale(input, -1.0, 1.0 + epsilon)))
     return ops.neg(ops.add(positive, negative))
@@ -427,14 +464,15 @@ def kl_div(input, label, reduction="mean", name=None) -> Tensor:
     """The KL divergence label * (log(label) - input), with input given as log-probabilities (0 where label <= 0).
 
     reduction: 'mean' (over all elements), 'batchmean' (sum / batch size), 'sum' or 'none'.
+
+    As in paddle 2.6 (its kldiv_loss op), the label gets no gradient, in both modes, even when it requires one:
+    distilling into a student from a teacher's distribution trains the student only.
     """
     _check_reduction(reduction, "kl_div", ("sum", "mean", "none", "batchmean"))
     check_tensor(input, "kl_div", "input")
     check_tensor(label, "kl_div", "label")
     input, label = binary_operands(input, label, "kl_div")
-    positive = ops.greater_than(label, 0.0)
-    safe = ops.where(positive, label, ops.full_like(label, 1))
-    loss = ops.where(positive, ops.multiply(label, ops.subtract(ops.log(safe), input)), ops.full_like(label, 0))
+    loss = ops.kldiv_loss(input, label)
     if reduction == "batchmean":
         return ops.scale(ops.sum(loss), 1.0 / input.shape[0]) if input.ndim else loss
     return _reduce(loss, reduction)
@@ -442,6 +480,7 @@ def kl_div(input, label, reduction="mean", name=None) -> Tensor:
 
 def margin_ranking_loss(input, other, label, margin=0.0, reduction="mean", name=None) -> Tensor:
     """max(0, -label * (input - other) + margin): label 1 means input should rank above other, -1 below."""
+    margin = check_float(margin, "margin_ranking_loss", "margin")
     _check_reduction(reduction, "margin_ranking_loss")
     input, other = _float_pair(input, other, "margin_ranking_loss", ("input", "other"))
     check_tensor(label, "margin_ranking_loss", "label")
@@ -470,9 +509,12 @@ def dice_loss(input, label, epsilon=0.00001, name=None) -> Tensor:
 def npair_loss(anchor, positive, labels, l2_reg=0.002) -> Tensor:
     """The N-pair loss: softmax cross entropy of anchor-positive similarities against same-label targets, plus
     an L2 penalty on the embeddings."""
+    l2_reg = check_float(l2_reg, "npair_loss", "l2_reg")
     fn = "npair_loss"
     for arg, t in (("anchor", anchor), ("positive", positive), ("labels", labels)):
         check_tensor(t, fn, arg)
+    for arg, t in (("anchor", anchor), ("positive", positive)):
+        check_float_tensor(t, fn, arg)
     if anchor.size == 0 or positive.size == 0:
         raise ValueError(f"{fn}: anchor and positive must not be empty")
     n = labels.shape[0]
@@ -489,8 +531,6 @@ def npair_loss(anchor, positive, labels, l2_reg=0.002) -> Tensor:
 
 # ---- sequences and trees ----------------------------------------------------------------------------------------
 
-_NEG = -1e30  # log(0) for the CTC lattice: finite, so that gradients through logsumexp stay finite
-
 
 def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction="mean", norm_by_times=False):
     """Connectionist temporal classification: -log p(labels | inputs), summed over every alignment.
@@ -504,56 +544,26 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
         reduction: 'mean' averages loss / label_length over the batch; 'sum'; 'none' gives [batch].
         norm_by_times: divide the gradient (not the loss) by each input length, as Paddle does.
 
-    The forward (alpha) recursion runs over time, vectorized over the batch and the label positions, with
-    minipaddle ops, so the gradient comes from autograd.
+    One op, warpctc (minipaddle/ops/ctc_loss.py), as in paddle: its kernel runs the forward and backward
+    recursions and keeps the gradient, so the labels are read only when the op runs (static mode works too).
     """
     fn = "ctc_loss"
     _check_reduction(reduction, fn)
     for arg, t in (("log_probs", log_probs), ("labels", labels), ("input_lengths", input_lengths),
                    ("label_lengths", label_lengths)):  # fmt: skip
         check_tensor(t, fn, arg)
+    blank = check_int(blank, fn, "blank")
     if log_probs.ndim != 3 or labels.ndim != 2:
         raise ValueError(f"{fn}: expected log_probs [time, batch, classes] and labels [batch, length], got "
                          f"{log_probs.shape} and {labels.shape}")  # fmt: skip
-    steps, batch, classes = log_probs.shape
-    label_ids = labels.numpy().astype(np.int64)
-    in_len, lab_len = input_lengths.numpy().astype(np.int64), label_lengths.numpy().astype(np.int64)
-    if in_len.max(initial=0) > steps or lab_len.max(initial=0) > labels.shape[1]:
-        raise ValueError(f"{fn}: lengths exceed the padded sizes ({steps} steps, {labels.shape[1]} labels)")
-    # the extended label sequence: blank, l1, blank, l2, ..., blank (S = 2L + 1 positions)
-    positions = 2 * labels.shape[1] + 1
-    ext = np.full((batch, positions), blank, dtype=np.int64)
-    ext[:, 1::2] = label_ids
-    s_index = np.arange(positions)
-    valid = s_index[None, :] < (2 * lab_len + 1)[:, None]
-    skip_ok = np.zeros((batch, positions), dtype=bool)  # may jump from s - 2 (a label differing from s - 2's)
-    skip_ok[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
-    dtype = log_probs.dtype.np
-    log_p = ops.log_softmax(log_probs, 2)
-    onehot = Tensor(np.eye(classes, dtype=dtype)[ext].transpose(0, 2, 1))  # [batch, classes, S]
-    emit = ops.matmul(ops.transpose(log_p, (1, 0, 2)), onehot)  # [batch, time, S]: log p of each position's label
-    start = np.where(s_index[None, :] < 2, 0.0, _NEG).astype(dtype) + np.where(valid, 0.0, _NEG).astype(dtype)
-    alpha = ops.add(ops.getitem(emit, (slice(None), 0)), Tensor(start))
-    stay_pad = Tensor(np.full((batch, 1), _NEG, dtype))
-    skip_mask = Tensor(np.where(skip_ok, 0.0, _NEG).astype(dtype))
-    invalid = Tensor(np.where(valid, 0.0, _NEG).astype(dtype))
-    for t in range(1, steps):
-        prev1 = ops.concat([stay_pad, ops.getitem(alpha, (slice(None), slice(0, positions - 1)))], 1)
-        prev2 = ops.concat([stay_pad, stay_pad, ops.getitem(alpha, (slice(None), slice(0, positions - 2)))], 1)
-        paths = ops.stack([alpha, prev1, ops.add(prev2, skip_mask)], 2)
-        step = ops.add(ops.add(ops.logsumexp(paths, (2,)), ops.getitem(emit, (slice(None), t))), invalid)
-        running = Tensor((t < in_len)[:, None] & np.ones((1, positions), bool))  # finished sequences keep alpha
-        alpha = ops.where(running, step, alpha)
-    last = np.zeros((batch, positions), dtype=bool)
-    last[np.arange(batch), 2 * lab_len] = True
-    last[np.arange(batch)[lab_len > 0], 2 * lab_len[lab_len > 0] - 1] = True
-    loss = ops.neg(ops.logsumexp(ops.add(alpha, Tensor(np.where(last, 0.0, _NEG).astype(dtype))), (1,)))
-    if norm_by_times:  # the value stays; the gradient is divided by the input length
-        scale = Tensor((1.0 / np.maximum(in_len, 1)).astype(dtype))
-        scaled = ops.multiply(loss, scale)
-        with no_grad():
-            rest = ops.subtract(loss, scaled)
-        loss = ops.add(scaled, rest)
+    if not log_probs.dtype.is_floating:
+        raise TypeError(f"{fn}: log_probs must be a float tensor, got {log_probs.dtype.name}")
+    if in_dynamic_mode():
+        steps = log_probs.shape[0]
+        in_len, lab_len = input_lengths.numpy(), label_lengths.numpy()
+        if in_len.max(initial=0) > steps or lab_len.max(initial=0) > labels.shape[1]:
+            raise ValueError(f"{fn}: lengths exceed the padded sizes ({steps} steps, {labels.shape[1]} labels)")
+    loss = ops.warpctc(log_probs, labels, input_lengths, label_lengths, int(blank), bool(norm_by_times))
     if reduction == "mean":
         return ops.mean(ops.divide(loss, ops.cast(label_lengths, loss.dtype)))
     return ops.sum(loss) if reduction == "sum" else loss
@@ -573,34 +583,35 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
 
     Returns:
         [N, 1]: sum over the path of log(1 + exp(pre)) - code * pre, with pre = weight[node] . x + bias[node]
-        clipped to [-40, 40] (as Paddle; paths shorter than the longest also add log(2) per missing node).
+        clipped to [-40, 40] (as Paddle: every path is read over the tree's depth, bit_length(num_classes - 1),
+        and a shorter one adds log(2) per missing node).
+
+    The paths come from the op hsigmoid_path (minipaddle/ops/tree_paths.py), which reads the labels when it runs,
+    so the loss builds in static mode too.
     """
     fn = "hsigmoid_loss"
     for arg, t in (("input", input), ("label", label), ("weight", weight)):
         check_tensor(t, fn, arg)
+    for arg, t in (("bias", bias), ("path_table", path_table), ("path_code", path_code)):
+        if t is not None:
+            check_tensor(t, fn, arg)
+    if (path_table is None) != (path_code is None):
+        raise ValueError(f"{fn}: path_table and path_code must be given together")
+    num_classes = check_int(num_classes, fn, "num_classes", 2, 2**62)
     if num_classes < 2:
         raise ValueError(f"{fn}: expected num_classes >= 2 (got {num_classes})")
     n = input.shape[0]
     if path_table is None:
-        code = label.numpy().reshape(n).astype(np.int64) + num_classes
-        depth = int(np.floor(np.log2(code.max()))) if n else 0
-        bits = np.arange(depth)
-        length = np.floor(np.log2(code)).astype(np.int64)
-        mask = bits[None, :] < length[:, None]
-        nodes = np.where(mask, (code[:, None] >> (bits[None, :] + 1)) - 1, 0)
-        decisions = ((code[:, None] >> bits[None, :]) & 1).astype(input.dtype.np)
-    else:
-        table = path_table.numpy().astype(np.int64)
-        mask = table >= 0
-        nodes = np.where(mask, table, 0)
-        decisions = path_code.numpy().astype(input.dtype.np)
-    node_ids = Tensor(nodes)
-    pre = ops.sum(ops.multiply(ops.embedding(node_ids, weight), ops.reshape(input, (n, 1, input.shape[1]))), (2,))
+        label = ops.reshape(label, (n,))
+    elif path_code is None:
+        raise ValueError(f"{fn}: path_table needs its path_code")
+    nodes, decisions, mask = ops.hsigmoid_path(label, path_table, path_code, num_classes)  # int64 [N, depth]
+    pre = ops.sum(ops.multiply(ops.embedding(nodes, weight), ops.reshape(input, (n, 1, input.shape[1]))), (2,))
     if bias is not None:
-        pre = ops.add(pre, ops.reshape(ops.embedding(node_ids, ops.reshape(bias, (bias.shape[0], 1))), pre.shape))
+        pre = ops.add(pre, ops.reshape(ops.embedding(nodes, ops.reshape(bias, (bias.shape[0], 1))), pre.shape))
     # Padded path positions count with pre = 0, adding log(2) each, as Paddle's kernel does (a constant: the
     # gradients are unaffected).
-    pre = ops.multiply(ops.clip(pre, -40.0, 40.0), Tensor(mask.astype(input.dtype.np)))
-    decisions = Tensor(np.where(mask, decisions, 0).astype(input.dtype.np))
+    pre = ops.multiply(ops.clip(pre, -40.0, 40.0), ops.cast(mask, input.dtype))
+    decisions = ops.cast(decisions, input.dtype)
     per_node = ops.subtract(ops.softplus(pre, 1.0, 40.0), ops.multiply(decisions, pre))
     return ops.sum(per_node, (1,), keepdim=True)

@@ -7,13 +7,14 @@ from __future__ import annotations
 import numpy as np
 
 from minipaddle import ops
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.common import check_positive_int
 from minipaddle.nn.functional.distance import pairwise_distance
 from minipaddle.nn.functional.loss import _check_reduction, _float_pair, _reduce
 from minipaddle.nn.functional.sequence import _all_in_range
-from minipaddle.tensor.checks import check_float_tensor, check_number, check_tensor
+from minipaddle.tensor.checks import check_float, check_float_tensor, check_number, check_tensor
 
 __all__ = [
     "hinge_embedding_loss",
@@ -30,6 +31,7 @@ __all__ = [
 
 def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None) -> Tensor:
     """input where label == 1, max(0, margin - input) where label == -1 (input: a distance)."""
+    margin = check_float(margin, "hinge_embedding_loss", "margin")
     _check_reduction(reduction, "hinge_embedding_loss")
     input, label = _float_pair(input, label, "hinge_embedding_loss")
     zeros = ops.full_like(input, 0)
@@ -40,6 +42,7 @@ def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None) 
 
 def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", name=None) -> Tensor:
     """1 - cos(input1, input2) where label == 1, max(0, cos - margin) where label == -1 (rows of [N, D])."""
+    margin = check_float(margin, "cosine_embedding_loss", "margin")
     fn = "cosine_embedding_loss"
     _check_reduction(reduction, fn)
     input1, input2 = _float_pair(input1, input2, fn, ("input1", "input2"))
@@ -64,10 +67,11 @@ def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", nam
 def _check_triplet(input, positive, negative, margin, reduction, fn: str) -> None:
     """The arguments both triplet losses check: a known reduction, margin >= 0, three tensors of one shape."""
     _check_reduction(reduction, fn)
-    if margin < 0:
+    if check_float(margin, fn, "margin") < 0:
         raise ValueError(f"{fn}: the margin should be non-negative, got {margin}")
     for arg, t in (("input", input), ("positive", positive), ("negative", negative)):
         check_tensor(t, fn, arg)
+    check_float_tensor(input, fn, "input")  # distances of integer points would be computed in integers
     if not input.shape == positive.shape == negative.shape:
         raise ValueError(f"{fn}: input, positive and negative must have one shape, got {input.shape}, "
                          f"{positive.shape} and {negative.shape}")  # fmt: skip
@@ -113,13 +117,21 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     With `weight`, Paddle 2.6 subtracts an [N, 1] correction from the [N] per-sample losses, which broadcasts to
     an [N, N] result ('none') that 'mean' and 'sum' then reduce; minipaddle reproduces it.
     """
+    margin = check_float(margin, "multi_margin_loss", "margin")
     fn = "multi_margin_loss"
+    p = check_float(p, fn, "p")
+    try:
+        margin_p = margin**p
+    except OverflowError:  # paddle 2.6 raises Python's OverflowError here
+        raise ValueError(f"{fn}: margin ** p overflows a float (margin={margin}, p={p:g})") from None
     _check_reduction(reduction, fn)
     check_tensor(input, fn, "input")
     check_tensor(label, fn, "label")
     if input.shape[0] != label.shape[0]:
         raise ValueError(f"{fn}: input and label must have the same batch size, got {input.shape[0]} and "
                          f"{label.shape[0]}")  # fmt: skip
+    if input.dtype.is_integer:  # paddle 2.6's margin - x[y] + x makes a float of an int input (dynamic mode)
+        input = ops.cast(input, dtypes.default_float())
     n, c = input.shape
     column = ops.reshape(label, (n, 1))
     ids = Tensor(np.arange(c).reshape(1, c))
@@ -133,9 +145,9 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
                                                                              (c, 1))), (n, 1))  # fmt: skip
         margins = ops.multiply(w, margins)
         # As Paddle 2.6: the [N] means minus the [N, 1] weighted correction broadcast to [N, N].
-        loss = ops.subtract(ops.mean(ops.pow(ops.clip(margins, 0.0, None), p), (1,)), ops.scale(w, margin**p / c))
+        loss = ops.subtract(ops.mean(ops.pow(ops.clip(margins, 0.0, None), p), (1,)), ops.scale(w, margin_p / c))
     else:
-        loss = ops.scale(ops.mean(ops.pow(ops.clip(margins, 0.0, None), p), (1,)), 1.0, -(margin**p) / c)
+        loss = ops.scale(ops.mean(ops.pow(ops.clip(margins, 0.0, None), p), (1,)), 1.0, -margin_p / c)
     return _reduce(loss, reduction)
 
 
@@ -143,7 +155,7 @@ def soft_margin_loss(input, label, reduction="mean", name=None) -> Tensor:
     """log(1 + exp(-label * input)) for labels +-1."""
     fn = "soft_margin_loss"
     _check_reduction(reduction, fn)
-    input, label = _float_pair(input, label, fn)
+    input, label = _float_pair(input, label, fn, ints="float")
     if input.shape != label.shape:
         raise ValueError(f"{fn}: input's shape must equal label's shape, got {input.shape} and {label.shape}")
     return _reduce(ops.log(ops.scale(ops.exp(ops.neg(ops.multiply(label, input))), 1.0, 1.0)), reduction)
@@ -153,7 +165,7 @@ def multi_label_soft_margin_loss(input, label, weight=None, reduction="mean", na
     """Binary cross entropy of each (independent) label, averaged over the labels: one loss per sample."""
     fn = "multi_label_soft_margin_loss"
     _check_reduction(reduction, fn)
-    input, label = _float_pair(input, label, fn)
+    input, label = _float_pair(input, label, fn, complex_ok=True)
     if input.shape != label.shape:
         raise ValueError(f"{fn}: the input and label should have the same shape, got {input.shape}!={label.shape}")
     log_sig = ops.neg(ops.softplus(ops.neg(input), 1.0, 20.0))

@@ -9,10 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from minipaddle import ops
-from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_tensor
+from minipaddle.tensor.checks import check_dtype, check_tensor
 
 __all__ = [
     "sequence_mask",
@@ -59,7 +58,7 @@ def sequence_mask(x, maxlen=None, dtype="int64", name=None) -> Tensor:
         if maxlen == 0:
             raise ValueError(f"{fn}: maxlen must be negative (the largest length) or at least 1, got 0")
         maxlen = int(maxlen) if maxlen > 0 else None
-    return ops.sequence_mask(x, maxlen, dtypes.to_dtype(dtype).np)
+    return ops.sequence_mask(x, maxlen, check_dtype(dtype, "sequence_mask").np)
 
 
 def gather_tree(ids, parents) -> Tensor:

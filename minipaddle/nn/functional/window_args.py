@@ -111,14 +111,16 @@ def to_channels_last(x: Tensor, last: bool) -> Tensor:
     return ops.transpose(x, (0, *range(2, x.ndim), 1)) if last else x
 
 
-def check_input(x, nd: int, fn: str, arg: str = "x") -> Tensor:
-    """x must be a floating Tensor with a batch axis, a channel axis and nd spatial axes."""
+def check_input(x, nd: int, fn: str, arg: str = "x", ints: bool = False) -> Tensor:
+    """x must be a floating Tensor (or an int32/int64 one, with `ints`) with a batch axis, a channel axis and nd
+    spatial axes."""
     if not isinstance(x, Tensor):
         raise TypeError(f"{fn}: {arg} must be a Tensor, got {type(x).__name__}")
     if x.ndim != nd + 2:
         raise ValueError(
             f"{fn}: {arg} must be a {nd + 2}-D tensor (batch, channels, {nd} spatial), got shape {x.shape}"
         )
-    if not x.dtype.is_floating:
-        raise TypeError(f"{fn}: {arg} must be a float tensor, got {x.dtype.name}")
+    if not (x.dtype.is_floating or (ints and x.dtype.name in ("int32", "int64"))):
+        kinds = "a float, int32 or int64" if ints else "a float"
+        raise TypeError(f"{fn}: {arg} must be {kinds} tensor, got {x.dtype.name}")
     return x

@@ -14,11 +14,12 @@ from minipaddle.nn.initializer.aliases import (  # noqa: F401 (paddle 2.6 export
     UniformInitializer,
     XavierInitializer,
 )
+from minipaddle.nn.initializer.Bilinear import Bilinear  # (the module first, then the class under its name)
 from minipaddle.nn.initializer.constant import Assign, Constant
 from minipaddle.nn.initializer.initializer import Initializer, calculate_gain, set_global_initializer
 from minipaddle.nn.initializer.kaiming import KaimingNormal, KaimingUniform
 from minipaddle.nn.initializer.normal import Normal, TruncatedNormal
-from minipaddle.nn.initializer.structured import Bilinear, Dirac, Orthogonal
+from minipaddle.nn.initializer.structured import Dirac, Orthogonal
 from minipaddle.nn.initializer.uniform import Uniform
 from minipaddle.nn.initializer.xavier import XavierNormal, XavierUniform
 

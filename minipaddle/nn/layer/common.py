@@ -41,6 +41,8 @@ class Upsample(Layer):
     def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=False, align_mode=0,
                  data_format="NCHW", name=None):  # fmt: skip
         super().__init__()
+        if not isinstance(mode, str):
+            raise TypeError(f"Upsample: mode must be a str such as 'nearest' or 'bilinear', got {type(mode).__name__}")
         self.size, self.scale_factor, self.mode = size, scale_factor, mode.lower()
         self.align_corners, self.align_mode, self.data_format, self.name = align_corners, align_mode, data_format, name
 

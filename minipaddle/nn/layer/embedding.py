@@ -11,6 +11,7 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.nn import functional as F
 from minipaddle.nn.initializer.initializer import write_values
 from minipaddle.nn.layer.layers import Layer
+from minipaddle.tensor.checks import check_int
 
 __all__ = ["Embedding"]
 
@@ -32,6 +33,10 @@ class Embedding(Layer):
 
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, sparse=False, weight_attr=None, name=None):
         super().__init__()
+        num_embeddings = check_int(num_embeddings, "Embedding", "num_embeddings")
+        embedding_dim = check_int(embedding_dim, "Embedding", "embedding_dim")
+        if padding_idx is not None:
+            padding_idx = check_int(padding_idx, "Embedding", "padding_idx")
         if num_embeddings <= 0:
             raise ValueError(f"Embedding: num_embeddings must be greater than 0, got {num_embeddings}")
         if embedding_dim <= 0:

@@ -269,6 +269,7 @@ class _InstanceNormBase(Layer):
             self.bias = self.create_parameter([num_features], attr=bias_attr, is_bias=True)
 
     def forward(self, input):
+        check_tensor(input, type(self).__name__, "input")
         if input.ndim not in self._ndims:
             wanted = " or ".join(f"{n}D" for n in self._ndims)
             raise ValueError(f"{type(self).__name__}: expected {wanted} input (got {input.ndim}D input)")

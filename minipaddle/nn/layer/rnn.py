@@ -23,7 +23,7 @@ from minipaddle.nn import functional as F
 from minipaddle.nn.initializer import Uniform
 from minipaddle.nn.layer.container import LayerList
 from minipaddle.nn.layer.layers import Layer
-from minipaddle.tensor.checks import check_tensor
+from minipaddle.tensor.checks import MAX_ELEMENTS, check_tensor
 
 __all__ = ["RNNCellBase", "SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "BiRNN", "SimpleRNN", "LSTM", "GRU"]
 
@@ -316,6 +316,11 @@ class _RNNBase(LayerList):
             raise ValueError(f"{fn}: direction must be 'forward', 'bidirect' or 'bidirectional', got {direction!r}")
         if not (isinstance(num_layers, int) and num_layers >= 1):
             raise ValueError(f"{fn}: num_layers must be a positive int, got {num_layers!r}")
+        if isinstance(hidden_size, int) and hidden_size > 0 and num_layers * hidden_size**2 > MAX_ELEMENTS:
+            raise ValueError(
+                f"{fn}: {num_layers} layers of hidden_size {hidden_size} would hold more than "
+                f"{MAX_ELEMENTS:.3g} parameters"
+            )  # fmt: skip  (before building them one by one)
         self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
         self.direction, self.num_directions = direction, _DIRECTIONS[direction]
         self.time_major, self.dropout = time_major, dropout

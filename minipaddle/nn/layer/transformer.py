@@ -26,7 +26,7 @@ from minipaddle.nn.layer.layers import Layer
 from minipaddle.nn.layer.linear import Linear
 from minipaddle.nn.layer.norm import LayerNorm
 from minipaddle.nn.param_attr import ParamAttr
-from minipaddle.tensor.checks import check_tensor
+from minipaddle.tensor.checks import check_int, check_tensor
 
 __all__ = [
     "MultiHeadAttention",
@@ -97,6 +97,8 @@ class MultiHeadAttention(Layer):
     def __init__(self, embed_dim, num_heads, dropout=0.0, kdim=None, vdim=None, need_weights=False, weight_attr=None,
                  bias_attr=None):  # fmt: skip
         super().__init__()
+        embed_dim = check_int(embed_dim, "MultiHeadAttention", "embed_dim")
+        num_heads = check_int(num_heads, "MultiHeadAttention", "num_heads")
         if embed_dim <= 0 or num_heads <= 0 or embed_dim % num_heads:
             raise ValueError(f"MultiHeadAttention: embed_dim ({embed_dim}) must be a positive multiple of num_heads "
                              f"({num_heads})")  # fmt: skip
@@ -183,7 +185,10 @@ class _TransformerLayer(Layer):
             setattr(self, f"norm{i}", LayerNorm(d_model))
         for i in range(1, sublayers + 1):
             setattr(self, f"dropout{i}", Dropout(dropout, mode="upscale_in_train"))
-        self.activation = getattr(F, activation)
+        self.activation = getattr(F, activation, None) if isinstance(activation, str) else None
+        if self.activation is None:
+            raise ValueError(f"{type(self).__name__}: activation must be the name of a function of "
+                             f"paddle.nn.functional such as 'relu' or 'gelu', got {activation!r}")  # fmt: skip
 
     def _pre(self, x, norm):
         """The input of a sublayer: x, or norm(x) with normalize_before."""
@@ -219,6 +224,7 @@ class TransformerEncoderLayer(_TransformerLayer):
                          normalize_before, weight_attr, bias_attr)  # fmt: skip
 
     def forward(self, src, src_mask=None, cache=None):
+        check_tensor(src, type(self).__name__, "src")
         src_mask = _convert_attention_mask(src_mask, src.dtype)
         x = self._pre(src, self.norm1)
         if cache is None:
@@ -250,6 +256,7 @@ class TransformerEncoder(Layer):
         self.num_layers, self.norm = num_layers, norm
 
     def forward(self, src, src_mask=None, cache=None):
+        check_tensor(src, type(self).__name__, "src")
         src_mask = _convert_attention_mask(src_mask, src.dtype)
         output, new_caches = src, []
         for i, layer in enumerate(self.layers):
@@ -285,6 +292,8 @@ class TransformerDecoderLayer(_TransformerLayer):
                          normalize_before, weight_attr, bias_attr)  # fmt: skip
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
+        check_tensor(tgt, type(self).__name__, "tgt")
+        check_tensor(memory, type(self).__name__, "memory")
         tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
         memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
         x = self._pre(tgt, self.norm1)
@@ -325,6 +334,8 @@ class TransformerDecoder(Layer):
         self.num_layers, self.norm = num_layers, norm
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
+        check_tensor(tgt, type(self).__name__, "tgt")
+        check_tensor(memory, type(self).__name__, "memory")
         tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
         memory_mask = _convert_attention_mask(memory_mask, memory.dtype)
         output, new_caches = tgt, []

@@ -17,7 +17,7 @@ from minipaddle import ops
 from minipaddle.core.dtype import get_default_dtype
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
-from minipaddle.core.state import no_grad, unique_name
+from minipaddle.core.state import STATE, no_grad, unique_name
 from minipaddle.nn import functional as F
 from minipaddle.nn.initializer import Constant
 from minipaddle.nn.layer.layers import Layer
@@ -27,14 +27,47 @@ from minipaddle.tensor.linalg import matmul
 __all__ = [
     "FakeQuantAbsMax", "FakeQuantMovingAverageAbsMax", "FakeQuantChannelWiseAbsMax", "QuantizedConv2D",
     "QuantizedConv2DTranspose", "QuantizedLinear", "MovingAverageAbsMaxScale", "MAOutputScaleLayer",
-    "FakeQuantMAOutputScaleLayer", "QuantStub", "QuantizedMatmul",
+    "FakeQuantMAOutputScaleLayer", "QuantStub", "QuantizedMatmul", "moving_average_quant_dequant",
 ]  # fmt: skip
 
 
 def write_state(target, value) -> None:
-    """target[...] = value, in place and outside autograd (in static mode: an assign op into the variable)."""
+    """target[...] = value, in place and outside autograd. In static mode the op that computed `value` (the
+    block's last op) writes `target` itself, as Paddle's quant layers name their parameters as the op's OutScale /
+    OutState / OutAccum: a pruned inference Program then still says which parameter holds a fake op's scale (an
+    assign into it would be pruned away). Otherwise an assign op into the variable."""
+    if STATE.static_mode and _written_by_its_op(target, value):
+        return
     with no_grad():
         apply_inplace(get_op("assign"), target, (value,))
+
+
+def _written_by_its_op(target, value) -> bool:
+    block = getattr(value, "block", None)
+    if block is None or not block.ops or not block.has_var(target.name):
+        return False
+    op = block.ops[-1]
+    outs = op.outputs.get("Out", [])
+    if value.name not in outs or list(value.shape) != list(target.shape) or value.dtype != target.dtype:
+        return False
+    op.outputs["Out"] = [target.name if n == value.name else n for n in outs]
+    return True
+
+
+def moving_average_quant_dequant(input, scale, state, accum, moving_rate: float, bit_length: int, training: bool):
+    """Fake-quantize `input` with the moving-average abs-max scale held in the [1] parameters scale, state and
+    accum: in training state = rate * state + 1, accum = rate * accum + max |x|, scale = accum / state (written
+    back into the parameters); in eval the stored scale, nothing updated. The one computation behind the legacy
+    FakeQuantMovingAverageAbsMax and the 2.6 API's FakeQuanterWithAbsMaxObserver."""
+    out, new_scale, new_state, new_accum = ops.fake_quantize_dequantize_moving_average_abs_max(
+        input, scale, accum if training else None, state if training else None, moving_rate, bit_length,
+        is_test=not training,
+    )  # fmt: skip
+    if training:
+        write_state(scale, new_scale)
+        write_state(state, new_state)
+        write_state(accum, new_accum)
+    return out
 
 
 def check_bits(bits, fn: str, arg: str) -> int:
@@ -105,16 +138,8 @@ class FakeQuantMovingAverageAbsMax(Layer):
         self._accum = state_parameter(self, f"{prefix}.accum", [1], 1.0, dtype)
 
     def forward(self, input):
-        training = self.training
-        state, accum = (self._state, self._accum) if training else (None, None)
-        out, scale, state, accum = ops.fake_quantize_dequantize_moving_average_abs_max(
-            input, self._scale, accum, state, self._moving_rate, self._quant_bits, is_test=not training
-        )
-        if training:
-            write_state(self._scale, scale)
-            write_state(self._state, state)
-            write_state(self._accum, accum)
-        return out
+        return moving_average_quant_dequant(input, self._scale, self._state, self._accum, self._moving_rate,
+                                            self._quant_bits, self.training)  # fmt: skip
 
 
 class FakeQuantChannelWiseAbsMax(Layer):
@@ -163,9 +188,10 @@ class MovingAverageAbsMaxScale(Layer):
 
     def forward(self, input):
         training = self.training
-        state, accum = (self._state, self._accum) if training else (None, None)
+        # In eval the op reads the statistics too (and changes nothing): a saved Program then holds what the
+        # output scale is, accum / state, for save_quantized_model to find (Paddle's op writes the scale parameter).
         out, scale, state, accum = ops.moving_average_abs_max_scale(
-            input, accum, state, self._moving_rate, is_test=not training
+            input, self._accum, self._state, self._moving_rate, is_test=not training
         )
         if training:
             write_state(self._scale, scale)

@@ -19,13 +19,20 @@ import copy
 import numpy as np
 
 from minipaddle.nn.layer.layers import Layer
+from minipaddle.ops.fake_quant import channel_abs_max
 from minipaddle.quantization.imperative import fuse_utils
 from minipaddle.quantization.imperative.ptq_config import PTQConfig, default_ptq_config
 from minipaddle.quantization.imperative.ptq_quantizer import AbsmaxQuantizer
 from minipaddle.quantization.imperative.ptq_registry import PTQRegistry
 from minipaddle.quantization.imperative.qat import LAYER_NAME_MAP, QUANTIZED, find_parent_layer_and_sub_name
-from minipaddle.quantization.saved_model import FAKE_QDQ, _fold_scale_assigns, _paddle_slot, _save, trace_layer
-from minipaddle.quantization.saved_model import _naive as naive
+from minipaddle.quantization.saved_model import (
+    FAKE_QDQ,
+    _fold_scale_assigns,
+    _naive,
+    _paddle_slot,
+    load_saved_layer,
+    save_program,
+)
 
 __all__ = ["ImperativePTQ"]
 
@@ -74,7 +81,7 @@ class ImperativePTQ:
         """Compute the thresholds, put them into the model, and save it for inference (legacy format)."""
 
         self._convert(model)
-        program, feeds, fetches, scope, _ = trace_layer(model, input_spec)
+        program, feeds, fetches, scope = load_saved_layer(model, input_spec, "ImperativePTQ.save_quantized_model")
         block = program.global_block()
         writers = {n: op for op in block.ops for n in op.output_names()}
         _clean_up(block)
@@ -84,22 +91,22 @@ class ImperativePTQ:
                     prev = writers.get(name)
                     if prev is None:
                         continue
-                    arg = _slot(op.type, slot, list(op.inputs).index(slot))
+                    arg = _paddle_slot(op.type, slot, list(op.inputs).index(slot))
                     if prev.type in FAKE_QDQ:
                         scale_name = prev.inputs["in_scale"][0] if "in_scale" in prev.inputs else None
                         value = np.asarray(scope.vars[scale_name]) if scale_name else None
                         if value is None:  # a weight: its per-channel abs-max
                             w = np.asarray(scope.vars[flat(prev)[0]])
                             axis = prev.attrs.get("quant_axis", 0)
-                            value = np.abs(w).max(axis=tuple(i for i in range(w.ndim) if i != axis))
-                        op.attrs[f"{arg}{index}_threshold"] = _naive(value)
-                        op.attrs["with_quant_attr"] = True
-                    elif "Out0_threshold" in prev.attrs or "Output0_threshold" in prev.attrs:
-                        value = prev.attrs.get("Out0_threshold", prev.attrs.get("Output0_threshold"))
-                        op.attrs[f"{arg}{index}_threshold"] = value
-                        op.attrs["with_quant_attr"] = True
-        program = _fold_weight_scales(program)
-        _save(program, feeds, [program.global_block().var(f.name) for f in fetches], scope, path)
+                            value = channel_abs_max(w, axis)
+                        op.quant_attrs[f"{arg}{index}_threshold"] = _naive(value)
+                        op.quant_attrs["with_quant_attr"] = True
+                    elif "Out0_threshold" in prev.quant_attrs or "Output0_threshold" in prev.quant_attrs:
+                        value = prev.quant_attrs.get("Out0_threshold", prev.quant_attrs.get("Output0_threshold"))
+                        op.quant_attrs[f"{arg}{index}_threshold"] = value
+                        op.quant_attrs["with_quant_attr"] = True
+        program = _fold_scale_assigns(program)
+        save_program(program, feeds, fetches, scope, path)
 
     def _convert(self, model: Layer) -> None:
         layers = [(name, layer) for name, layer in model.named_sublayers() if hasattr(layer, "_quant_config")]
@@ -154,16 +161,6 @@ def flat(op) -> list:
     return [n for names in op.inputs.values() for n in names]
 
 
-def _slot(op_type: str, slot: str, position: int) -> str:
-
-    return _paddle_slot(op_type, slot, position)
-
-
-def _naive(value):
-
-    return naive(value)
-
-
 def _clean_up(block) -> None:
     """Thresholds belong on the ops they describe: none on the fake ops; a conv / matmul's output threshold moves
     to the bias add after it (as Paddle's _clean_up)."""
@@ -175,22 +172,15 @@ def _clean_up(block) -> None:
     for op in block.ops:
         constant = all(n is None or block.var(n).persistable for n in flat(op))  # (the bias reshape)
         if op.type in FAKE_QDQ or op.type == "assign" or constant:
-            for k in [k for k in op.attrs if k.endswith("_threshold")]:
-                del op.attrs[k]
-            op.attrs.pop("with_quant_attr", None)
+            op.quant_attrs.clear()
         elif op.type in ("conv2d", "matmul"):
             nxt = readers.get(op.output_names()[0], [])
             if len(nxt) != 1 or nxt[0].type != "add":
                 continue
             old = "Output0_threshold" if op.type == "conv2d" else "Out0_threshold"
             for attr, new in ((old, "Out0_threshold"), ("out_threshold", "out_threshold")):
-                if attr in op.attrs and nxt[0].attrs.get(attr) == op.attrs[attr]:
-                    value = op.attrs.pop(attr)
-                    nxt[0].attrs.pop(attr, None)
-                    nxt[0].attrs[new] = value
-                    nxt[0].attrs["with_quant_attr"] = True
-
-
-def _fold_weight_scales(program):
-
-    return _fold_scale_assigns(program)
+                if attr in op.quant_attrs and nxt[0].quant_attrs.get(attr) == op.quant_attrs[attr]:
+                    value = op.quant_attrs.pop(attr)
+                    nxt[0].quant_attrs.pop(attr, None)
+                    nxt[0].quant_attrs[new] = value
+                    nxt[0].quant_attrs["with_quant_attr"] = True

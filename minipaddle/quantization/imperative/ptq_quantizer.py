@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from minipaddle import nn
+from minipaddle.ops.fake_quant import channel_abs_max
 
 __all__ = ["BaseQuantizer", "AbsmaxQuantizer", "PerChannelAbsmaxQuantizer", "BaseHistQuantizer", "HistQuantizer",
            "KLQuantizer", "SUPPORT_ACT_QUANTIZERS", "SUPPORT_WT_QUANTIZERS", "cal_kl_threshold"]  # fmt: skip
@@ -99,8 +100,7 @@ class PerChannelAbsmaxQuantizer(BaseQuantizer):
         axis = 1 if isinstance(layer, (nn.Linear, nn.Conv2DTranspose)) else 0
         values = []
         for t in tensors:
-            a = np.abs(_array(t))
-            values.append([float(v) for v in a.max(axis=tuple(i for i in range(a.ndim) if i != axis))])
+            values.append([float(v) for v in channel_abs_max(_array(t), axis)])
         self.abs_max_vals = merge_max_value(self.abs_max_vals, values)
 
     def cal_thresholds(self):

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from minipaddle import ops
-from minipaddle.nn.quant.quant_layers import check_bits, check_rate, state_parameter, write_state
+from minipaddle.nn.quant.quant_layers import check_bits, check_rate, moving_average_quant_dequant, state_parameter
 from minipaddle.quantization.base_quanter import BaseQuanter
 from minipaddle.quantization.factory import QuanterFactory
 
@@ -48,16 +47,8 @@ class FakeQuanterWithAbsMaxObserverLayer(BaseQuanter):
         self._accum = state_parameter(self, f"{prefix}.accum", [1], 1.0, dtype)
 
     def forward(self, input):
-        training = self.training
-        state, accum = (self._state, self._accum) if training else (None, None)
-        out, scale, state, accum = ops.fake_quantize_dequantize_moving_average_abs_max(
-            input, self._scale, accum, state, self._moving_rate, self._bit_length, is_test=not training
-        )
-        if training:
-            write_state(self._scale, scale)
-            write_state(self._state, state)
-            write_state(self._accum, accum)
-        return out
+        return moving_average_quant_dequant(input, self._scale, self._state, self._accum, self._moving_rate,
+                                            self._bit_length, self.training)  # fmt: skip
 
     def bit_length(self):
         return self._bit_length

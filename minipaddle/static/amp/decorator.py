@@ -3,11 +3,16 @@
 `minimize(loss)`:
 1. rewrites the Program with AMP's casts (the amp_cast pass: white ops low, black float32, gray as their inputs);
 2. multiplies the loss by the loss scale (a persistable variable `loss_scaling_0`) and appends backward;
-3. divides each gradient by the scale and checks them all for Inf/NaN (paddle's check_finite_and_unscale);
+3. divides each gradient by the scale and checks them all for Inf/NaN (paddle's check_finite_and_unscale). Under
+   O2 without master_grad the unscaled gradient is rounded to the low dtype, as paddle's float16 gradients of its
+   float16 parameters are (small ones underflow to zero); master_grad=True keeps it float32 (paddle casts to
+   float32 master gradients before unscaling);
 4. with dynamic loss scaling, updates the scale in the Program as paddle's `update_loss_scaling` op does: after
    `decr_every_n_nan_or_inf` bad steps it shrinks (never below 1), after `incr_every_n_steps` good ones it grows
-   (if still finite); a bad step's gradients are zeroed (paddle's stop_update), so SGD leaves the parameters be;
-5. appends the optimizer's update ops.
+   (if still finite); a bad step's gradients are zeroed (paddle's stop_update);
+5. appends the optimizer's update ops, guarded: every persistable variable they write (parameters, moments, beta
+   powers, master weights) keeps its old value on a bad step (paddle hands Adam, AdamW and Lamb `found_inf` as
+   SkipUpdate; minipaddle guards every optimizer alike), so an overflow changes no parameter and no moment.
 Built from ordinary ops (isfinite, all, where, ...), so every step of it shows in the Program and its drawings.
 """
 
@@ -16,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from minipaddle.core import dtype as dtypes
+from minipaddle.core.dispatch import apply
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import unique_name
@@ -37,7 +43,7 @@ class OptimizerWithMixedPrecision:
 
     def __init__(self, optimizer, amp_lists, level, dtype, init_loss_scaling, use_dynamic_loss_scaling,
                  incr_every_n_steps, decr_every_n_nan_or_inf, incr_ratio, decr_ratio, use_fp16_guard,
-                 use_promote) -> None:  # fmt: skip
+                 use_promote, master_grad=False) -> None:  # fmt: skip
         self._optimizer = optimizer
         self._amp_lists = amp_lists
         self._level = level
@@ -50,6 +56,7 @@ class OptimizerWithMixedPrecision:
         self._decr_ratio = float(decr_ratio)
         self._use_fp16_guard = use_fp16_guard
         self._use_promote = use_promote
+        self._master_grad = bool(master_grad) and level == "O2"  # paddle: master gradients are O2's only
         self._loss_scaling = None
         self._scaled_loss = None
         self._found_inf = None
@@ -67,7 +74,8 @@ class OptimizerWithMixedPrecision:
         if not isinstance(loss, Variable):
             raise TypeError(f"OptimizerWithMixedPrecision.backward: loss must be a static Variable, got "
                             f"{type(loss).__name__}")  # fmt: skip
-        rewrite_program(loss.block.program, self._amp_lists, self._dtype, self._level, self._use_fp16_guard)
+        rewrite_program(loss.block.program, self._amp_lists, self._dtype, self._level, self._use_fp16_guard,
+                        self._use_promote)  # fmt: skip
         self._loss_scaling = declare_persistable(unique_name("loss_scaling"),
                                                  np.array([self._init_loss_scaling], np.float32))  # fmt: skip
         loss32 = loss if loss.dtype == dtypes.float32 else manipulation.cast(loss, "float32")
@@ -81,10 +89,17 @@ class OptimizerWithMixedPrecision:
         with program.role(ROLE_OPTIMIZE):
             inverse = tmath.divide(creation.ones([1], "float32"), self._loss_scaling)
             unscaled, finite = [], None
+            low_grads = self._level == "O2" and not self._master_grad
             for p, g in params_grads:
-                g = tmath.multiply(g, manipulation.cast(inverse, g.dtype))
-                ok = tmath.all(logic.isfinite(g))
+                g32 = g if g.dtype == dtypes.float32 else manipulation.cast(g, "float32")
+                if low_grads:  # the gradient paddle's low-precision parameter would get
+                    g32 = manipulation.cast(manipulation.cast(g32, self._dtype), "float32")
+                g32 = tmath.multiply(g32, inverse)  # unscaled in float32, as paddle's kernel computes
+                ok = tmath.all(logic.isfinite(g32))
                 finite = ok if finite is None else logic.logical_and(finite, ok)
+                if low_grads:  # ... and rounded once to the low dtype, unless master_grad
+                    g32 = manipulation.cast(manipulation.cast(g32, self._dtype), "float32")
+                g = g32 if g.dtype == dtypes.float32 else manipulation.cast(g32, g.dtype)
                 unscaled.append((p, g))
             found_inf = logic.logical_not(finite) if finite is not None else creation.zeros([], "bool")
             self._found_inf = found_inf
@@ -92,7 +107,7 @@ class OptimizerWithMixedPrecision:
             unscaled = [(p, manipulation.where(found_inf, creation.zeros_like(g), g)) for p, g in unscaled]
             if self._use_dynamic_loss_scaling:
                 self._update_loss_scaling(found_inf)
-            self._optimizer.apply_gradients(unscaled)
+            _skip_update_on(found_inf, program.global_block(), lambda: self._optimizer.apply_gradients(unscaled))
         return program.global_block().ops[first:]
 
     def _update_loss_scaling(self, found_inf) -> None:
@@ -128,6 +143,26 @@ class OptimizerWithMixedPrecision:
         return getattr(self._optimizer, name)
 
 
+def _skip_update_on(found_inf, block, append_update) -> None:
+    """Append the optimizer's update ops (`append_update()`) so that on a bad step every persistable variable they
+    write keeps its value: a copy of each is taken before them, and after them each is set to
+    where(found_inf, copy, new value). The copies are taken first, so the updates read and write as before."""
+    start = len(block.ops)
+    append_update()
+    update_ops = block.ops[start:]
+    written = []
+    for op in update_ops:
+        for n in op.output_names():
+            if n is not None and n not in written and block.has_var(n) and block.var(n).persistable:
+                written.append(n)
+    del block.ops[start:]
+    saved = {n: apply(_ASSIGN, (block.var(n),)) for n in written}  # the copies, then the updates
+    block.ops.extend(update_ops)
+    for n in written:
+        var = block.var(n)
+        apply_inplace(_ASSIGN, var, (manipulation.where(found_inf, saved[n], var),))
+
+
 def decorate(optimizer, amp_lists=None, level="O1", dtype="float16", master_weight=None, master_grad=False,
              init_loss_scaling=2**16, incr_every_n_steps=2000, decr_every_n_nan_or_inf=1, incr_ratio=2.0,
              decr_ratio=0.5, use_dynamic_loss_scaling=None, use_amp_guard=False, use_promote=False,
@@ -143,8 +178,12 @@ def decorate(optimizer, amp_lists=None, level="O1", dtype="float16", master_weig
         init_loss_scaling, incr_every_n_steps, decr_every_n_nan_or_inf, incr_ratio, decr_ratio: loss scaling.
         use_dynamic_loss_scaling (bool, optional): None means True for float16, False for bfloat16.
         use_fp16_guard (bool, optional): O2 casts only the ops inside fp16_guard (None: as use_pure_fp16 says).
-        master_weight, master_grad, use_amp_guard, use_promote: accepted as paddle's; the rewrite casts
-            parameters inside the Program, so the weights stay float32 masters anyway.
+        master_grad (bool): under O2, unscale and update with float32 gradients (default False: the unscaled
+            gradients are rounded to the low dtype, as paddle's gradients of float16 parameters are).
+        use_promote (bool): an op on neither list computes in float32 when one of its inputs is float32 (default
+            False: O1's gray-list rule, O2's everything low).
+        master_weight, use_amp_guard: accepted as paddle's; the rewrite casts parameters inside the Program, so
+            the weights stay float32 masters anyway.
 
     Example:
         >>> opt = paddle.static.amp.decorate(paddle.optimizer.SGD(0.1), init_loss_scaling=1024.0)
@@ -174,4 +213,5 @@ def decorate(optimizer, amp_lists=None, level="O1", dtype="float16", master_weig
         use_fp16_guard = bool(use_pure_fp16)
     return OptimizerWithMixedPrecision(optimizer, amp_lists, level, dtype, init_loss_scaling,
                                        bool(use_dynamic_loss_scaling), incr_every_n_steps, decr_every_n_nan_or_inf,
-                                       incr_ratio, decr_ratio, use_fp16_guard, use_promote)  # fmt: skip
+                                       incr_ratio, decr_ratio, use_fp16_guard, use_promote,
+                                       master_grad)  # fmt: skip

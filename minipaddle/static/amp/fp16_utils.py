@@ -29,4 +29,4 @@ def cast_model_to_fp16(program=None, amp_lists=None, use_fp16_guard=True, dest_t
     program = default_main_program() if program is None else program
     if not isinstance(program, Program):
         raise TypeError(f"cast_model_to_fp16: program must be a Program, got {type(program).__name__}")
-    return rewrite_program(program, amp_lists, dest_type, level, use_fp16_guard)
+    return rewrite_program(program, amp_lists, dest_type, level, use_fp16_guard, use_promote)

@@ -4,7 +4,12 @@ and black-list ops in float32 (paddle 2.6's `rewrite_program` / `cast_model_to_f
     O1: an op on the black list (or with no low-precision kernel) is float32, one on the white list low; a gray op
         (static AMP's third list: element-wise ops, activations, pooling, reshapes) follows the ops that made its
         inputs: float32 if one of them is black, low if one is white; any other op stays float32, for safety.
-    O2 ("pure"): every op computes low except the black list's.
+    O2 ("pure"): every op computes low except the black list's, which under O2 loses paddle's float16 black list
+        (exp, softmax, the losses, ...: `black_list - FP16_BLACK_LIST`, as paddle 2.6's cast_model_to_fp16): only
+        custom and EXTRA_BLACK_LIST ops (interpolations, embedding lookups, scatter) stay float32.
+    use_promote=True (paddle.static.amp.decorate's flag, O1 and O2): an op on neither the white nor the black list
+        computes in float32 if any of its floating inputs is float32 as the rewrite leaves it, else low (paddle's
+        get_promote_dtype). Under O2 parameters count as low: paddle casts them to the low dtype first.
 
 Each input whose dtype differs from what its op computes in gets a cast, `x.cast_fp16` (made once, then shared by
 every op that needs it); the output variables take the dtypes the ops' shape/dtype rules now give. Parameters,
@@ -21,6 +26,7 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.op import OPS, Meta
+from minipaddle.ops.amp_lists import FP16_BLACK_LIST
 from minipaddle.ops.amp_names import paddle_op_name
 from minipaddle.static.builder import flat_inputs, slot_inputs
 from minipaddle.static.passes.amp_lists import AutoMixedPrecisionLists
@@ -39,25 +45,31 @@ def _lists(amp_lists, dtype: str):
 
 
 def decide_dtypes(program: Program, amp_lists=None, dtype: str = "float16", level: str = "O1",
-                  use_fp16_guard: bool = False) -> dict:  # fmt: skip
+                  use_fp16_guard: bool = False, use_promote: bool = False) -> dict:  # fmt: skip
     """{op index: 'white' | 'black' | None} for the global block's forward ops, by paddle's rule; None: the op is
     left as it is (a gray op no list decided, a cast, an in-place update). With use_fp16_guard (O2), only the ops
-    built inside `paddle.static.amp.fp16_guard()` may compute low."""
+    built inside `paddle.static.amp.fp16_guard()` may compute low; use_promote: see the module docstring."""
     amp_lists = _lists(amp_lists, dtype)
     block = program.global_block()
     producer: dict[str, int] = {}
     decision: dict[int, str | None] = {}
-    black = amp_lists.black_list | amp_lists.unsupported_list
+    black = amp_lists.black_list - FP16_BLACK_LIST if level == "O2" else amp_lists.black_list
+    black = black | amp_lists.unsupported_list
+    low = dtypes.to_dtype(dtype)
+    leaves = {}  # var name -> its dtype as the rewrite leaves it, for the promote rule
     for i, op in enumerate(block.ops):
         name = paddle_op_name(op.type, op.attrs)
+        guarded = level != "O2" or not use_fp16_guard or GUARD in op.scope
         if op.role != ROLE_FORWARD or op.type == "cast" or _writes_state(block, op):
             decision[i] = None
-        elif level == "O2":
-            guarded = not use_fp16_guard or GUARD in op.scope
-            decision[i] = "black" if name in black or not guarded else "white"
-        elif name in black or _reads_black_var(op, amp_lists):
+        elif name in black or not guarded or _reads_black_var(op, amp_lists):
             decision[i] = "black"
         elif name in amp_lists.white_list:
+            decision[i] = "white"
+        elif use_promote:
+            came = [_leaves_as(block, n, leaves, low, level) for n in op.input_names() if n is not None]
+            decision[i] = "black" if dtypes.float32 in came else "white"
+        elif level == "O2":
             decision[i] = "white"
         elif name in amp_lists.gray_list:
             made_by = [decision.get(producer[n]) for n in op.input_names() if n in producer]
@@ -66,7 +78,22 @@ def decide_dtypes(program: Program, amp_lists=None, dtype: str = "float16", leve
             decision[i] = "black"  # "for numerical safety", as paddle: ops in no list compute in float32
         for n in op.output_names():
             producer[n] = i
+            if decision[i] is not None and n is not None and block.has_var(n) and block.var(n).dtype in _FLOATS:
+                leaves[n] = low if decision[i] == "white" else dtypes.float32
     return decision
+
+
+def _leaves_as(block, name: str, leaves: dict, low, level: str):
+    """The dtype variable `name` has after the rewrite: its producer's decision, low for O2's parameters (paddle
+    casts them first), else its own dtype (None when not floating)."""
+    if name in leaves:
+        return leaves[name]
+    if not block.has_var(name):
+        return None
+    var = block.var(name)
+    if var.dtype not in _FLOATS:
+        return None
+    return low if level == "O2" and var.is_parameter else var.dtype
 
 
 def _writes_state(block, op: OpDesc) -> bool:
@@ -79,11 +106,11 @@ def _reads_black_var(op: OpDesc, amp_lists) -> bool:
 
 
 def rewrite_program(program: Program, amp_lists=None, dtype: str = "float16", level: str = "O1",
-                    use_fp16_guard: bool = False) -> Program:  # fmt: skip
+                    use_fp16_guard: bool = False, use_promote: bool = False) -> Program:  # fmt: skip
     """Insert the casts into `program` itself (see the module docstring); returns it."""
     low = dtypes.to_dtype(dtype)
     block = program.global_block()
-    decision = decide_dtypes(program, amp_lists, dtype, level, use_fp16_guard)
+    decision = decide_dtypes(program, amp_lists, dtype, level, use_fp16_guard, use_promote)
     new_ops: list[OpDesc] = []
     made: dict[str, str] = {}  # "x" + dtype -> the cast variable's name
     for i, op in enumerate(block.ops):
@@ -138,10 +165,10 @@ def _set_dtype(var, dtype) -> None:
 
 
 def amp_cast(program: Program, amp_lists=None, dtype: str = "float16", level: str = "O1",
-             use_fp16_guard: bool = False) -> Program:  # fmt: skip
+             use_fp16_guard: bool = False, use_promote: bool = False) -> Program:  # fmt: skip
     """A copy of `program` with AMP's casts inserted (the input is not changed)."""
     if not isinstance(program, Program):
         raise TypeError(f"amp_cast: program must be a Program, got {type(program).__name__}")
     if level not in ("O1", "O2"):
         raise ValueError(f"amp_cast: level must be 'O1' or 'O2', got {level!r}")
-    return rewrite_program(program.clone(), amp_lists, dtype, level, use_fp16_guard)
+    return rewrite_program(program.clone(), amp_lists, dtype, level, use_fp16_guard, use_promote)

@@ -63,6 +63,7 @@ def run_all(paddle):
         "masked_select float mask": lambda: paddle.masked_select(x, x),
         "scatter float index": lambda: paddle.scatter(x, paddle.to_tensor([0.0]), x[:1]),
     }
+    cases.update(more_cases(paddle, x))
     verdicts = {}
     for name, fn in cases.items():
         try:
@@ -71,3 +72,94 @@ def run_all(paddle):
         except Exception:  # noqa: BLE001  (the verdict is what is compared, not the exception's type)
             verdicts[name] = "refused"
     return verdicts
+
+
+def more_cases(paddle, x):
+    """The second round: creation, shapes, indexing, linear algebra, random draws, layers and optimizers."""
+    F, nn = paddle.nn.functional, paddle.nn
+    x4 = paddle.ones([1, 2, 4, 4])
+    sq = paddle.to_tensor(np.eye(3, dtype="float32"))
+    i = paddle.to_tensor([0, 1])
+    return {
+        "zeros float shape": lambda: paddle.zeros([2, 3.5]),
+        "linspace num neg": lambda: paddle.linspace(0, 1, -1),
+        "eye neg": lambda: paddle.eye(-1),
+        "arange bool": lambda: paddle.arange(True),
+        "to_tensor str": lambda: paddle.to_tensor("abc"),
+        "to_tensor ragged": lambda: paddle.to_tensor([[1, 2], [3]]),
+        "cast bad dtype": lambda: paddle.cast(x, "int128"),
+        "astype bad dtype": lambda: x.astype("foo"),
+        "reshape two -1": lambda: paddle.reshape(x, [-1, -1]),
+        "flatten start>stop": lambda: paddle.flatten(x, start_axis=1, stop_axis=0),
+        "chunk bad": lambda: paddle.chunk(x, 4, axis=1),
+        "unbind axis 3": lambda: paddle.unbind(x, axis=3),
+        "broadcast_to bad": lambda: paddle.broadcast_to(x, [3]),
+        "stack shapes": lambda: paddle.stack([x, x[:1]]),
+        "stack axis 4": lambda: paddle.stack([x, x], axis=4),
+        "concat shapes": lambda: paddle.concat([x, paddle.ones([2, 2, 1])]),
+        "repeat_interleave neg": lambda: paddle.repeat_interleave(x, -1),
+        "strided_slice step 0": lambda: paddle.strided_slice(x, [0], [0], [2], [0]),
+        "tril 1-D": lambda: paddle.tril(paddle.ones([3])),
+        "triu float diagonal": lambda: paddle.triu(x, diagonal=1.5),
+        "max axis 5": lambda: paddle.max(x, axis=5),
+        "argsort axis 4": lambda: paddle.argsort(x, axis=4),
+        "kthvalue k 0": lambda: paddle.kthvalue(x, k=0),
+        "kthvalue k>n": lambda: paddle.kthvalue(x, k=4, axis=1),
+        "topk axis 3": lambda: paddle.topk(x, k=1, axis=3),
+        "cumprod dim 3": lambda: paddle.cumprod(x, dim=3),
+        "logsumexp axis 3": lambda: paddle.logsumexp(x, axis=3),
+        "std axis 3": lambda: paddle.std(x, axis=3),
+        "quantile q>1": lambda: paddle.quantile(x, q=1.5),
+        "gather_nd float index": lambda: paddle.gather_nd(x, paddle.to_tensor([[0.5]])),
+        "take_along_axis float index": lambda: paddle.take_along_axis(x, paddle.to_tensor([[0.0]]), axis=1),
+        "take_along_axis rank": lambda: paddle.take_along_axis(x, paddle.to_tensor([0]), axis=1),
+        "index_sample float index": lambda: paddle.index_sample(x, paddle.to_tensor([[0.0], [1.0]])),
+        "index_add float index": lambda: paddle.index_add(x, paddle.to_tensor([0.0]), 0, x[:1]),
+        "scatter_nd_add float index": lambda: paddle.scatter_nd_add(x, paddle.to_tensor([[0.0]]), x[:1]),
+        "inv non-square": lambda: paddle.linalg.inv(x),
+        "det non-square": lambda: paddle.linalg.det(x),
+        "cholesky non-square": lambda: paddle.linalg.cholesky(x),
+        "solve shapes": lambda: paddle.linalg.solve(sq, paddle.ones([2, 1])),
+        "matmul 1-D mismatch": lambda: paddle.matmul(paddle.ones([3]), paddle.ones([4])),
+        "bmm 2-D": lambda: paddle.bmm(x, x),
+        "cross dim 2": lambda: paddle.cross(x, x, axis=0),
+        "dot shapes": lambda: paddle.dot(paddle.ones([3]), paddle.ones([4])),
+        "outer ok": lambda: paddle.outer(paddle.ones([3]), paddle.ones([4])).shape,
+        "multinomial too many": lambda: paddle.multinomial(paddle.to_tensor([0.2, 0.3, 0.5]), 5),
+        "randint low>=high": lambda: paddle.randint(5, 2),
+        "randperm neg": lambda: paddle.randperm(-1),
+        "uniform min>max": lambda: paddle.uniform([2], min=1.0, max=0.0),
+        "bernoulli int": lambda: paddle.bernoulli(paddle.to_tensor([0, 1])),
+        "leaky_relu str slope": lambda: F.leaky_relu(x, negative_slope="a"),
+        "gelu str approximate": lambda: F.gelu(x, approximate="yes"),
+        "softmax dtype int": lambda: F.softmax(x, dtype="int32"),
+        "pad odd list": lambda: F.pad(x4, [1], mode="reflect"),
+        "pad reflect too wide": lambda: F.pad(x4, [5, 5, 5, 5], mode="reflect"),
+        "conv2d channels": lambda: F.conv2d(x4, paddle.ones([3, 3, 3, 3])),
+        "conv2d stride 0": lambda: F.conv2d(x4, paddle.ones([3, 2, 3, 3]), stride=0),
+        "max_pool2d kernel 0": lambda: F.max_pool2d(x4, kernel_size=0),
+        "avg_pool2d stride 0": lambda: F.avg_pool2d(x4, kernel_size=2, stride=0),
+        "interpolate size rank": lambda: F.interpolate(x4, size=[2]),
+        "interpolate no size": lambda: F.interpolate(x4),
+        "mse shapes": lambda: F.mse_loss(x, paddle.ones([3, 2])),
+        "nll label range": lambda: F.nll_loss(F.log_softmax(x), paddle.to_tensor([0, 7])),
+        "one_hot class range": lambda: F.one_hot(i, 1),
+        "embedding id range": lambda: F.embedding(paddle.to_tensor([5]), paddle.ones([3, 2])),
+        "Linear zero": lambda: nn.Linear(0, 3),
+        "Linear neg": lambda: nn.Linear(-1, 3),
+        "Conv2D kernel 0": lambda: nn.Conv2D(3, 4, kernel_size=0),
+        "Conv2D groups": lambda: nn.Conv2D(3, 4, 3, groups=2),
+        "Dropout p neg": lambda: nn.Dropout(p=-0.1),
+        "Embedding padding_idx": lambda: nn.Embedding(10, 3, padding_idx=20),
+        "LSTM direction": lambda: nn.LSTM(4, 8, direction="sideways"),
+        "MultiHeadAttention heads": lambda: nn.MultiHeadAttention(10, 3),
+        "SGD lr str": lambda: paddle.optimizer.SGD(learning_rate="0.1", parameters=nn.Linear(2, 2).parameters()),
+        "Adam beta1 1.5": lambda: paddle.optimizer.Adam(beta1=1.5, parameters=nn.Linear(2, 2).parameters()),
+        "Adam no parameters": lambda: paddle.optimizer.Adam().step(),
+        "scale str": lambda: paddle.scale(x, scale="a"),
+        "increment tensor size": lambda: paddle.increment(x),
+        "numel ok": lambda: int(paddle.numel(x)),
+        "save bad path": lambda: paddle.save({"a": x}, ""),
+        "seed neg": lambda: paddle.seed(-1),
+        "set_default_dtype int": lambda: paddle.set_default_dtype("int32"),
+    }

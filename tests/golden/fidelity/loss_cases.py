@@ -14,6 +14,8 @@ def label_gradients(paddle):
     soft = paddle.to_tensor(np.full((3, 4), 0.25), stop_gradient=False)
     prob = paddle.to_tensor(rng.uniform(0.1, 0.9, size=(3, 4)), stop_gradient=False)
     label = paddle.to_tensor(rng.uniform(0, 1, size=(3, 4)), stop_gradient=False)
+    log_prob = paddle.to_tensor(np.log(rng.dirichlet(np.ones(4), size=3)), stop_gradient=False)
+    soft_teacher = paddle.to_tensor(rng.dirichlet(np.ones(4), size=3), stop_gradient=False)
     cases = {
         "cross_entropy_soft": (lambda: F.cross_entropy(logits, soft, soft_label=True), soft),
         "cross_entropy_soft_none": (lambda: F.cross_entropy(logits, soft, soft_label=True, reduction="none"), soft),
@@ -26,6 +28,10 @@ def label_gradients(paddle):
         "sigmoid_focal_loss": (lambda: F.sigmoid_focal_loss(logits, label), label),
         "mse_loss": (lambda: F.mse_loss(prob, label), label),
         "smooth_l1_loss": (lambda: F.smooth_l1_loss(prob, label), label),
+        "kl_div": (lambda: F.kl_div(log_prob, soft_teacher), soft_teacher),
+        "kl_div_batchmean": (lambda: F.kl_div(log_prob, soft_teacher, reduction="batchmean"), soft_teacher),
+        "KLDivLoss_none": (lambda: paddle.nn.KLDivLoss(reduction="none")(log_prob, soft_teacher), soft_teacher),
+        "kl_div_input": (lambda: F.kl_div(log_prob, soft_teacher, reduction="batchmean"), log_prob),
     }
     out = {}
     for name, (fn, wrt) in cases.items():
@@ -89,6 +95,24 @@ def textbook_mlp(paddle, epochs=3):
     return {"mean": means, "max": maxes}
 
 
+def hsigmoid_paths(paddle):
+    """hsigmoid_loss of the default tree for label sets whose largest class is below num_classes - 1 (every path is
+    read over the tree's depth, so a short one adds log(2) per missing node), and of a custom tree."""
+    rng = np.random.default_rng(1)
+    x = paddle.to_tensor(rng.normal(size=(3, 4)))
+    w = paddle.to_tensor(rng.normal(size=(5, 4)))
+    b = paddle.to_tensor(rng.normal(size=(5, 1)))
+    out = {}
+    for labels in ([0, 1, 1], [0, 5, 2], [3, 3, 3], [4, 0, 1]):
+        loss = paddle.nn.functional.hsigmoid_loss(x, paddle.to_tensor(labels), 6, w, b)
+        out[str(labels)] = np.round(loss.numpy().ravel(), 6).tolist()
+    table = paddle.to_tensor([[0, 1, -1], [0, 2, 4], [3, -1, -1]])
+    code = paddle.to_tensor([[1, 0, 0], [0, 1, 1], [1, 0, 0]])
+    loss = paddle.nn.functional.hsigmoid_loss(x, paddle.to_tensor([0, 1, 2]), 6, w, b, path_table=table, path_code=code)
+    out["custom"] = np.round(loss.numpy().ravel(), 6).tolist()
+    return out
+
+
 def run_all(paddle):
     return {"label_gradients": label_gradients(paddle), "extreme_logits": extreme_logits(paddle),
-            "textbook_mlp": textbook_mlp(paddle)}  # fmt: skip
+            "textbook_mlp": textbook_mlp(paddle), "hsigmoid_paths": hsigmoid_paths(paddle)}  # fmt: skip

@@ -76,7 +76,8 @@ def _outputs(paddle, net, out, prefix):
     net.train()
 
 
-def qat20_cases(paddle, weight_type="channel_wise_abs_max"):
+def qat20_trained(paddle, weight_type="channel_wise_abs_max", out=None):
+    """(the ImperativeQuantAware LeNet after the 10 steps, its ImperativeQuantAware); records into `out`."""
     paddle.seed(SEED)
     net = paddle.vision.models.LeNet()
     _weights(paddle, net, SEED)
@@ -84,9 +85,20 @@ def qat20_cases(paddle, weight_type="channel_wise_abs_max"):
         weight_quantize_type=weight_type, activation_quantize_type="moving_average_abs_max"
     )
     quanter.quantize(net)
+    _train(paddle, net, STEPS, net.features[0]._layer._fake_quant_input, {} if out is None else out,
+           f"qat20_{weight_type}.")  # fmt: skip
+    return net, quanter
+
+
+def eval_input():
+    """The fixed batch the eval outputs are computed on."""
+    return _data(SEED + 2, 1)[0][0]
+
+
+def qat20_cases(paddle, weight_type="channel_wise_abs_max"):
     out = {}
+    net, _ = qat20_trained(paddle, weight_type, out)
     prefix = f"qat20_{weight_type}."
-    _train(paddle, net, STEPS, net.features[0]._layer._fake_quant_input, out, prefix)
     _record_state(net, out, prefix)
     _outputs(paddle, net, out, prefix)
     return out

@@ -1,1 +1,2 @@
-"""paddle.sparse.nn.layer: the module path of paddle 2.6 (its modules re-export minipaddle's names)."""
+"""paddle.sparse.nn.layer: the sparse Layers, in paddle 2.6's module path (activation.py; paddle's conv, norm and
+pooling modules have no sparse counterpart here yet)."""

@@ -1,7 +1,10 @@
 """paddle.batch: the reader decorator of Paddle's older data pipeline (before paddle.io.DataLoader).
 
 A reader is a function of no arguments that returns an iterable of samples (usually a generator function);
-`paddle.batch(reader, n)` is a reader of lists of n samples.
+`paddle.batch(reader, n)` is a reader of lists of n samples. The other decorators are in paddle.reader.
+
+paddle.batch is the function, not this module: minipaddle/__init__.py binds the name after importing the module,
+as paddle's does.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""paddle.sparse.nn.functional: activations of sparse tensors, computed on the stored values only."""
+"""paddle.sparse.nn.functional.activation: activations of sparse tensors, computed on the stored values only."""
 
 from __future__ import annotations
 

@@ -1,0 +1,95 @@
+"""float16 element-wise kernels computed in float32 and rounded once (ops/low_precision.py `in_float32`) give the
+very bits numpy's own float16 loops give: every float16 value against a set of partners, for +, -, * and relu's
+gradient; and scale keeps its factor in float32 (paddle's kernel), so a factor below float16's range still works."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import minipaddle as paddle
+from minipaddle import ops
+from minipaddle.ops.low_precision import in_float32
+
+ALL_F16 = np.arange(65536, dtype=np.uint16).view(np.float16)  # every float16: +-0, subnormals, normals, Inf, NaN
+
+
+def _partners() -> np.ndarray:
+    special = [0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 65504.0, -65504.0, 6.1035e-05, 5.96e-08, -5.96e-08, 1.0009765625,
+               0.333251953125, 2048.0, 2049.0, 1e-3, np.inf, -np.inf, np.nan]  # fmt: skip
+    rng = np.random.default_rng(0)
+    rand = rng.integers(0, 65536, 45, dtype=np.uint16).view(np.float16)
+    return np.concatenate([np.array(special, np.float16), rand])
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    """Bit for bit, except that any NaN equals any NaN."""
+    nan = np.isnan(a)
+    return bool(np.array_equal(nan, np.isnan(b)) and np.array_equal(a.view(np.uint16)[~nan], b.view(np.uint16)[~nan]))
+
+
+@pytest.mark.parametrize("ufunc", [np.add, np.subtract, np.multiply])
+def test_float32_loops_equal_numpys_float16_loops_for_every_float16(ufunc):
+    x = np.broadcast_to(ALL_F16[:, None], (65536, 64))
+    y = np.broadcast_to(_partners()[None, :], (65536, 64))
+    with np.errstate(all="ignore"):
+        want = ufunc(x, y)
+    got = in_float32(ufunc, x, y)
+    assert got.dtype == np.float16 and _same(got, want)
+    out = np.empty_like(want)
+    assert in_float32(ufunc, x, y, out) is out and _same(out, want)
+
+
+def test_ops_take_the_float32_path_with_the_same_results():
+    a, b = ALL_F16[:4096].reshape(64, 64), ALL_F16[30000:34096].reshape(64, 64)
+    ta, tb = paddle.to_tensor(a), paddle.to_tensor(b)
+    with np.errstate(all="ignore"):
+        assert _same((ta + tb).numpy(), a + b) and _same((ta - tb).numpy(), a - b)
+        assert _same((ta * tb).numpy(), a * b)
+        assert _same(ops.relu_grad(tb, ta).numpy(), b * (a > 0))
+        acc = paddle.to_tensor(a.copy())
+        acc.add_(tb)  # kernel_into: gradient accumulation's path
+        assert _same(acc.numpy(), a + b)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_scale_keeps_its_factor_in_float32(dtype):
+    x = paddle.to_tensor([3.0, -2.0, 1.5]).astype(dtype)
+    y = paddle.scale(x, 2.0**-26)  # below float16's smallest subnormal, but the product is 2**-25 .. 2**-24 range
+    low = np.float16 if dtype == "float16" else ml_dtypes.bfloat16
+    want = (x.numpy().astype(np.float32) * np.float32(2.0**-26)).astype(low)
+    np.testing.assert_array_equal(y.numpy(), want)
+    z = paddle.scale(x, 0.1, bias=0.3)  # one rounding: scale * x + bias in float32, as paddle's kernel
+    want = (x.numpy().astype(np.float32) * np.float32(0.1) + np.float32(0.3)).astype(low)
+    np.testing.assert_array_equal(z.numpy(), want)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_conv_input_gradient_is_the_float32_computation_rounded_once(dtype):
+    # conv2d_transpose / conv2d's input gradient is a white-list op: cast inputs, compute in float32, cast output
+    rng = np.random.default_rng(1)
+    dout32 = rng.standard_normal((2, 4, 5, 5)).astype(np.float32)
+    w32 = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+    low = np.float16 if dtype == "float16" else ml_dtypes.bfloat16
+    dout, w = paddle.to_tensor(dout32).astype(dtype), paddle.to_tensor(w32).astype(dtype)
+    got = paddle.nn.functional.conv2d_transpose(dout, w, stride=2, padding=1)
+    want = paddle.nn.functional.conv2d_transpose(dout.astype("float32"), w.astype("float32"), stride=2, padding=1)
+    assert got.dtype == getattr(paddle, dtype)
+    np.testing.assert_array_equal(got.numpy(), want.numpy().astype(low))
+
+
+def test_float16_max_pool_through_float32_picks_the_same_values_and_indices():
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((2, 3, 7, 7)).astype(np.float16)
+    x[0, 0, :3, :3] = -np.inf  # a window of -inf keeps the start value, float16's lowest
+    x[0, 1, 2, 2] = np.nan  # NaN never wins
+    x[1, 2, :2, :2] = 1.0  # ties: the first maximum wins
+    t16 = paddle.to_tensor(x)
+    out, mask = paddle.nn.functional.max_pool2d(t16, 3, stride=2, padding=1, return_mask=True)
+    out32, mask32 = paddle.nn.functional.max_pool2d(t16.astype("float32"), 3, stride=2, padding=1, return_mask=True)
+    assert out.dtype == paddle.float16
+    np.testing.assert_array_equal(mask.numpy(), mask32.numpy())
+    want = out32.numpy().astype(np.float16)
+    want[out32.numpy() == np.finfo(np.float32).min] = np.finfo(np.float16).min  # float16's own start value
+    np.testing.assert_array_equal(out.numpy(), want)

@@ -1,0 +1,20 @@
+"""Run reader_cases.py with paddle 2.6 and write reader.json, for tests/io/test_reader_decorators.py.
+
+cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/fidelity/make_reader_golden.py
+"""
+
+import importlib.util
+import json
+import os
+
+import numpy.random  # noqa: F401  (before paddle, as its import needs)
+import paddle
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("reader_cases", os.path.join(HERE, "reader_cases.py"))
+cases = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(cases)
+out = cases.run_all(paddle)
+with open(os.path.join(HERE, "reader.json"), "w") as f:
+    json.dump(out, f, indent=0, sort_keys=True)
+print(out)
