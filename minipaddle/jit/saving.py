@@ -159,9 +159,10 @@ def _write(prefix: str, concrete, layer, configs: dict) -> None:
         options["skip_prune_program"] = True
     with scope_guard(scope):
         prefix, files = inference_model_files(prefix, inputs, outputs, Executor(), **options)
+    no_params = () if ".pdiparams" in files else (".pdiparams",)  # a model without parameters has none
     if layer is None:
         logging_utils.warn("jit.save: a function was saved; it has no parameters, so no .pdiparams.info is written")
-        write_file_set(prefix, files, absent=(INFO_SUFFIX,), what="jit.save")
+        write_file_set(prefix, files, absent=(INFO_SUFFIX, *no_params), what="jit.save")
         return
     names = {id(t): n for n, t in list(layer.named_parameters()) + list(layer.named_buffers())}
     info = {}
@@ -171,7 +172,7 @@ def _write(prefix: str, concrete, layer, configs: dict) -> None:
             entry["trainable"] = bool(t.trainable)
         info[v.name] = entry
     files[INFO_SUFFIX] = json.dumps(info, indent=1, sort_keys=True).encode("utf-8")
-    write_file_set(prefix, files, what="jit.save")  # .pdmodel, .pdiparams and .info of one save, never a mix
+    write_file_set(prefix, files, absent=no_params, what="jit.save")  # one save's files, never a mix
 
 
 def _inputs(concrete, input_spec, names_after_prune) -> list:

@@ -455,12 +455,14 @@ def save_inference_model(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     """
     prefix, files = inference_model_files(path_prefix, feed_vars, fetch_vars, executor, **kwargs)
     # one set; a .pdiparams.info left by an older paddle.jit.save to this prefix would describe other parameters
-    write_file_set(prefix, files, absent=(".pdiparams.info",), what="save_inference_model")
+    absent = (".pdiparams.info",) + ((".pdiparams",) if ".pdiparams" not in files else ())
+    write_file_set(prefix, files, absent=absent, what="save_inference_model")
 
 
 def inference_model_files(path_prefix, feed_vars, fetch_vars, executor, **kwargs) -> tuple:
     """(prefix, {".pdmodel": bytes, ".pdiparams": bytes}): what save_inference_model writes (paddle.jit.save adds
-    its `.pdiparams.info` and writes the three as one set)."""
+    its `.pdiparams.info` and writes the three as one set). A Paddle-format model without parameters has no
+    `.pdiparams`, as Paddle writes it."""
     prefix = _path_prefix(path_prefix, "save_inference_model")
     _executor_arg(executor, "save_inference_model")
     for suffix in (".pdmodel", ".pdiparams"):
@@ -472,6 +474,8 @@ def inference_model_files(path_prefix, feed_vars, fetch_vars, executor, **kwargs
     allowed = ("program", "clip_extra", "legacy_format", "skip_prune_program")
     pruned, feeds, fetches = _inference_parts(feed_vars, fetch_vars, kwargs, "save_inference_model", allowed)
     model, params = _model_and_params(pruned, feeds, fetches, "save_inference_model", fmt)
+    if fmt == "paddle" and is_pdmodel(model) and not params:  # as Paddle: a model without parameters has no
+        return prefix, {".pdmodel": model}  # .pdiparams (its predictor refuses an empty one)
     return prefix, {".pdmodel": model, ".pdiparams": params}
 
 

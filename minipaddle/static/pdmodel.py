@@ -816,9 +816,10 @@ def write_pdmodel(program: Program, feed_names: list, fetch_names: list) -> tupl
     ops = inference_ops(program, 0, w.constants)
     _var_desc(w.block, "feed", (), "float32", persistable=True, lod_tensor=False)
     _var_desc(w.block, "fetch", (), "float32", persistable=True, lod_tensor=False)
-    for col, name in enumerate(feed_names):
+    for name in feed_names:
         w.declare(name)
-        w.add_op("feed", {"X": ["feed"]}, {"Out": [name]}, {"col": col})
+    for col, name in reversed(list(enumerate(feed_names))):  # Paddle prepends each feed op: the last col comes
+        w.add_op("feed", {"X": ["feed"]}, {"Out": [name]}, {"col": col})  # first, and jit.load relies on that
     w.write_ops(ops)
     for col, name in enumerate(fetch_names):  # Paddle ends with scale(1.0) -> fetch for each target
         w.declare(name)

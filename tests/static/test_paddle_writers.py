@@ -1,8 +1,8 @@
 """The writers of static/paddle_ops.py beyond the layers' ops: tensor slicing (slice, strided_slice), `x[i] = v`
 (set_value), embedding (lookup_table_v2), the fused fc, adaptive pooling, split, hardsigmoid, and control flow (cond as
 conditional_block + select_input, while_loop as while). Each Program is saved as Paddle's .pdmodel (no JSON
-fallback) and read back by minipaddle with equal outputs; where paddle 2.6.2 is installed, it loads the files and
-runs them to the same outputs."""
+fallback) and read back by minipaddle with equal outputs; where paddle 2.6.2 is installed, its load_inference_model,
+jit.load and inference predictor run the files to the same outputs."""
 
 from __future__ import annotations
 
@@ -102,16 +102,27 @@ def test_minipaddle_writes_paddles_ops_and_reads_them_back_equal(name, static_mo
 
 
 PADDLE_RUNS = """
-import json, sys
+import json, os, sys
 import numpy.random
 import numpy as np
 import paddle
+prefix, io = sys.argv[1], np.load(sys.argv[2])
+out = {}
 paddle.enable_static()
 exe = paddle.static.Executor(paddle.CPUPlace())
-program, feeds, fetches = paddle.static.load_inference_model(sys.argv[1], exe)
-io = np.load(sys.argv[2])
-outs = exe.run(program, feed={f: io[f] for f in feeds}, fetch_list=fetches)
-print(json.dumps([o.tolist() for o in outs]))
+program, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+out["static"] = [o.tolist() for o in exe.run(program, feed={f: io[f] for f in feeds}, fetch_list=fetches)]
+paddle.disable_static()
+results = paddle.jit.load(prefix)(*[paddle.to_tensor(io[f]) for f in feeds])
+out["jit"] = [r.numpy().tolist() for r in (results if isinstance(results, (list, tuple)) else [results])]
+params = prefix + ".pdiparams"
+predictor = paddle.inference.create_predictor(paddle.inference.Config(prefix + ".pdmodel",
+                                                                      params if os.path.exists(params) else ""))
+for name in predictor.get_input_names():
+    predictor.get_input_handle(name).copy_from_cpu(io[name])
+predictor.run()
+out["predictor"] = [predictor.get_output_handle(n).copy_to_cpu().tolist() for n in predictor.get_output_names()]
+print(json.dumps(out))
 """
 
 
@@ -126,6 +137,7 @@ def test_paddle_runs_what_minipaddle_wrote_with_the_same_outputs(name, static_mo
                             capture_output=True, text=True, timeout=180, cwd=tmp_path)  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
     outs = json.loads(result.stdout.strip().splitlines()[-1])
-    assert len(outs) == len(expected)
-    for got, want in zip(outs, expected):
-        np.testing.assert_allclose(np.array(got, want.dtype), want, rtol=1e-5, atol=1e-6)
+    for how in ("static", "jit", "predictor"):  # load_inference_model + Executor, jit.load, the predictor
+        assert len(outs[how]) == len(expected), how
+        for got, want in zip(outs[how], expected):
+            np.testing.assert_allclose(np.array(got, want.dtype), want, rtol=1e-5, atol=1e-6, err_msg=how)
