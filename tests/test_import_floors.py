@@ -115,18 +115,6 @@ LAZY = {
     ("minipaddle.onnx.graph", "onnx"): _ONNX,
     ("minipaddle.onnx.op_table", "onnx"): _ONNX,
     (
-        "minipaddle.quantization.imperative.fuse_utils",
-        "minipaddle",
-    ): _PUBLIC_API,
-    (
-        "minipaddle.quantization.observers.abs_max",
-        "minipaddle",
-    ): _PUBLIC_API,
-    (
-        "minipaddle.quantization.observers.groupwise",
-        "minipaddle",
-    ): _PUBLIC_API,
-    (
         "minipaddle.static.io",
         "minipaddle.framework.pickle_reader",
     ): "reading .pdiparams.info needs the one restricted pickle reader, which lives in framework (to move down: left)",

@@ -13,7 +13,7 @@ This is why control flow that does not depend on a Tensor stays Python: only a V
 Lists: a list the body of a `while` on a Tensor condition appends to (or pops from) cannot stay a Python list,
 since the Program decides how many times the body runs; as in Paddle 2.6 it becomes a tensor array (a
 `TensorArray`, minipaddle/tensor/array.py) before the loop, so `append`, `pop`, `x[i]`, `len(x)` and
-`paddle.stack(x)` work on it inside and after the loop, and gradients flow through its writes and reads.
+`manipulation.stack(x)` work on it inside and after the loop, and gradients flow through its writes and reads.
 The branches of an `if` on a Tensor each get their own copy of such lists; they stay Python lists when both
 branches leave them the same length, and become tensor arrays otherwise.
 """
@@ -25,7 +25,6 @@ import contextlib
 import numpy as np
 
 from minipaddle import ops
-from minipaddle import tensor as paddle  # the public tensor functions (paddle.cast, ...), as user code names them
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, unique_name
 from minipaddle.core.tensor import Tensor
@@ -33,6 +32,8 @@ from minipaddle.ops.jit_ops import assert_true
 from minipaddle.static.control_flow import _merged_shape, cond, external_reads, while_loop
 from minipaddle.static.debug import Print
 from minipaddle.static.program import Variable, default_main_program
+from minipaddle.tensor import attribute, creation, indexing, logic, manipulation
+from minipaddle.tensor import math as tmath
 from minipaddle.tensor.array import TensorArray
 
 
@@ -89,7 +90,7 @@ def _number_dtype(x):
         return "bool"
     if isinstance(x, (int, np.integer)):
         return "int64"
-    return paddle.get_default_dtype()
+    return dtypes.get_default_dtype()
 
 
 def to_static_variable(x, like=None):
@@ -98,12 +99,12 @@ def to_static_variable(x, like=None):
     if is_variable(x):
         return x
     if isinstance(x, Tensor):
-        return paddle.assign(x)
+        return manipulation.assign(x)
     if (x is None or _undefined(x)) and is_variable(like):  # a placeholder: only its dtype matters
         return _placeholder(like)
     if isinstance(x, (bool, int, float, np.number)):
         dtype = like.dtype if is_variable(like) else dtypes.to_dtype(_number_dtype(x))
-        return paddle.assign(Tensor(np.asarray(x, dtype=dtype.np)))  # a constant op of the Program
+        return manipulation.assign(Tensor(np.asarray(x, dtype=dtype.np)))  # a constant op of the Program
     raise TypeError(f"to_static: cannot make a Tensor of {type(x).__name__} {x!r}")
 
 
@@ -111,11 +112,11 @@ def _placeholder(like):
     """Zeros of `like`'s dtype and shape (unknown sizes as 1) made in the current block, without reading `like`
     (which may live in another branch)."""
     shape = [d if d >= 0 else 1 for d in like.shape]
-    return paddle.assign(Tensor(np.zeros(shape, like.dtype.np)))
+    return manipulation.assign(Tensor(np.zeros(shape, like.dtype.np)))
 
 
 def _as_bool(pred):
-    return pred if pred.dtype.name == "bool" else paddle.cast(pred, "bool")
+    return pred if pred.dtype.name == "bool" else manipulation.cast(pred, "bool")
 
 
 def _is_data(x) -> bool:
@@ -297,10 +298,10 @@ def _merge_branch(name, a, b, program, tb, fb, parent, outs):
         if vx.dtype != vy.dtype:
             if not _is_data(x):
                 with _in_block(program, tb.idx):
-                    vx = paddle.cast(vx, vy.dtype)
+                    vx = manipulation.cast(vx, vy.dtype)
             elif not _is_data(y):
                 with _in_block(program, fb.idx):
-                    vy = paddle.cast(vy, vx.dtype)
+                    vy = manipulation.cast(vy, vx.dtype)
             else:
                 raise TypeError(
                     f"to_static: after the `if` on a Tensor, '{name}' is {vx.dtype.name} in the true branch but "
@@ -428,7 +429,7 @@ def _run_paddle_while(cond_fn, body_fn, get_args, set_args, names, push_pop=()) 
         for k, i in enumerate(carried):
             v = to_static_variable(_value(after[i]), like=values[k])
             if v.dtype != values[k].dtype and not _is_data(init[i]):  # the start was a Python number
-                v = paddle.cast(v, values[k].dtype)
+                v = manipulation.cast(v, values[k].dtype)
             new.append(v)
         return new
 
@@ -474,7 +475,7 @@ def convert_logical_and(x_fn, y_fn):
     y = y_fn()
     if not is_variable(y):
         return y and x
-    return paddle.logical_and(_as_bool(x), _as_bool(y))
+    return logic.logical_and(_as_bool(x), _as_bool(y))
 
 
 def convert_logical_or(x_fn, y_fn):
@@ -484,12 +485,12 @@ def convert_logical_or(x_fn, y_fn):
     y = y_fn()
     if not is_variable(y):
         return y or x
-    return paddle.logical_or(_as_bool(x), _as_bool(y))
+    return logic.logical_or(_as_bool(x), _as_bool(y))
 
 
 def convert_logical_not(x):
     if is_variable(x):
-        return paddle.logical_not(_as_bool(x))
+        return logic.logical_not(_as_bool(x))
     return not x
 
 
@@ -501,7 +502,7 @@ def convert_var_dtype(x, dtype: str):
     otherwise."""
     target, py = _CASTS[dtype]
     if is_variable(x):
-        return paddle.cast(x, target)
+        return manipulation.cast(x, target)
     return py(x)
 
 
@@ -512,7 +513,7 @@ def convert_len(x):
             raise TypeError(f"len() of a 0-d Tensor ({x.name})")
         if x.shape[0] >= 0:
             return x.shape[0]
-        return paddle.shape(x)[0]
+        return attribute.shape(x)[0]
     if isinstance(x, (TensorRange, TensorEnumerate)):
         return x.length()
     if isinstance(x, TensorArray):  # an int64 Tensor of shape [1], as Paddle's convert_len gives
@@ -531,17 +532,17 @@ class TensorRange:
             raise TypeError("to_static: range() with a Tensor step is not supported; use a Python int step")
         if step == 0:
             raise ValueError("range() arg 3 must not be zero")
-        self.start = paddle.cast(start, "int64") if is_variable(start) else start
-        self.stop = paddle.cast(stop, "int64") if is_variable(stop) else stop
+        self.start = manipulation.cast(start, "int64") if is_variable(start) else start
+        self.stop = manipulation.cast(stop, "int64") if is_variable(stop) else stop
         self.step = step
 
     def length(self):
-        span = paddle.subtract(to_static_variable(self.stop), to_static_variable(self.start))
+        span = tmath.subtract(to_static_variable(self.stop), to_static_variable(self.start))
         if self.step > 0:
-            n = paddle.floor_divide(span + (self.step - 1), to_static_variable(self.step))
+            n = tmath.floor_divide(span + (self.step - 1), to_static_variable(self.step))
         else:
-            n = paddle.floor_divide(-span + (-self.step - 1), to_static_variable(-self.step))
-        return paddle.maximum(n, paddle.zeros_like(n))
+            n = tmath.floor_divide(-span + (-self.step - 1), to_static_variable(-self.step))
+        return tmath.maximum(n, creation.zeros_like(n))
 
     def item(self, i):
         return self.start + i * self.step
@@ -597,14 +598,14 @@ def convert_index(it, i):
         if isinstance(it, range):
             return i * it.step + it.start
         if isinstance(it, (list, tuple)) and it and all(_is_data(v) for v in it):
-            it = paddle.stack(list(it))  # a list of Tensors read at a Tensor index: stacked, then gathered
+            it = manipulation.stack(list(it))  # a list of Tensors read at a Tensor index: stacked, then gathered
         if not _is_data(it):
             raise TypeError(
                 f"to_static: a loop over a Python {type(it).__name__} became a while_loop on a Tensor condition (a "
                 "`break` or `return` under an `if` on a Tensor), and a Python list cannot be read at a Tensor index; "
                 "loop over a Tensor instead, or move the break out"
             )
-        return paddle.squeeze(paddle.gather(it, paddle.reshape(paddle.cast(i, "int64"), [1])), [0])
+        return manipulation.squeeze(indexing.gather(it, manipulation.reshape(manipulation.cast(i, "int64"), [1])), [0])
     return it[i]
 
 

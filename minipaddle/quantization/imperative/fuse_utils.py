@@ -14,7 +14,11 @@ from __future__ import annotations
 import copy
 
 from minipaddle import nn
+from minipaddle.core import state
+from minipaddle.nn import param_attr
 from minipaddle.nn.layer.layers import Layer
+from minipaddle.tensor import creation
+from minipaddle.tensor import math as tmath
 
 __all__ = ["Identity", "fuse_conv_bn", "fuse_layers"]
 
@@ -77,8 +81,6 @@ def fuse_layers(model: Layer, layers_to_fuse, inplace=False) -> Layer:
 
 
 def _fuse_pair(layer, bn):
-    import minipaddle as paddle
-
     if layer.training or bn.training:
         raise RuntimeError("fuse_layers: fusion only for eval! Call model.eval() first")
     axis = 0 if isinstance(layer, nn.Conv2D) else 1  # Linear's weight is [in, out]: outputs along axis 1
@@ -88,16 +90,17 @@ def _fuse_pair(layer, bn):
                         f"{type(bn).__name__}")  # fmt: skip
     fused = copy.deepcopy(layer)
     mean, var = bn._mean, bn._variance
-    gamma = bn.weight if bn.weight is not None else paddle.ones_like(mean)
-    beta = bn.bias if bn.bias is not None else paddle.zeros_like(mean)
-    bias = fused.bias if fused.bias is not None else paddle.zeros_like(mean)
-    a = gamma * paddle.rsqrt(var + bn._epsilon)
+    gamma = bn.weight if bn.weight is not None else creation.ones_like(mean)
+    beta = bn.bias if bn.bias is not None else creation.zeros_like(mean)
+    bias = fused.bias if fused.bias is not None else creation.zeros_like(mean)
+    a = gamma * tmath.rsqrt(var + bn._epsilon)
     shape = [-1 if i == axis else 1 for i in range(len(fused.weight.shape))]
-    with paddle.no_grad():
+    with state.no_grad():
         new_weight = fused.weight * a.reshape(shape)
         new_bias = (bias - mean) * a + beta
     fused.weight.set_value(new_weight.numpy())
     if fused.bias is None:
-        fused.bias = paddle.create_parameter(shape=[new_bias.shape[0]], dtype=str(bn._mean.dtype.name), is_bias=True)
+        fused.bias = param_attr.create_parameter(shape=[new_bias.shape[0]], dtype=str(bn._mean.dtype.name),
+                                                 is_bias=True)  # fmt: skip
     fused.bias.set_value(new_bias.numpy())
     return fused

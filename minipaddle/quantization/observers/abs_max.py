@@ -7,6 +7,7 @@ import numpy as np
 from minipaddle.core.tensor import Tensor
 from minipaddle.quantization.base_observer import BaseObserver
 from minipaddle.quantization.factory import ObserverFactory
+from minipaddle.tensor import math as tmath
 
 __all__ = ["AbsmaxObserver", "AbsmaxObserverLayer"]
 
@@ -40,9 +41,7 @@ class AbsmaxObserverLayer(BaseObserver):
         self.abs_max_val = Tensor(np.asarray(self.INIT_ABS_MAX, "float32"))
 
     def forward(self, input):
-        import minipaddle as paddle
-
-        self.abs_max_val = paddle.maximum(paddle.max(paddle.abs(input.detach())), self.abs_max_val)
+        self.abs_max_val = tmath.maximum(tmath.max(tmath.abs(input.detach())), self.abs_max_val)
         return input
 
     def cal_thresholds(self):

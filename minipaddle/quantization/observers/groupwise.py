@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from minipaddle.quantization.base_observer import BaseObserver
 from minipaddle.quantization.factory import ObserverFactory
+from minipaddle.tensor import creation, manipulation
+from minipaddle.tensor import math as tmath
 
 __all__ = ["GroupWiseWeightObserver", "GroupWiseWeightObserverLayer"]
 
@@ -43,18 +45,17 @@ class GroupWiseWeightObserverLayer(BaseObserver):
         return inputs
 
     def _cal_abs_max(self, inputs):
-        import minipaddle as T
-
         if len(inputs.shape) != 2:
             raise ValueError(f"GroupWiseWeightObserver: only 2-D weights are supported, got shape {inputs.shape}")
         rows, cols = inputs.shape
         if rows % self.group_size:
             raise ValueError(f"GroupWiseWeightObserver: group_size ({self.group_size}) must divide the input "
                              f"channels ({rows})")  # fmt: skip
-        grouped = T.reshape(T.transpose(inputs.detach(), [1, 0]), [cols, rows // self.group_size, self.group_size])
-        values = T.cast(T.max(T.abs(grouped), axis=2), "float32")
-        values = T.where(values == 0, T.full_like(values, 1e-8), values)
-        return T.transpose(values, [1, 0])
+        grouped = manipulation.transpose(inputs.detach(), [1, 0])
+        grouped = manipulation.reshape(grouped, [cols, rows // self.group_size, self.group_size])
+        values = manipulation.cast(tmath.max(tmath.abs(grouped), axis=2), "float32")
+        values = manipulation.where(values == 0, creation.full_like(values, 1e-8), values)
+        return manipulation.transpose(values, [1, 0])
 
     def min_value(self) -> float:
         return 0.0
@@ -69,11 +70,9 @@ class GroupWiseWeightObserverLayer(BaseObserver):
         return -1
 
     def cal_thresholds(self):
-        import minipaddle as T
-
         if self._scale is None:
             self._scale = self._max
-        self._zero_point = T.zeros_like(self._scale)
+        self._zero_point = creation.zeros_like(self._scale)
 
     def scales(self):
         if self._scale is None:
