@@ -115,10 +115,6 @@ LAZY = {
     ("minipaddle.onnx.graph", "onnx"): _ONNX,
     ("minipaddle.onnx.op_table", "onnx"): _ONNX,
     (
-        "minipaddle.static.io",
-        "minipaddle.framework.pickle_reader",
-    ): "reading .pdiparams.info needs the one restricted pickle reader, which lives in framework (to move down: left)",
-    (
         "minipaddle.static.paddle_ops",
         "minipaddle",
     ): _TRANSLATION,

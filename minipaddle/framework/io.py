@@ -4,7 +4,7 @@ Two formats, told apart on loading by their first bytes, never by the file's nam
 
 - Paddle's (the default for saving): the pickle that paddle 2.6's paddle.save writes and its paddle.load reads
   (framework/paddle_pickle.py). minipaddle writes it from plain dicts, lists and numpy arrays only, and reads it
-  through one restricted unpickler (framework/pickle_reader.py) that builds numpy arrays, numpy scalars and
+  through one restricted unpickler (static/pickle_reader.py) that builds numpy arrays, numpy scalars and
   containers and refuses every other name before anything is built: loading never runs code.
 - minipaddle's own (`paddle.save(obj, path, format="minipaddle")`): a zip archive of a JSON index and one numpy
   .npy file per array, read with `np.load(..., allow_pickle=False)`:
@@ -38,7 +38,7 @@ import numpy as np
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
 from minipaddle.framework.paddle_pickle import dump_paddle, load_paddle, paddle_object
-from minipaddle.framework.pickle_reader import RefusedPickle, is_pickle
+from minipaddle.static.pickle_reader import RefusedPickle, is_pickle
 from minipaddle.framework.program_file import is_program, read_program_file, save_program
 from minipaddle.nn.layer.layers import Layer
 from minipaddle.static.files import MAX_INFLATION, MAX_NESTING, atomic_file, read_array_member, write_array_member

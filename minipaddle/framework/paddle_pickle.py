@@ -1,5 +1,5 @@
 """Paddle 2.6's own paddle.save format (a pickle), written without pickling any object of ours and read through
-the restricted reader (framework/pickle_reader.py). Paddle's rules, from python/paddle/framework/io.py:
+the restricted reader (static/pickle_reader.py). Paddle's rules, from python/paddle/framework/io.py:
 
 Saving
 - A *state dict* (a dict whose values are all Tensors, or dicts holding no Tensor, such as an optimizer's
@@ -29,7 +29,7 @@ import ml_dtypes
 import numpy as np
 
 from minipaddle.core.tensor import Tensor
-from minipaddle.framework.pickle_reader import restricted_load
+from minipaddle.static.pickle_reader import restricted_load
 from minipaddle.static.big_arrays import UNPACK_INFO, join_big_arrays, split_big_arrays
 
 __all__ = ["dump_paddle", "load_paddle", "NAME_TABLE", "UNPACK_INFO"]

@@ -2,7 +2,7 @@
 in-memory forms (serialize_* / deserialize_*).
 
 Files (DESIGN.md, wall 4): every file is Paddle 2.6's own. static.save's `.pdparams`/`.pdopt` are pickles of
-{name: numpy array}, read back through the one restricted reader (framework/pickle_reader.py); a `.pdmodel` is a
+{name: numpy array}, read back through the one restricted reader (static/pickle_reader.py); a `.pdmodel` is a
 ProgramDesc protobuf (static/pdmodel.py, with the op translation table in static/paddle_ops.py) and a `.pdiparams`
 Paddle's parameter stream. A Program Paddle's format cannot hold here is written as minipaddle's JSON Program
 (static/serialize.py) with a warning, and `format="minipaddle"` asks for minipaddle's own files (the JSON and
@@ -50,6 +50,7 @@ from minipaddle.static.pdmodel import (
     write_pdmodel,
     write_program_desc,
 )
+from minipaddle.static.pickle_reader import RefusedPickle, restricted_loads
 from minipaddle.static.program import Program, Variable, default_main_program
 from minipaddle.static.prune import prune
 from minipaddle.static.serialize import program_to_bytes, read_program
@@ -219,8 +220,6 @@ def program_bytes(program: Program, fn: str) -> bytes:
 def _read_arrays(path: str, fn: str) -> dict:
     """{name: array} from a .pdparams/.pdopt file: Paddle's pickle (through the restricted reader, which builds
     only numpy arrays and plain containers) or minipaddle's older .npz, told apart by the bytes."""
-    from minipaddle.framework.pickle_reader import RefusedPickle, restricted_loads
-
     data = read_file(path, fn)
     if data[:2] == b"PK":
         return arrays_from_bytes(data, f"{fn}: {path}")
@@ -565,9 +564,6 @@ def _read_params(program: Program, params, source: str, fn: str = "load_inferenc
 def _read_info(path: str) -> dict:
     """The `.pdiparams.info` pickle ({name: {'structured_name', 'stop_gradient', 'trainable'}}), read through the
     restricted reader (it builds only containers, never code)."""
-
-    from minipaddle.framework.pickle_reader import RefusedPickle, restricted_loads
-
     data = read_file(path, "load_inference_model")
     if data[:1] == b"{":  # minipaddle's paddle.jit.save writes it as JSON (jit/saving.py), Paddle as a pickle
         try:

@@ -15,7 +15,7 @@ import pytest
 
 import minipaddle as paddle
 from minipaddle.framework import paddle_pickle
-from minipaddle.framework.pickle_reader import RefusedPickle, restricted_loads
+from minipaddle.static.pickle_reader import RefusedPickle, restricted_loads
 from tests.golden_files import GOLDEN_ROOT, read_arrays
 
 CHECKPOINTS = GOLDEN_ROOT / "paddle_models" / "checkpoints"

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import minipaddle as paddle
-from minipaddle.framework.pickle_reader import restricted_loads
+from minipaddle.static.pickle_reader import restricted_loads
 from tests.golden_files import GOLDEN_ROOT, read_arrays
 
 STATIC = GOLDEN_ROOT / "paddle_models" / "static"

@@ -16,8 +16,8 @@ import pytest
 
 import minipaddle as paddle
 from minipaddle.io import DataLoader
+from minipaddle.static.pickle_reader import RefusedPickle, restricted_loads
 from minipaddle.vision.datasets import MNIST, Cifar10, Cifar100, DatasetFolder, FashionMNIST, ImageFolder
-from minipaddle.vision.datasets.pickle_reader import UnsafePickleError, read_pickled_dict
 from minipaddle.vision.png import read_png, write_png
 
 
@@ -149,23 +149,23 @@ def test_a_malicious_cifar_pickle_is_refused_without_running_it(tmp_path):
     evil = cifar_batch(2, 0)
     evil[b"data"] = Payload(marker)
     path = cifar_archive(tmp_path / "evil.tar.gz", {"cifar-10-batches-py/data_batch_1": evil})
-    with pytest.raises(UnsafePickleError, match="system"):
+    with pytest.raises(RefusedPickle, match="system"):
         Cifar10(data_file=path)
     assert not marker.exists()
 
 
-def test_pickle_reader_handles_python2_strings_and_refuses_code():
-    # A Python 2 str written at protocol 2 (SHORT_BINSTRING), as in the original CIFAR files.
-    assert read_pickled_dict(b"\x80\x02}q\x00(U\x04dataq\x01U\x03abcq\x02u.") == {b"data": b"abc"}
+def test_cifar_batches_read_through_the_one_restricted_reader():
+    # A Python 2 str written at protocol 2 (SHORT_BINSTRING), as in the original CIFAR files: read as latin-1 str.
+    assert restricted_loads(b"\x80\x02}q\x00(U\x04dataq\x01U\x03abcq\x02u.") == {"data": "abc"}
     for proto in (2, 3, 4):
         d = {b"labels": [1, -2, 2**40], "name": "x", b"a": np.arange(6, dtype=">i4").reshape(2, 3), b"f": 1.5}
-        out = read_pickled_dict(pickle.dumps(d, protocol=proto))
-        assert out[b"labels"] == [1, -2, 2**40] and out[b"name"] == "x" and out[b"f"] == 1.5
+        out = restricted_loads(pickle.dumps(d, protocol=proto))
+        assert out[b"labels"] == [1, -2, 2**40] and out["name"] == "x" and out[b"f"] == 1.5
         np.testing.assert_array_equal(out[b"a"], d[b"a"])
-    with pytest.raises(UnsafePickleError, match="builtins.eval"):
-        read_pickled_dict(b"\x80\x02cbuiltins\neval\nq\x00X\x01\x00\x00\x001q\x01\x85q\x02Rq\x03.")
-    with pytest.raises(UnsafePickleError, match="O8"):  # an object array could hold anything
-        read_pickled_dict(pickle.dumps({b"a": np.array([object()])}, protocol=2))
+    with pytest.raises(RefusedPickle, match="eval"):
+        restricted_loads(b"\x80\x02cbuiltins\neval\nq\x00X\x01\x00\x00\x001q\x01\x85q\x02Rq\x03.")
+    with pytest.raises(RefusedPickle):  # an object array could hold anything
+        restricted_loads(pickle.dumps({b"a": np.array([object()])}, protocol=2))
 
 
 def test_png_round_trip(tmp_path):

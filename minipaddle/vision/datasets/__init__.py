@@ -1,7 +1,7 @@
 """paddle.vision.datasets: image datasets read from their original files, and datasets minipaddle makes itself.
 
 mnist.py          MNIST, FashionMNIST (IDX .gz files)
-cifar.py          Cifar10, Cifar100 (python-version .tar.gz, read by pickle_reader.py: no code is run)
+cifar.py          Cifar10, Cifar100 (python-version .tar.gz, read by static/pickle_reader.py: no code is run)
 folder.py         DatasetFolder, ImageFolder (.png and .npy; other formats through Pillow)
 digits.py         EmbeddedDigits: MNIST-shaped digits drawn by minipaddle, no download
 toys.py           make_moons, make_spirals, make_blobs: 2-D points for decision boundaries

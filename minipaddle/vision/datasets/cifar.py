@@ -1,6 +1,6 @@
 """CIFAR-10 and CIFAR-100, read from the original python-version archives (cifar-10/100-python.tar.gz).
 
-Each batch in the archive is a pickled dict; it is read with pickle_reader.py, which runs no code from the file.
+Each batch in the archive is a pickled dict; it is read with static/pickle_reader.py, which runs no code from the file.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import numpy as np
 
 from minipaddle.core.state import STATE
 from minipaddle.io.dataset import Dataset
+from minipaddle.static.pickle_reader import restricted_loads
 from minipaddle.vision.datasets.download import dataset_file
 from minipaddle.vision.datasets.mnist import check_mode_and_backend
-from minipaddle.vision.datasets.pickle_reader import read_pickled_dict
 from minipaddle.vision.image import require_pil
 
 __all__ = ["Cifar10", "Cifar100"]
@@ -52,11 +52,11 @@ class Cifar10(Dataset):
         with tarfile.open(self.data_file, mode="r") as archive:
             members = sorted((m for m in archive.getmembers() if m.isfile() and flag in m.name), key=lambda m: m.name)
             for member in members:
-                batch = read_pickled_dict(archive.extractfile(member).read(), f"{self.data_file}:{member.name}")
-                found = batch.get(b"labels", batch.get(b"fine_labels"))
-                if b"data" not in batch or found is None:
+                batch = _read_batch(archive.extractfile(member).read(), f"{self.data_file}:{member.name}", name)
+                found = batch.get("labels", batch.get("fine_labels"))
+                if "data" not in batch or found is None:
                     raise ValueError(f"{name}: {member.name} in {self.data_file} has no data or labels")
-                images.append(np.asarray(batch[b"data"], dtype=np.uint8).reshape(-1, 3, 32, 32))
+                images.append(np.asarray(batch["data"], dtype=np.uint8).reshape(-1, 3, 32, 32))
                 labels.append(np.asarray(found, dtype=np.int64))
         if not images:
             raise ValueError(f"{name}: {self.data_file} holds no '{flag}' batch; is it the python-version archive?")
@@ -86,3 +86,12 @@ class Cifar100(Cifar10):
     URL = URL_PREFIX + "cifar-100-python.tar.gz"
     MD5 = "eb9058c3a382ffc7106e4002c42a8d85"
     FLAGS = {"train": "train", "test": "test"}
+
+
+def _read_batch(data: bytes, where: str, name: str) -> dict:
+    """One pickled CIFAR batch through the one restricted reader (static/pickle_reader.py: nothing in the file can
+    run), with its keys as str whether Python 2 wrote them (str, read as latin-1) or Python 3 (bytes)."""
+    batch = restricted_loads(data)
+    if not isinstance(batch, dict):
+        raise ValueError(f"{name}: {where} is not a pickled dict, got {type(batch).__name__}")
+    return {k.decode("latin-1") if isinstance(k, bytes) else k: v for k, v in batch.items()}
