@@ -38,10 +38,10 @@ import numpy as np
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
 from minipaddle.framework.paddle_pickle import dump_paddle, load_paddle, paddle_object
-from minipaddle.static.pickle_reader import RefusedPickle, is_pickle
 from minipaddle.framework.program_file import is_program, read_program_file, save_program
 from minipaddle.nn.layer.layers import Layer
 from minipaddle.static.files import MAX_INFLATION, MAX_NESTING, atomic_file, read_array_member, write_array_member
+from minipaddle.static.pickle_reader import RefusedPickle, is_pickle
 
 __all__ = ["save", "load", "async_save", "clear_async_save_task_queue"]
 

@@ -29,8 +29,8 @@ import ml_dtypes
 import numpy as np
 
 from minipaddle.core.tensor import Tensor
-from minipaddle.static.pickle_reader import restricted_load
 from minipaddle.static.big_arrays import UNPACK_INFO, join_big_arrays, split_big_arrays
+from minipaddle.static.pickle_reader import restricted_load
 
 __all__ = ["dump_paddle", "load_paddle", "NAME_TABLE", "UNPACK_INFO"]
 
