@@ -225,15 +225,7 @@ def _read_arrays(path: str, fn: str) -> dict:
         return arrays_from_bytes(data, f"{fn}: {path}")
     if data[:1] != b"\x80":
         raise ValueError(f"{fn}: {path} is neither a Paddle checkpoint (a pickle) nor a minipaddle .npz")
-    try:
-        obj = restricted_loads(data)
-    except RefusedPickle as e:
-        raise ValueError(f"{fn}: {path} is refused: {e}") from None
-    except Exception as e:  # a truncated or damaged pickle
-        raise ValueError(f"{fn}: {path} is not a readable checkpoint, or it is truncated ({e})") from None
-    if not isinstance(obj, dict):
-        raise ValueError(f"{fn}: {path} holds a {type(obj).__name__}, not a dict of named arrays")
-    obj = join_big_arrays(dict(obj))
+    obj = join_big_arrays(dict(_read_pickled_dict(data, path, fn, "checkpoint", "named arrays")))
     # a paddle.save'd state dict has the name table too (and an optimizer's its LR_Scheduler): only arrays count
     return {k: v for k, v in obj.items() if isinstance(k, str) and isinstance(v, np.ndarray)}
 
@@ -573,12 +565,17 @@ def _read_info(path: str) -> dict:
         if not isinstance(info, dict):
             raise ValueError(f"load_inference_model: {path} holds a {type(info).__name__}, not a dict of names")
         return info
+    return _read_pickled_dict(data, path, "load_inference_model", ".pdiparams.info", "names")
+
+
+def _read_pickled_dict(data: bytes, path: str, fn: str, what: str, of: str) -> dict:
+    """A pickled dict through the restricted reader; refusals and damaged files as ValueErrors naming the file."""
     try:
-        info = restricted_loads(data)
+        obj = restricted_loads(data)
     except RefusedPickle as e:
-        raise ValueError(f"load_inference_model: {path} is refused: {e}") from None
+        raise ValueError(f"{fn}: {path} is refused: {e}") from None
     except Exception as e:  # a truncated or damaged pickle
-        raise ValueError(f"load_inference_model: {path} is not a readable .pdiparams.info ({e})") from None
-    if not isinstance(info, dict):
-        raise ValueError(f"load_inference_model: {path} holds a {type(info).__name__}, not a dict of names")
-    return info
+        raise ValueError(f"{fn}: {path} is not a readable {what}, or it is truncated ({e})") from None
+    if not isinstance(obj, dict):
+        raise ValueError(f"{fn}: {path} holds a {type(obj).__name__}, not a dict of {of}")
+    return obj
