@@ -81,7 +81,7 @@ _FAMILIES = {  # name: (kwargs, input size, in the default run)
     "densenet121": ({}, 32, False), "densenet161": ({}, 32, False), "densenet169": ({}, 32, False),
     "densenet201": ({}, 32, False), "densenet264": ({}, 32, False),
     "alexnet": ({}, 224, False), "inception_v3": ({}, 75, False), "squeezenet1_0": ({}, 64, False),
-    "squeezenet1_1": ({}, 32, True), "googlenet": ({}, 96, False),
+    "squeezenet1_1": ({}, 32, True), "googlenet": ({}, 224, False),
     "shufflenet_v2_x0_25": ({}, 32, True), "shufflenet_v2_x0_33": ({}, 32, False),
     "shufflenet_v2_x0_5": ({}, 32, False), "shufflenet_v2_x1_0": ({}, 32, False),
     "shufflenet_v2_x1_5": ({}, 32, False), "shufflenet_v2_x2_0": ({}, 32, False),
