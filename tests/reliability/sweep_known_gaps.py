@@ -54,13 +54,6 @@ KNOWN_GAPS = {
         "bias=ragged list": "raw text: ValueError: setting an array element with a sequence. ",
         "bias=str": "raw text: ValueError: could not convert string to float: 'zzz'",
     },
-    "paddle.nn.functional.ctc_loss": {
-        "input_lengths=0-d tensor": "raw text: IndexError: invalid index to scalar variable.",
-        "input_lengths=rank+1": "raw text: ValueError: operands could not be broadcast together w",
-        "label_lengths=0-d tensor": "raw text: IndexError: invalid index to scalar variable.",
-        "label_lengths=rank+1": "raw text: ValueError: operands could not be broadcast together w",
-        "label_lengths=rank-1": "raw text: IndexError: boolean index did not match indexed array ",
-    },
     "paddle.nn.functional.dice_loss": {
         "epsilon=str": "raw text: ValueError: scale: could not convert string to float: ",
     },
@@ -75,12 +68,6 @@ KNOWN_GAPS = {
         "bias=0-d tensor": "raw text: IndexError: list index out of range",
         "input=0-d tensor": "raw text: IndexError: list index out of range",
         "input=empty tensor": "raw text: ValueError: cannot reshape array of size 4 into shape ",
-        "input=rank+1": "raw text: ValueError: cannot reshape array of size 4 into shape ",
-        "input=rank-1": "raw text: ValueError: cannot reshape array of size 4 into shape ",
-        "label=0-d tensor": "raw text: ValueError: cannot reshape array of size 1 into shape ",
-        "label=empty tensor": "raw text: ValueError: cannot reshape array of size 0 into shape ",
-        "label=rank+1": "raw text: ValueError: cannot reshape array of size 8 into shape ",
-        "label=rank-1": "raw text: ValueError: cannot reshape array of size 1 into shape ",
     },
     "paddle.nn.functional.multi_margin_loss": {
         "input=0-d tensor": "raw text: IndexError: list index out of range",

@@ -24,13 +24,14 @@ import minipaddle as paddle
 from tests.op_table import OP_TABLE
 from tests.reliability.sweep import public_path
 
-# Functions that refuse an int tensor as their first operand; the second operand follows the rule.
+# Functions that refuse an int tensor as their first operand; the second operand follows the rule. (mse_loss,
+# square_error_cost and soft_margin_loss take ints as paddle 2.6's dynamic mode does: the dtype sweep's verdict.)
 REFUSE_INT_FIRST = {
-    "nn.functional.prelu", "nn.functional.mse_loss", "nn.functional.square_error_cost", "nn.functional.l1_loss",
+    "nn.functional.prelu", "nn.functional.l1_loss",
     "nn.functional.smooth_l1_loss", "nn.functional.binary_cross_entropy",
     "nn.functional.binary_cross_entropy_with_logits", "nn.functional.sigmoid_focal_loss",
     "nn.functional.margin_ranking_loss", "nn.functional.log_loss", "nn.functional.cosine_embedding_loss",
-    "nn.functional.soft_margin_loss", "nn.functional.multi_label_soft_margin_loss", "nextafter", "lerp",
+    "nn.functional.multi_label_soft_margin_loss", "nextafter", "lerp",
     "nn.functional.triplet_margin_loss", "nn.functional.triplet_margin_with_distance_loss",
 }  # fmt: skip
 # Functions that refuse an int tensor on either side (float-only arithmetic, or same-dtype inputs as in paddle).
@@ -44,6 +45,8 @@ REFUSE_INT_EITHER = {
 # Functions with a dtype rule of their own, documented in their docstrings.
 OWN_RULE = {
     "ldexp": "y is an exponent: float64 if either is, else the default float (as paddle 2.6)",
+    "nn.functional.soft_margin_loss": "log(1 + exp(-label * input)) as paddle 2.6 writes it: label leads, so an int "
+    "input meets a float label in float",
     "addmm": "three tensors: input + alpha * (x @ y), the rule applied pair by pair in that order",
 }
 
