@@ -78,7 +78,6 @@ FLOORS = [
 # or slow-to-import ones.
 HEAVY = {"viz", "graphviz", "matplotlib", "ipywidgets", "IPython", "PIL", "visualdl", "tqdm", "scipy", "cv2"}
 
-_PUBLIC_API = "uses the public paddle.* API above its own floor (added this stop; to be hoisted next stop)"
 _TRANSLATION = "Paddle's op translation builds ops with the public API, above static (to move down next stop)"
 _ONNX = "onnx is a large package: loaded only when a model is exported or drawn"
 _NAMESPACE = "paddle.tensor.X / paddle.framework.X name all of paddle.*: resolved from the top on first use"
@@ -107,10 +106,6 @@ LAZY = {
     ): _NAMESPACE,
     ("minipaddle.inference.predictor", "threadpoolctl"): "threadpoolctl only when a Config sets the BLAS threads",
     ("minipaddle.onnx.convert", "onnx"): _ONNX,
-    (
-        "minipaddle.onnx.export",
-        "minipaddle",
-    ): _PUBLIC_API,
     ("minipaddle.onnx.export", "onnx"): _ONNX,
     ("minipaddle.onnx.graph", "onnx"): _ONNX,
     ("minipaddle.onnx.op_table", "onnx"): _ONNX,

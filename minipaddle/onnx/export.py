@@ -18,9 +18,9 @@ from minipaddle.jit.program_translator import StaticFunction, _StaticModeOn
 from minipaddle.nn.layer.layers import Layer
 from minipaddle.onnx.convert import program_to_onnx
 from minipaddle.static.executor import Executor, Scope, scope_guard
-from minipaddle.static.input import InputSpec
+from minipaddle.static.input import InputSpec, data
 from minipaddle.static.io import load_inference_model
-from minipaddle.static.program import TRAINING_FLAG
+from minipaddle.static.program import TRAINING_FLAG, Program, Variable, program_guard
 
 __all__ = ["export", "export_model", "trace_program"]
 
@@ -60,22 +60,20 @@ def trace_program(layer, input_spec) -> tuple:
     """(program, feed names, fetch names, values): `layer` run once on paddle.static.data inputs, in inference
     form (Program.clone(for_test=True)); values: the persistable variables' arrays (the Layer's parameters and
     buffers, borrowed by the trace as jit's does, and the constants the trace recorded)."""
-    import minipaddle as paddle
-
     specs = _specs(layer, input_spec)
     static_fn = _to_static_function(layer)
     if static_fn is not None:
         return _concrete_program(static_fn, specs)
-    main, startup = paddle.static.Program(), paddle.static.Program()
+    main, startup = Program(), Program()
     # The parameters and buffers enter the Program as persistable Variables (their arrays taken as they are),
     # not as constants copied into op attributes (VGG's 130M weights as Python floats: minutes and gigabytes).
-    with paddle.static.program_guard(main, startup), _StaticModeOn(), BuildContext(main) as ctx:
+    with program_guard(main, startup), _StaticModeOn(), BuildContext(main) as ctx:
         if isinstance(layer, Layer):
             ctx.guard(layer)
-        xs = [paddle.static.data(name, [-1 if d is None else d for d in shape], dtype) for name, shape, dtype in specs]
+        xs = [data(name, [-1 if d is None else d for d in shape], dtype) for name, shape, dtype in specs]
         out = layer(*xs)
     outs = _flatten(out)
-    if not outs or not all(isinstance(o, paddle.static.Variable) for o in outs):
+    if not outs or not all(isinstance(o, Variable) for o in outs):
         raise TypeError("paddle.onnx.export: the layer must return a Tensor or a list/tuple of Tensors")
     values = {v.name: t.numpy() for t, v in ctx.captured}
     values.update(_constants_to_weights(main))
