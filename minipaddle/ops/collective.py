@@ -43,7 +43,7 @@ class _Collective(OpDef):
     in_place = True
 
     def communicate(self, comm, buf, **attrs):
-        raise NotImplementedError(f"{self.name}: communicate")
+        raise NotImplementedError(f"{self.name}: a collective OpDef defines communicate() (the base class has none)")
 
     def kernel(self, x, ring_id=0, **attrs):
         if self.in_place:
@@ -181,7 +181,7 @@ class _Reshaping(_Collective):
     differentiable = True
 
     def rows(self, n: int, nranks: int) -> int:
-        raise NotImplementedError(f"{self.name}: rows")
+        raise NotImplementedError(f"{self.name}: a gather/scatter OpDef defines rows() (the base class has none)")
 
     def infer_meta(self, x: Meta, nranks=1, **attrs) -> Meta:
         return Meta((self.rows(x.shape[0], nranks) if x.shape[0] >= 0 else -1, *x.shape[1:]), x.dtype)

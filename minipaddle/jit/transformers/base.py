@@ -41,6 +41,32 @@ class Transformer(ast.NodeTransformer):
         return tree
 
 
+class ControlFlowTransformer(Transformer):
+    """A transformer of `if`/loops: it knows the local names of the user function it is in (`self.locals`, for
+    which variables a branch or body may carry) and whether it is inside a `try` (`self.try_depth`: control flow
+    there stays Python)."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx)
+        self.try_depth = 0
+
+    def visit_FunctionDef(self, node):
+        if getattr(node, HELPER, False):
+            self.generic_visit(node)
+            return node
+        outer = getattr(self, "locals", set())
+        self.locals = function_locals(node)
+        self.generic_visit(node)
+        self.locals = outer
+        return node
+
+    def visit_Try(self, node):
+        self.try_depth += 1
+        self.generic_visit(node)
+        self.try_depth -= 1
+        return node
+
+
 # ---- building nodes ---------------------------------------------------------------------------------------------
 
 

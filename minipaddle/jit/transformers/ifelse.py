@@ -19,11 +19,9 @@ from __future__ import annotations
 import ast
 
 from minipaddle.jit.transformers.base import (
-    HELPER,
-    Transformer,
+    ControlFlowTransformer,
     assigned_names,
     const,
-    function_locals,
     getter_setter,
     helper_def,
     jst_call,
@@ -36,30 +34,10 @@ from minipaddle.jit.transformers.base import (
 from minipaddle.jit.transformers.loop import push_pop_keyword
 
 
-class IfElseTransformer(Transformer):
+class IfElseTransformer(ControlFlowTransformer):
     name = "IfElseTransformer"
     level = 7
     doc = "if/elif/else -> _jst.IfElse(test, true_fn, false_fn, ...): a cond op when the test is a Variable"
-
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.try_depth = 0
-
-    def visit_FunctionDef(self, node):
-        if getattr(node, HELPER, False):
-            self.generic_visit(node)
-            return node
-        outer = getattr(self, "locals", set())
-        self.locals = function_locals(node)
-        self.generic_visit(node)
-        self.locals = outer
-        return node
-
-    def visit_Try(self, node):
-        self.try_depth += 1
-        self.generic_visit(node)
-        self.try_depth -= 1
-        return node
 
     def visit_If(self, node):
         self.generic_visit(node)

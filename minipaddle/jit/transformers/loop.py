@@ -20,12 +20,10 @@ from __future__ import annotations
 import ast
 
 from minipaddle.jit.transformers.base import (
-    HELPER,
-    Transformer,
+    ControlFlowTransformer,
     assign,
     assigned_names,
     const,
-    function_locals,
     getter_setter,
     helper_def,
     jst_call,
@@ -53,30 +51,10 @@ def for_to_while(node: ast.For, ctx) -> list:
     return located(init + [loop], node)
 
 
-class LoopTransformer(Transformer):
+class LoopTransformer(ControlFlowTransformer):
     name = "LoopTransformer"
     level = 6
     doc = "while/for -> _jst.While(cond_fn, body_fn, ...): a while_loop op when the condition is a Variable"
-
-    def __init__(self, ctx) -> None:
-        super().__init__(ctx)
-        self.try_depth = 0
-
-    def visit_FunctionDef(self, node):
-        if getattr(node, HELPER, False):
-            self.generic_visit(node)
-            return node
-        outer = getattr(self, "locals", set())
-        self.locals = function_locals(node)
-        self.generic_visit(node)
-        self.locals = outer
-        return node
-
-    def visit_Try(self, node):
-        self.try_depth += 1
-        self.generic_visit(node)
-        self.try_depth -= 1
-        return node
 
     def visit_For(self, node):
         self.generic_visit(node)
