@@ -182,19 +182,16 @@ def backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
         grad_tensor: the gradient of this tensor (default: ones of its shape).
         retain_graph: keep the graph so that backward can run through it again.
     """
+    grads = None if grad_tensor is None else [grad_tensor]
     if RECORDING.recorder is not None:  # a paddle.profiler.Profiler records: time the backward as one event
         with backward_span():
-            return _backward(self, grad_tensor, retain_graph)
-    _backward(self, grad_tensor, retain_graph)
-
-
-def _backward(self, grad_tensor, retain_graph: bool) -> None:
-    if grad_tensor is None and not self.stop_gradient:  # the common case, `loss.backward()`, kept short
+            autograd.backward([self], grads, retain_graph)
+    elif grad_tensor is None and not self.stop_gradient:  # the common case, `loss.backward()`, kept short
         seed = np.empty(self._data.shape, self._data.dtype)
         seed.fill(1)  # d(self)/d(self) = 1 (np.ones_like does the same, slower)
         autograd.run_backward([self], [Tensor(seed)], retain_graph)
     else:
-        autograd.backward([self], None if grad_tensor is None else [grad_tensor], retain_graph)
+        autograd.backward([self], grads, retain_graph)
 
 
 def clear_grad(self, set_to_zero: bool = True) -> None:

@@ -94,11 +94,12 @@ def run_backward(
         order = topological_order(root_nodes)
         # Once some leaf in the process has a "gradient ready" hook (DataParallel), each leaf is finished as soon as
         # the last node with an edge to it has run; otherwise all of them at the end (the same .grad, less work).
-        pending, leaves_of = _leaf_edges(order) if _READY_HOOKS.used else (None, _NO_LEAF_EDGES)
+        early = _READY_HOOKS.used
+        pending, leaves_of = _leaf_edges(order) if early else (None, None)
         for node in order:
             out_grads = grads.pop(id(node), None)
             if out_grads is None:  # no gradient reached this node (e.g. only through stop_gradient paths)
-                if node in leaves_of:
+                if early and node in leaves_of:
                     _finish_leaves(leaves_of[node], pending, leaf_grads, captured, create_graph)
                 continue
             if node.released:
@@ -134,11 +135,11 @@ def run_backward(
                 slots[k] = g if slots[k] is None else _sum(slots[k], g)
             if not retain_graph:
                 node.release()
-            if node in leaves_of:
+            if early and node in leaves_of:
                 _finish_leaves(leaves_of[node], pending, leaf_grads, captured, create_graph)
 
-        for leaf, g in list(leaf_grads.values()):  # the leaves not finished early (all of them without ready hooks)
-            _finish_leaf(leaf, g, leaf_grads, captured, create_graph)
+        for leaf, g in leaf_grads.values():  # the leaves not finished early (all of them without ready hooks)
+            _finish_leaf(leaf, g, captured, create_graph)
     finally:
         thread["grad_enabled"] = was_enabled
         thread["in_backward"] = was_in_backward
@@ -152,7 +153,6 @@ class _ReadyHooks:
 
 
 _READY_HOOKS = _ReadyHooks()
-_NO_LEAF_EDGES: dict = {}  # run_backward's map when no leaf is finished early
 
 
 def leaf_ready_hooks_used() -> None:
@@ -183,13 +183,12 @@ def _finish_leaves(keys: list, pending: dict, leaf_grads: dict, captured, create
     for key in keys:
         pending[key] -= 1
         if pending[key] == 0 and key in leaf_grads:
-            leaf, g = leaf_grads[key]
-            _finish_leaf(leaf, g, leaf_grads, captured, create_graph)
+            leaf, g = leaf_grads.pop(key)  # (so the end of the walk does not finish it again)
+            _finish_leaf(leaf, g, captured, create_graph)
 
 
-def _finish_leaf(leaf: Tensor, g: Tensor, leaf_grads: dict, captured, create_graph: bool) -> None:
+def _finish_leaf(leaf: Tensor, g: Tensor, captured, create_graph: bool) -> None:
     """The leaf's gradient for this pass is final: hooks, then accumulate (or capture), then the ready hooks."""
-    del leaf_grads[id(leaf)]
     if leaf._hooks:
         g = _call_hooks(leaf._hooks, g)
     if captured is not None:

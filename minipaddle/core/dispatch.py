@@ -20,7 +20,7 @@ import contextlib
 
 import numpy as np
 
-from minipaddle.core.kernel import run_kernel
+from minipaddle.core.kernel import arrays_of, run_kernel
 from minipaddle.core.node import GradNode
 from minipaddle.core.state import STATE, OpHook, op_hook, run_after_hooks, run_before_hooks
 from minipaddle.core.tensor import Tensor
@@ -44,10 +44,7 @@ def apply(op, inputs: tuple, attrs: dict | None = None):
     if hooks:
         inputs = run_before_hooks(hooks, op, inputs, attrs)
 
-    if len(inputs) == 2 and inputs[0] is not None and inputs[1] is not None:  # most ops: skip the list
-        out = run_kernel(op, (inputs[0]._data, inputs[1]._data), attrs)
-    else:
-        out = run_kernel(op, [None if t is None else t._data for t in inputs], attrs)
+    out = run_kernel(op, arrays_of(inputs), attrs)
 
     # A gradient is needed when recording is on and some input wants one.
     grad_enabled = state["grad_enabled"]

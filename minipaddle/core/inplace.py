@@ -9,7 +9,7 @@ next used: dispatch._renew_view). So gradients stay right whichever of them is c
 from __future__ import annotations
 
 from minipaddle.core import dispatch
-from minipaddle.core.kernel import run_kernel, run_kernel_into
+from minipaddle.core.kernel import arrays_of, run_kernel, run_kernel_into
 from minipaddle.core.node import GradNode
 from minipaddle.core.op import OPS
 from minipaddle.core.state import STATE, run_after_hooks, run_before_hooks
@@ -37,7 +37,7 @@ def apply_inplace(op, target: Tensor, inputs: tuple, attrs: dict | None = None) 
     # The target's history changes when the op is recorded, or when a tensor with a history gets a value that
     # depends on nothing needing a gradient (x.zero_()): its history ends there.
     cut = not need_grad and grad_enabled and target._node is not None
-    arrays = [None if t is None else t._data for t in inputs]
+    arrays = arrays_of(inputs)
     if not (need_grad or cut) and op.kernel_into is not None:
         run_kernel_into(op, target._data, arrays, attrs)  # nothing to record: write straight into the storage
         target._bump_version()

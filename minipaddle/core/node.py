@@ -29,6 +29,7 @@ class GradNode:
         "scope",
         "out_hooks",
         "released",
+        "input_meta",
         "__weakref__",
     )
 
@@ -39,12 +40,15 @@ class GradNode:
         # Where each input's gradient goes, fixed now: (the GradNode that made it, which output), (the leaf, 0), or
         # None when no gradient flows. Fixed at creation because an in-place op later re-attaches a tensor to a new
         # node, and this op used the value from before: its gradient belongs to the old history.
-        self.edges = tuple([None if t is None or t.stop_gradient else (t._node or t, t._out_index) for t in inputs])
-        # The version of each input when it was used; checked before the grad rule reads them.
-        if op.saves_inputs:
-            self.input_versions = tuple([t._version[0] if t is not None else 0 for t in inputs])
-        else:
-            self.input_versions = None
+        # The version of each input when it was used, for the ops whose grad rule reads them (checked first).
+        # (One plain loop for both, not two comprehensions: this runs for every recorded op.)
+        edges, versions = [], [] if op.saves_inputs else None
+        for t in inputs:
+            edges.append(None if t is None or t.stop_gradient else (t._node or t, t._out_index))
+            if versions is not None:
+                versions.append(0 if t is None else t._version[0])
+        self.edges = tuple(edges)
+        self.input_versions = None if versions is None else tuple(versions)
         if len(outputs) == 1:  # the common case, without building lists
             self.out_shapes = (outputs[0]._data.shape,)
             self.out_dtypes = (outputs[0]._data.dtype,)
@@ -60,6 +64,7 @@ class GradNode:
         self.scope = scope
         self.out_hooks = None  # {output index: [hook, ...]} from Tensor.register_hook on a non-leaf
         self.released = False  # True once backward has run without retain_graph
+        self.input_meta = None  # after release: {i: (shape, dtype)} of the inputs without an edge
 
     # ---- what grad rules read ----
 
@@ -88,14 +93,35 @@ class GradNode:
     def release(self) -> None:
         """Drop what the node holds after backward, so memory is freed and a second backward fails clearly.
 
-        Only the graph's shape stays (what viz draws after backward): every input that is not a leaf wanting a
-        gradient (a parameter, which its Layer keeps alive anyway) becomes a `_Released` stand-in with its shape
-        and dtype. Keeping the inputs themselves would keep each step's batch and activations alive for as long as
-        anyone holds the loss (`losses.append(loss)`)."""
+        Only the graph's shape stays (what viz draws after backward). The input Tensors go: keeping them would keep
+        each step's batch and activations alive for as long as anyone holds the loss (`losses.append(loss)`).
+        Their shapes and dtypes stay known: an input made by another node is described by that node's
+        `out_shapes`/`out_dtypes`, a leaf wanting a gradient is still reached through `edges`, and only the inputs
+        without an edge (constants, the batch) have their shape and dtype noted here. This runs for every node of
+        every backward and numpy's `.shape` is not free, so nothing else is copied."""
         self.released = True
         self.out_data = None
-        self.inputs = tuple([t if t is None or (t._node is None and not t.stop_gradient) else _Released(t)
-                             for t in self.inputs])  # fmt: skip
+        edges = self.edges
+        if None in edges:  # (a scan in C: most nodes have an edge for every input, and need no notes)
+            noted = {}
+            for i, t in enumerate(self.inputs):
+                if t is not None and edges[i] is None:
+                    noted[i] = (t._data.shape, t._data.dtype)
+            self.input_meta = noted
+        self.inputs = None
+
+    def _input_meta(self, i: int):
+        """(shape, numpy dtype) of input i as it was when the op ran, or None for an absent input."""
+        if self.inputs is not None:
+            t = self.inputs[i]
+            return None if t is None else (t._data.shape, t._data.dtype)
+        edge = self.edges[i]
+        if edge is None:  # no edge: noted by release(), unless the input was absent
+            return self.input_meta.get(i)
+        producer, k = edge
+        if type(producer) is GradNode:
+            return producer.out_shapes[k], producer.out_dtypes[k]
+        return producer._data.shape, producer._data.dtype  # a leaf
 
     # ---- public introspection (documented in docs/autograd_graph.md; viz reads only these) ----
 
@@ -111,11 +137,13 @@ class GradNode:
 
     @property
     def input_shapes(self) -> list:
-        return [None if t is None else list(t.shape) for t in self.inputs]
+        metas = [self._input_meta(i) for i in range(len(self.edges))]
+        return [None if m is None else list(m[0]) for m in metas]
 
     @property
     def input_dtypes(self) -> list:
-        return [None if t is None else t.dtype for t in self.inputs]
+        metas = [self._input_meta(i) for i in range(len(self.edges))]
+        return [None if m is None else dtypes.from_numpy(m[1]) for m in metas]
 
     @property
     def output_shapes(self) -> list:
@@ -137,24 +165,3 @@ class GradNode:
     def __repr__(self) -> str:
         where = f" in {self.scope}" if self.scope else ""
         return f"<GradNode {self.op.name}{where} -> {self.output_shapes}>"
-
-
-class _Released:
-    """Stands in for an input after release(): keeps the graph's shape but not the values."""
-
-    __slots__ = ("_node", "_out_index", "stop_gradient", "_shape", "_dtype")
-
-    def __init__(self, t: Tensor) -> None:
-        self._node = t._node
-        self._out_index = t._out_index
-        self.stop_gradient = t.stop_gradient
-        self._shape = t._data.shape
-        self._dtype = t._data.dtype
-
-    @property
-    def shape(self) -> list:
-        return list(self._shape)
-
-    @property
-    def dtype(self) -> dtypes.DType:
-        return dtypes.from_numpy(self._dtype)
