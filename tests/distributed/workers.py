@@ -218,6 +218,58 @@ def data_parallel_equals_one_process(steps: int = 20, per_rank: int = 4) -> None
     dist.barrier()
 
 
+class SavedNet(nn.Layer):
+    """A net with parameters and buffers (batch norm's running statistics), for the save/load checks."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc1 = nn.Linear(6, 8)
+        self.norm = nn.BatchNorm1D(8)
+        self.fc2 = nn.Linear(8, 3)
+
+    def forward(self, x):
+        return self.fc2(paddle.tanh(self.norm(self.fc1(x))))
+
+
+def save_data_parallel(directory: str) -> None:
+    """Train a DataParallel SavedNet on 2 ranks, then, as Paddle's docs show, rank 0 alone saves it with
+    `paddle.jit.save` (a plain inner Layer with input_spec, and an inner Layer whose forward is to_static) and
+    `paddle.save(model.state_dict())`; the test process loads them (test_data_parallel.py). Rank 1 loads the
+    state dict back into a DataParallel model of its own."""
+    dist.init_parallel_env()
+    r, n = dist.get_rank(), dist.get_world_size()
+    paddle.seed(7 + r)  # different weights per rank: what is saved is rank 0's after the broadcast
+    dp = paddle.DataParallel(SavedNet())
+    opt = paddle.optimizer.SGD(learning_rate=0.1, parameters=dp.parameters())
+    xs, ys = _data(3, 4 * n)
+    xs, ys = xs.astype("float32"), ys.astype("float32")
+    _train(dp, opt, xs, ys, rank=r, nranks=n)
+    spec = [paddle.static.InputSpec([None, 6], "float32", "x")]
+    probe = np.random.default_rng(3).normal(size=(5, 6)).astype("float32")
+    dp.eval()  # the inference form: batch norm on this rank's running statistics
+    static_dp = paddle.DataParallel(paddle.jit.to_static(SavedNet(), input_spec=spec))  # forward is to_static
+    static_dp.set_state_dict(dp.state_dict())
+    static_dp.eval()
+    if r == 0:
+        paddle.jit.save(static_dp, os.path.join(directory, "static", "net"))  # input_spec from to_static
+        paddle.jit.save(dp, os.path.join(directory, "plain", "net"), input_spec=spec)
+        paddle.save(dp.state_dict(), os.path.join(directory, "net.pdparams"))
+        expected = {f"param:{k}": v.numpy() for k, v in dp.state_dict().items()}
+        with paddle.no_grad():
+            out = dp(paddle.to_tensor(probe)).numpy()
+        np.savez(os.path.join(directory, "expected.npz"), probe=probe, out=out, **expected)
+    dist.barrier()
+    # the saved state dict loads into a DataParallel model on every rank (its keys have no `_layers.`)
+    other = paddle.DataParallel(SavedNet())
+    missing, unexpected = other.set_state_dict(paddle.load(os.path.join(directory, "net.pdparams")))
+    assert not missing and not unexpected, (missing, unexpected)
+    other.eval()
+    with paddle.no_grad():
+        out = other(paddle.to_tensor(probe)).numpy()
+    assert np.allclose(out, np.load(os.path.join(directory, "expected.npz"))["out"], atol=1e-6)
+    dist.barrier()
+
+
 def _graph_nodes(t) -> list:
     """The GradNodes behind `t` (through the public introspection: next_nodes)."""
     seen, stack, nodes = set(), [t._node], []
@@ -368,15 +420,6 @@ def data_parallel_features() -> None:
     recompute(dp_again, x).sum().backward()
     assert max(float(np.abs(p.grad.numpy() - q.grad.numpy()).max())
                for p, q in zip(plain.parameters(), again.parameters())) < 1e-12  # fmt: skip
-
-    # jit.save of a DataParallel saves the Layer inside (rank 0 writes)
-    if r == 0:
-        import tempfile
-
-        with tempfile.TemporaryDirectory() as tmp:
-            spec = [paddle.static.InputSpec([None, 6], "float64", "x")]
-            paddle.jit.save(dp_plain, os.path.join(tmp, "model"), input_spec=spec)
-            assert {"model.pdmodel", "model.pdiparams"} <= set(os.listdir(tmp)), os.listdir(tmp)
 
     # the timeline: forward, backward, each bucket's all-reduce, the optimizer step, gathered on rank 0
     paddle.seed(1)
