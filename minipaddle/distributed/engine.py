@@ -39,15 +39,13 @@ def collective_timeout() -> float:
 
 
 def world_rank() -> int:
-    return MPI.COMM_WORLD.Get_rank()
-
-
-def world_size() -> int:
-    return MPI.COMM_WORLD.Get_size()
+    """This process's rank in the job (with several nodes, MPI's own world is only this node's ranks)."""
+    return _JOINED["comm"].Get_rank() if _JOINED["comm"] is not None else MPI.COMM_WORLD.Get_rank()
 
 
 def abort(code: int = 1) -> None:
-    """End every rank of the job (MPI's launcher kills the others), after flushing this rank's output."""
+    """End every rank of this MPI job (MPI's launcher kills the others), after flushing this rank's output. With
+    several nodes that is this node's ranks: the launchers end the other nodes' (see rendezvous.py)."""
     sys.stdout.flush()
     sys.stderr.flush()
     MPI.COMM_WORLD.Abort(code)
@@ -293,8 +291,50 @@ def _mismatch_message(flight: InFlight) -> str:
 
 
 def world() -> Communicator:
-    comm = MPI.COMM_WORLD.Dup()  # our own context: user code calling mpi4py directly never mixes with ours
+    """The communicator of every rank of the job: MPI's world, or the nodes' ranks joined by `join_nodes`."""
+    base = _JOINED["comm"] if _JOINED["comm"] is not None else MPI.COMM_WORLD
+    comm = base.Dup()  # our own context: user code calling mpi4py directly never mixes with ours
     return Communicator(comm, list(range(comm.Get_size())))
+
+
+_JOINED = {"comm": None}  # the ranks of all nodes as one intracommunicator, once join_nodes has run
+
+
+def join_nodes(store, job_id: str, node: int, nnodes: int, rank: int) -> None:
+    """Join the ranks of `nnodes` separately launched MPI jobs (one `mpiexec` per node, as launch starts them)
+    into one communicator, with MPI's own means for it (MPI-2 dynamic process management), before the script runs.
+
+    Node 0's rank 0 opens an MPI port (`MPI_Open_port`) and puts its name in the rendezvous store; every other
+    node's ranks connect to it (`Comm.Connect`, collective over that node's ranks) while the ranks already joined
+    accept (`Comm.Accept`), and each intercommunicator is merged into one intracommunicator. Nodes may connect in
+    any order; a final split orders the ranks by their global rank (the ranks of the nodes before, plus the local
+    rank). Every rank of every node calls this (rank_main does, when launch says the job has several nodes)."""
+    local = MPI.COMM_WORLD
+    key = f"/{job_id}/mpi_port"
+    port = None
+    if node == 0:
+        comm = local
+        if local.rank == 0:
+            port = MPI.Open_port()
+            store.put(key, port)
+    else:
+        name = store.wait(key, what="node 0's MPI port") if local.rank == 0 else None
+        inter = local.Connect(name, root=0)
+        comm = inter.Merge(high=True)  # the joined ranks come after those already there
+        inter.Free()
+    # node 0's rank 0 stays rank 0 of every merged communicator (its side is always the low one): it holds the port
+    while comm.allreduce(1 if local.rank == 0 else 0) < nnodes:  # the number of nodes joined so far
+        inter = comm.Accept(port, root=0)
+        merged = inter.Merge(high=False)
+        inter.Free()
+        if comm is not local:
+            comm.Free()
+        comm = merged
+    if port is not None:
+        MPI.Close_port(port)
+    _JOINED["comm"] = comm.Split(0, rank)
+    if comm is not local:
+        comm.Free()
 
 
 def _contiguous(buf: np.ndarray) -> np.ndarray:
