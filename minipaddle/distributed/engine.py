@@ -5,16 +5,16 @@
 
 Before each collective, the ranks agree on what they are about to do: each rank contributes a small signature
 (which collective, its sequence number, dtype, shape, root) with a non-blocking all-gather, polled with a
-deadline. So ranks that call collectives in different orders or with different shapes get a clear error naming
-what every rank called, instead of a hang or silently wrong numbers; a rank that never arrives (it is in a
-different call, or finished early) makes the others fail after the timeout instead of hanging forever.
-What this cannot see: point-to-point calls (send/recv) that never match, which MPI itself cannot detect either.
+deadline, and the data goes only after the signatures matched. So ranks that call collectives in different
+orders or with different shapes get a clear error naming what every rank called (read from the signatures),
+instead of a hang, an MPI abort or silently wrong numbers; a rank that never arrives (it is in a different
+call, or finished early) makes the others fail after the timeout instead of hanging forever. What this cannot
+see: point-to-point calls (send/recv) that never match, which MPI itself cannot detect either.
 
-`start_allreduce` is the non-blocking form (DataParallel's buckets during backward): the signature and the data
-go out together as two non-blocking MPI calls, and the signature is checked when the data has arrived, so the
-rank computes on instead of waiting for the others. MPI moves such a request forward only while the rank is
-inside an MPI call, so the reducer calls `progress()` at every gradient that becomes ready, and `wait_all()`
-(the `c_sync_comm_stream` op) at the end.
+`start_allreduce` is the non-blocking form (DataParallel's buckets during backward): after the same agreement
+its data's Iallreduce is posted and the rank computes on instead of waiting for it. MPI moves such a request
+forward only while the rank is inside an MPI call, so the reducer calls `progress()` at every gradient that
+becomes ready, and `wait_all()` (the `c_sync_comm_stream` op) at the end.
 """
 
 from __future__ import annotations
@@ -39,15 +39,13 @@ def collective_timeout() -> float:
 
 
 def world_rank() -> int:
-    return MPI.COMM_WORLD.Get_rank()
-
-
-def world_size() -> int:
-    return MPI.COMM_WORLD.Get_size()
+    """This process's rank in the job (with several nodes, MPI's own world is only this node's ranks)."""
+    return _JOINED["comm"].Get_rank() if _JOINED["comm"] is not None else MPI.COMM_WORLD.Get_rank()
 
 
 def abort(code: int = 1) -> None:
-    """End every rank of the job (MPI's launcher kills the others), after flushing this rank's output."""
+    """End every rank of this MPI job (MPI's launcher kills the others), after flushing this rank's output. With
+    several nodes that is this node's ranks: the launchers end the other nodes' (see rendezvous.py)."""
     sys.stdout.flush()
     sys.stderr.flush()
     MPI.COMM_WORLD.Abort(code)
@@ -84,14 +82,16 @@ class Communicator:
 
     # ---- agreeing on the call ------------------------------------------------------------------------------
     def _signature(self, what: str, x: np.ndarray | None, root: int) -> np.ndarray:
-        """This call's signature: its sequence number, and checksums of what, dtype and shape; and the root."""
+        """This call's signature (its layout is described at `_SIGNATURE_SIZE`): what every rank compares, and can
+        describe, of every rank's call."""
         self.calls += 1
-        shape = () if x is None else x.shape
-        dtype = "" if x is None else x.dtype.str
-        return np.array(
-            [self.calls, zlib.crc32(what.encode()), zlib.crc32(dtype.encode()), zlib.crc32(repr(shape).encode()), root],
-            dtype=np.int64,
-        )
+        sig = np.full(_SIGNATURE_SIZE, -1, dtype=np.int64)
+        sig[:4] = self.calls, zlib.crc32(what.encode()), zlib.crc32(b"" if x is None else x.dtype.str.encode()), root
+        if x is not None:
+            sig[4] = x.ndim
+            sig[5 : 5 + min(x.ndim, _SHOWN_DIMS)] = x.shape[:_SHOWN_DIMS]
+            sig[-1] = zlib.crc32(repr(x.shape).encode())
+        return sig
 
     def agree(self, what: str, x: np.ndarray | None = None, root: int = -1) -> None:
         """Check that every rank is making the same call, before making it (see the module docstring)."""
@@ -100,10 +100,7 @@ class Communicator:
         self._wait(self.comm.Iallgather(mine, table), what)
         if (table == mine).all():
             return
-        shape = [] if x is None else list(x.shape)
-        described = f"{what}(dtype={x.dtype if x is not None else None}, shape={shape}, root={root})"
-        everyone = self.comm.allgather((self.calls, described))  # every rank saw the same table, so all get here
-        lines = [f"  rank {self.ranks[r]}: collective #{n}: {d}" for r, (n, d) in enumerate(everyone)]
+        lines = [f"  rank {self.ranks[r]}: {_described(row)}" for r, row in enumerate(table)]
         raise RuntimeError(
             "collective mismatch: the ranks called different collectives (or with different shapes, dtypes or "
             "roots); every rank must call the same collectives in the same order:\n" + "\n".join(lines)
@@ -133,14 +130,17 @@ class Communicator:
             _divide(buf, self.nranks)
 
     def start_allreduce(self, buf: np.ndarray, op: str) -> InFlight:
-        """Start an all-reduce of `buf` in place and return at once; `wait_all()` finishes it (and checks that every
-        rank made the same call: a mismatch is found there, after the data requests have been posted)."""
+        """Start an all-reduce of `buf` in place and return once its data is on its way; `wait_all()` finishes it.
+
+        The ranks first agree on the call (the small signature all-gather, waited for), and only then is the
+        data's Iallreduce posted: ranks that start all-reduces of different sizes get a `collective mismatch`
+        naming every rank's call before any data is sent (MPI's behaviour for such calls is undefined; MPICH may
+        abort the job with "message truncated"). The wait costs the rank that arrives last nothing, the others
+        wait for it here instead of at the end of backward, and the data then overlaps the rest of backward."""
         what = f"all_reduce[{op}]"
-        mine = self._signature(what, buf, -1)
-        table = np.empty((self.nranks, mine.size), dtype=np.int64)
-        requests = [self.comm.Iallgather(mine, table),
-                    self.comm.Iallreduce(MPI.IN_PLACE, _contiguous(buf), _MPI_OPS[op])]  # fmt: skip
-        flight = InFlight(self, what, mine, table, requests, buf, op)
+        self.agree(what, buf)
+        request = self.comm.Iallreduce(MPI.IN_PLACE, _contiguous(buf), _MPI_OPS[op])
+        flight = InFlight(self, what, self.calls, request, buf, op)
         self.in_flight.append(flight)
         return flight
 
@@ -159,7 +159,7 @@ class Communicator:
                 if time.monotonic() > deadline:
                     raise RuntimeError(
                         f"{flight.what}: rank {self.ranks[self.rank]} waited {collective_timeout():g} s for a "
-                        f"non-blocking all-reduce (collective #{flight.mine[0]}) but not every rank of the group "
+                        f"non-blocking all-reduce (collective #{flight.number}) but not every rank of the group "
                         f"{self.ranks} joined ({_TIMEOUT_ENV} sets the timeout)."
                     )
                 time.sleep(pause)
@@ -252,49 +252,102 @@ class Communicator:
 
 
 class InFlight:
-    """A started non-blocking all-reduce: its two MPI requests (signature and data) and when it finished."""
+    """A started non-blocking all-reduce (its signature already agreed): its data request and when it finished."""
 
-    def __init__(self, comm: Communicator, what: str, mine, table, requests: list, buf: np.ndarray, op: str):
-        self.comm, self.what, self.mine, self.table = comm, what, mine, table
-        self.requests, self.buf, self.op = requests, buf, op
+    def __init__(self, comm: Communicator, what: str, number: int, request, buf: np.ndarray, op: str):
+        self.comm, self.what, self.number = comm, what, number
+        self.request, self.buf, self.op = request, buf, op
         self.started = time.perf_counter()
         self.finished = None  # perf_counter() when a test first found it complete
 
     def test(self) -> bool:
-        """True once complete (the signature checked, AVG divided); one MPI call while it is not."""
+        """True once complete (AVG divided); one MPI call while it is not."""
         if self.finished is not None:
             return True
-        if not MPI.Request.Testall(self.requests):
+        if not self.request.Test():
             return False
         self.finished = time.perf_counter()
-        if not (self.table == self.mine).all():
-            self.comm.in_flight = []  # the job is broken; nothing more is waited for
-            raise RuntimeError(_mismatch_message(self))
         if self.op == "avg":
             _divide(self.buf, self.comm.nranks)
         return True
 
 
-def _mismatch_message(flight: InFlight) -> str:
-    """A non-blocking call cannot ask the ranks to describe their calls (they may have posted more since), so the
-    message says which parts of the signature differ on which rank."""
-    fields = ("sequence number", "collective", "dtype", "shape", "root")
-    ranks = flight.comm.ranks
-    lines = []
-    for r, row in enumerate(flight.table):
-        differ = [f for f, a, b in zip(fields, row, flight.mine) if a != b]
-        if differ:
-            lines.append(f"  rank {ranks[r]} differs in its {', '.join(differ)}")
-    return (
-        f"collective mismatch: rank {ranks[flight.comm.rank]} started a non-blocking {flight.what} of dtype "
-        f"{flight.buf.dtype}, shape {list(flight.buf.shape)} (collective #{flight.mine[0]}), but other ranks "
-        "called something else there; every rank must call the same collectives in the same order:\n" + "\n".join(lines)
-    )
+# The signature every rank contributes before each collective: [sequence number, crc32 of the collective's name,
+# crc32 of the dtype, root, ndim, the first _SHOWN_DIMS dims, crc32 of the whole shape]; -1 where there is none.
+# Sizes and names are there in the open (or as checksums of names every rank knows), so any rank can describe any
+# other rank's call from the table alone, without a second exchange.
+_SHOWN_DIMS = 8
+_SIGNATURE_SIZE = 6 + _SHOWN_DIMS
+_OPS = ("sum", "max", "min", "prod", "avg")
+_NAMES = {
+    zlib.crc32(n.encode()): n
+    for n in [
+        *(f"{c}[{op}]" for c in ("all_reduce", "reduce", "reduce_scatter") for op in _OPS),
+        *("broadcast", "all_gather", "scatter", "alltoall", "barrier", "all_gather_object"),
+    ]
+}
+_DTYPES = {zlib.crc32(b""): None}
+for _name in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
+              "float64", "complex64", "complex128"):  # fmt: skip
+    _DTYPES[zlib.crc32(np.dtype(_name).str.encode())] = _name
+
+
+def _described(row) -> str:
+    """One rank's call, read from its signature: e.g. `collective #3: all_reduce[sum](dtype=float32, shape=[4, 2],
+    root=-1)` (names not in the tables show as their checksum)."""
+    what = _NAMES.get(int(row[1]), f"collective {int(row[1]):#x}")
+    dtype = _DTYPES.get(int(row[2]), f"dtype {int(row[2]):#x}")
+    ndim = int(row[4])
+    shape = [] if ndim < 0 else [int(d) for d in row[5 : 5 + min(ndim, _SHOWN_DIMS)]]
+    shown = ", ".join(map(str, shape)) + (", ..." if ndim > _SHOWN_DIMS else "")
+    return f"collective #{int(row[0])}: {what}(dtype={dtype}, shape=[{shown}], root={int(row[3])})"
 
 
 def world() -> Communicator:
-    comm = MPI.COMM_WORLD.Dup()  # our own context: user code calling mpi4py directly never mixes with ours
+    """The communicator of every rank of the job: MPI's world, or the nodes' ranks joined by `join_nodes`."""
+    base = _JOINED["comm"] if _JOINED["comm"] is not None else MPI.COMM_WORLD
+    comm = base.Dup()  # our own context: user code calling mpi4py directly never mixes with ours
     return Communicator(comm, list(range(comm.Get_size())))
+
+
+_JOINED = {"comm": None}  # the ranks of all nodes as one intracommunicator, once join_nodes has run
+
+
+def join_nodes(store, job_id: str, node: int, nnodes: int, rank: int) -> None:
+    """Join the ranks of `nnodes` separately launched MPI jobs (one `mpiexec` per node, as launch starts them)
+    into one communicator, with MPI's own means for it (MPI-2 dynamic process management), before the script runs.
+
+    Node 0's rank 0 opens an MPI port (`MPI_Open_port`) and puts its name in the rendezvous store; every other
+    node's ranks connect to it (`Comm.Connect`, collective over that node's ranks) while the ranks already joined
+    accept (`Comm.Accept`), and each intercommunicator is merged into one intracommunicator. Nodes may connect in
+    any order; a final split orders the ranks by their global rank (the ranks of the nodes before, plus the local
+    rank). Every rank of every node calls this (rank_main does, when launch says the job has several nodes)."""
+    local = MPI.COMM_WORLD
+    key = f"/{job_id}/mpi_port"
+    port = None
+    if node == 0:
+        comm = local
+        if local.rank == 0:
+            port = MPI.Open_port()
+            store.put(key, port)
+    else:
+        name = store.wait(key, what="node 0's MPI port") if local.rank == 0 else None
+        inter = local.Connect(name, root=0)
+        comm = inter.Merge(high=True)  # the joined ranks come after those already there
+        inter.Free()
+    # node 0's rank 0 stays rank 0 of every merged communicator (its side is always the low one): it holds the port
+    while comm.allreduce(1 if local.rank == 0 else 0) < nnodes:  # the number of nodes joined so far
+        inter = comm.Accept(port, root=0)
+        merged = inter.Merge(high=False)
+        inter.Free()
+        if comm is not local:
+            comm.Free()
+        comm = merged
+    if port is not None:
+        MPI.Close_port(port)
+    _JOINED["comm"] = comm.Split(0, rank)
+    if comm is not local:
+        comm.Free()
 
 
 def _contiguous(buf: np.ndarray) -> np.ndarray:

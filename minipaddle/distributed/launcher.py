@@ -47,6 +47,7 @@ class Outcome:
     pids: dict = field(default_factory=dict)  # rank -> its process id (when it got as far as saying it)
     log_dir: str | None = None
     dead: dict = field(default_factory=dict)  # pid -> exit code, for the processes MPI's launcher saw die
+    rank_offset: int = 0  # the global rank of this run's rank 0 (one node of a multi-node launch)
 
     @property
     def ok(self) -> bool:
@@ -63,18 +64,20 @@ class Outcome:
         lines = []
         for r, (state, detail) in sorted(self.statuses.items()):
             if state == "error":
-                lines.append(f"rank {r} raised {detail}")
+                lines.append(f"rank {self.rank_offset + r} raised {detail}")
         if not lines:  # no rank raised: which one died? MPI's launcher names its process id
             for r, (state, _) in sorted(self.statuses.items()):
                 if state == "running" and self.pids.get(r) in self.dead:
-                    lines.append(f"rank {r} died before finishing ({_exit_meaning(self.dead[self.pids[r]])})")
+                    lines.append(
+                        f"rank {self.rank_offset + r} died before finishing ({_exit_meaning(self.dead[self.pids[r]])})"
+                    )
         if not lines:
             died = [r for r, (state, _) in self.statuses.items() if state in ("running", "missing")]
             for r in died:
-                lines.append(f"rank {r} died before finishing ({_exit_meaning(self.returncode)})")
+                lines.append(f"rank {self.rank_offset + r} died before finishing ({_exit_meaning(self.returncode)})")
         if not lines:
             lines.append(f"mpiexec ended with status {self.returncode}")
-        terminated = [r for r, (state, _) in self.statuses.items() if state == "terminated"]
+        terminated = [self.rank_offset + r for r, (state, _) in self.statuses.items() if state == "terminated"]
         text = f"{what}: " + "\n".join(lines)
         if terminated:
             text += f"\n(ranks {terminated} were stopped by MPI's launcher after that)"
@@ -103,11 +106,22 @@ def environment(nprocs: int, ips: str, nproc_per_node: int, master: str | None =
         PADDLE_MASTER=master or endpoints[0],
         PADDLE_NNODES=str(len(hosts)),
         PADDLE_NPROC_PER_NODE=str(nproc_per_node),
+        PADDLE_GLOBAL_SIZE=str(nprocs),
+        PADDLE_LOCAL_SIZE=str(min(nprocs, nproc_per_node)),
         PADDLE_DISTRI_BACKEND="mpi",
         PADDLE_WITH_GLOO="0",
     )
-    env.pop("PADDLE_TRAINER_ID", None)
-    env.pop("PADDLE_CURRENT_ENDPOINT", None)
+    for var in (
+        "PADDLE_TRAINER_ID",
+        "PADDLE_CURRENT_ENDPOINT",
+        "PADDLE_GLOBAL_RANK",
+        "PADDLE_LOCAL_RANK",
+        "PADDLE_RANK_IN_NODE",
+        "MINIPADDLE_NNODES",
+        "MINIPADDLE_NODE_RANK",
+        "MINIPADDLE_RANK_OFFSET",
+    ):
+        env.pop(var, None)  # each rank's own (rank_main), or a multi-node launch's (launch/nodes.py)
     # One BLAS thread per core a rank has: N ranks each running numpy's default of one thread per core would
     # oversubscribe the machine N times over (set the variables yourself to choose otherwise).
     threads = str(max(1, (os.cpu_count() or 1) // nproc_per_node))
@@ -124,8 +138,9 @@ class RankRun:
     """N ranks running under one `mpiexec`; `wait()` returns their Outcome."""
 
     def __init__(self, nprocs: int, rank_args: list, env: dict, ips: str = "127.0.0.1", log_dir: str | None = None,
-                 out=None, echo_log: bool = False) -> None:  # fmt: skip
+                 out=None, echo_log: bool = False, rank_offset: int = 0) -> None:  # fmt: skip
         self.nprocs = nprocs
+        self.rank_offset = rank_offset
         self.log_dir = log_dir
         self.status_dir = tempfile.mkdtemp(prefix="minipaddle_ranks_")
         if log_dir:  # the last run's logs go first, so nobody (the echo of rank 0) reads them as this run's
@@ -200,7 +215,7 @@ class RankRun:
         if self._tail is not None:
             self._tail.join(5)
         statuses, pids = self._statuses()
-        return Outcome(code, statuses, pids, self.log_dir, dict(self.dead))
+        return Outcome(code, statuses, pids, self.log_dir, dict(self.dead), self.rank_offset)
 
     def kill(self) -> None:
         """End mpiexec and every rank (their whole process group)."""

@@ -46,14 +46,20 @@ def fill_paddle_env() -> None:
     mpi = launched_by_mpi()
     if mpi is None:
         return
-    rank, size = mpi
+    local, size = mpi
+    rank = local
+    if _env_int("MINIPADDLE_NNODES", 1) > 1:  # one node of a multi-node launch: MPI's world is this node's ranks
+        rank = _env_int("MINIPADDLE_RANK_OFFSET", 0) + local  # after the ranks of the nodes before this one
+        size = _env_int("PADDLE_TRAINERS_NUM", size)
     endpoints = [f"127.0.0.1:{6170 + r}" for r in range(size)]
     if os.environ.get("PADDLE_TRAINER_ID") != str(rank) or "PADDLE_TRAINERS_NUM" not in os.environ:
         os.environ["PADDLE_TRAINER_ID"] = str(rank)
         os.environ["PADDLE_TRAINERS_NUM"] = str(size)
         os.environ.setdefault("PADDLE_TRAINER_ENDPOINTS", ",".join(endpoints))
         os.environ["PADDLE_CURRENT_ENDPOINT"] = os.environ["PADDLE_TRAINER_ENDPOINTS"].split(",")[rank]
-        os.environ.setdefault("PADDLE_RANK_IN_NODE", os.environ.get("MPI_LOCALRANKID", str(rank)))
+        os.environ.setdefault("PADDLE_RANK_IN_NODE", os.environ.get("MPI_LOCALRANKID", str(local)))
+        os.environ.setdefault("PADDLE_GLOBAL_RANK", str(rank))
+        os.environ.setdefault("PADDLE_LOCAL_RANK", str(local))
 
 
 class _World:
@@ -154,7 +160,8 @@ def init_parallel_env():
 
     comm = engine.world()
     if comm.nranks != nranks:
-        raise RuntimeError(f"init_parallel_env: PADDLE_TRAINERS_NUM says {nranks} ranks but MPI started {comm.nranks}")
+        raise RuntimeError(f"init_parallel_env: PADDLE_TRAINERS_NUM says {nranks} ranks but MPI started {comm.nranks}"
+                           " (a rank of a multi-node launch is started by launch on every node)")  # fmt: skip
     engine.install_abort_on_error()
     _WORLD.comm = comm
     RINGS[0] = comm

@@ -4,7 +4,8 @@ It gives the rank Paddle's environment variables, sends its output to `log_dir/w
 work (spawn's function, imported by name, with its JSON arguments; or launch's script as `__main__`), and
 writes how it ended into a status file that the launcher reads: `running`, `ok`, `error` (with the traceback),
 or `terminated` (killed by MPI's launcher because another rank failed), each with the rank's process id. A rank
-that raises aborts the whole MPI job, so no rank is left waiting.
+that raises aborts the whole MPI job, so no rank is left waiting. One node of a multi-node launch first joins
+its ranks with the other nodes' (engine.join_nodes).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ import signal
 import sys
 import traceback
 
-from minipaddle.distributed import spawn_payload
+from minipaddle.distributed import engine, spawn_payload
 from minipaddle.distributed.parallel_env import fill_paddle_env, launched_by_mpi
+from minipaddle.distributed.rendezvous import Store
 
 
 def _status(path: str, text: str) -> None:
@@ -59,10 +61,11 @@ def main(argv=None) -> None:
     mpi = launched_by_mpi()
     if mpi is None:
         raise SystemExit("rank_main: start me through mpiexec (spawn and launch do)")
-    rank = mpi[0]
+    local = mpi[0]  # this rank in its node's MPI job: names its status file and log (paddle's workerlog.N)
     os.environ.pop("PADDLE_TRAINER_ID", None)  # this rank's own, from MPI's rank
     fill_paddle_env()
-    status = os.path.join(args.status_dir, f"rank.{rank}")
+    rank = int(os.environ["PADDLE_TRAINER_ID"])  # in the whole job (the same as `local` on a single node)
+    status = os.path.join(args.status_dir, f"rank.{local}")
     pid = os.getpid()
     _status(status, f"running {pid}")
 
@@ -72,8 +75,12 @@ def main(argv=None) -> None:
 
     signal.signal(signal.SIGTERM, terminated)
     if args.log_dir:
-        _log_to(args.log_dir, rank)
+        _log_to(args.log_dir, local)
     try:
+        nnodes = int(os.environ.get("MINIPADDLE_NNODES", "1"))
+        if nnodes > 1:  # launch started this node's ranks alone: join them with the other nodes' first
+            store, job = Store(os.environ["PADDLE_MASTER"]), os.environ.get("PADDLE_JOB_ID", "default")
+            engine.join_nodes(store, job, int(os.environ["MINIPADDLE_NODE_RANK"]), nnodes, rank)
         if args.spawn:
             func, func_args = spawn_payload.load(args.spawn)
             func(*func_args)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import sys
 import types
 
 from minipaddle.core.tensor import Tensor
@@ -91,8 +92,7 @@ def save(layer, path, input_spec=None, **configs) -> None:
     prefix = _prefix(path)
     spec = _input_spec(input_spec)
     if isinstance(layer, Layer):
-        inner = getattr(layer, "_layers", layer)  # DataParallel wraps the Layer
-        _save_layer(inner, prefix, spec, configs)
+        _save_layer(_unwrapped(layer), prefix, spec, configs)
     elif isinstance(layer, StaticFunction):
         _write(prefix, layer.concrete_program_specify_input_spec(spec), None, dict(configs, input_spec=spec))
     elif inspect.isfunction(layer):
@@ -101,6 +101,16 @@ def save(layer, path, input_spec=None, **configs) -> None:
     else:
         raise TypeError(f"jit.save: layer must be a Layer, a to_static function or a function, got "
                         f"{type(layer).__name__}")  # fmt: skip
+
+
+def _unwrapped(layer: Layer) -> Layer:
+    """The Layer a DataParallel wraps (Paddle saves `DataParallel._layers`: the wrapper's forward(*inputs) has no
+    spec to trace), else `layer` itself. Only a real DataParallel is unwrapped (a user's Layer may well keep a
+    LayerList in `self._layers`); its module is loaded only by using it, so one not loaded means none exists."""
+    data_parallel = sys.modules.get("minipaddle.distributed.data_parallel")
+    if data_parallel is not None and isinstance(layer, data_parallel.DataParallel):
+        return layer._layers
+    return layer
 
 
 def _check_configs(configs: dict) -> None:

@@ -109,6 +109,26 @@ def test_plain_layer_with_input_spec_and_function(tmp_path):
     np.testing.assert_allclose(paddle.jit.load(fpath)(x).numpy(), x.numpy() * 2 + 1, rtol=1e-6)
 
 
+def test_a_layer_keeping_its_layers_in_an_attribute_named_layers_is_saved_whole(tmp_path):
+    """Only a DataParallel is unwrapped to its `_layers`: a user's Layer may keep a LayerList under that name."""
+
+    class Stack(nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self._layers = nn.LayerList([nn.Linear(4, 4), nn.Linear(4, 2)])
+
+        def forward(self, x):
+            for layer in self._layers:
+                x = layer(x)
+            return x
+
+    net = Stack()
+    path = str(tmp_path / "stack")
+    paddle.jit.save(net, path, input_spec=[InputSpec([None, 4], "float32")])
+    x = _x()
+    np.testing.assert_allclose(paddle.jit.load(path)(x).numpy(), net(x).numpy(), rtol=1e-6)
+
+
 def test_save_errors(tmp_path):
     net = nn.Linear(4, 2)
     with pytest.raises(ValueError, match="No valid transformed program"):
