@@ -28,10 +28,11 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, set_static_mode
+from minipaddle.static import paddle_indexing, paddle_pooling  # noqa: F401 (they fill the tables)
 from minipaddle.static.builder import enable_static
 from minipaddle.static.paddle_op_defaults import op_defaults
 from minipaddle.static.paddle_op_versions import OP_VERSIONS
-from minipaddle.static.paddle_ops import DTYPE_NUMBERS, INDEX_WRITERS, READERS, WRITERS, Shape, dtype_of
+from minipaddle.static.paddle_ops import DTYPE_NUMBERS, INDEX_WRITERS, READERS, WRITERS, Shape, Steps, dtype_of
 from minipaddle.static.paddle_proto import AttrType, ProgramDesc, TensorDesc, VarTypeEnum
 from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.program import OpDesc, Program, Variable, program_guard
@@ -674,15 +675,18 @@ class _DescWriter:
                     f"write_pdmodel: minipaddle op '{op.type}' has no Paddle op in the translation table "
                     "(static/paddle_ops.py WRITERS)"
                 )
-            kind, inputs, outputs, attrs = write(op, lambda n: self.variables[n])
-            attrs = {**attrs, **op.quant_attrs}  # Paddle keeps the quantization notes among the op's attributes
-            for names in inputs.values():
-                for n in names:
-                    self.declare(n, bd)
-            for names in outputs.values():
-                for n in names:
-                    self._declare_output(n, inputs, attrs, bd)
-            self.add_op(kind, inputs, outputs, attrs, bd)
+            written = write(op, lambda n: self.variables[n])
+            if isinstance(written, Steps):  # several Paddle ops, with the variables they pass between them
+                self.variables.update(written.temps)
+            for kind, inputs, outputs, attrs in written if isinstance(written, Steps) else [written]:
+                attrs = {**attrs, **op.quant_attrs}  # Paddle keeps the quantization notes among the op's attributes
+                for names in inputs.values():
+                    for n in names:
+                        self.declare(n, bd)
+                for names in outputs.values():
+                    for n in names:
+                        self._declare_output(n, inputs, attrs, bd)
+                self.add_op(kind, inputs, outputs, attrs, bd)
 
     def _declare_output(self, n: str, inputs: dict, attrs: dict, bd) -> None:
         if n in self.written:

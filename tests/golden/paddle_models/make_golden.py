@@ -130,6 +130,24 @@ class BiRnn(paddle.nn.Layer):
         return self.head(z[:, -1]), h, c, hg
 
 
+class IndexPool(paddle.nn.Layer):
+    """Indexing and pooling as paddle 2.6 writes them: strided_slice with negative strides, unsqueeze2 for None,
+    gather_nd (from lists and from a mask, with where_index), cumsum, 1-D pools (unsqueeze2 + pool2d /
+    max_pool2d_with_index + squeeze2), divisor_override (pool2d + scale), pool3d and max_pool3d_with_index."""
+
+    def forward(self, x, v):
+        F = paddle.nn.functional
+        views = x[:, ::-1] + x[:, :, 5:0:-1].sum() + x[None, :, 1].sum() + x[:, 3:0:-2].mean()
+        gathered = x[:, [2, 0]].sum(axis=1) + x[[1, 0]][:, 0] + paddle.cumsum(x, axis=1)[:, -1]
+        masked = x[x > 0.5]
+        p1, m1 = F.max_pool1d(x, 2, return_mask=True)
+        pools = F.adaptive_avg_pool1d(x, 3) + F.avg_pool1d(x, 2, ceil_mode=True)[:, :, :3] + p1[:, :, :3]
+        d = F.avg_pool2d(x.unsqueeze(1), 2, divisor_override=3)
+        p3, m3 = F.max_pool3d(v, 2, return_mask=True)
+        a3 = F.adaptive_avg_pool3d(v, [1, 2, 3]) + F.avg_pool3d(v, [4, 2, 2], [1, 2, 2])[:, :, :, :, :3]
+        return views, gathered, masked, pools, m1, d, p3, m3, a3, paddle.cumsum(v)
+
+
 def cond_while(x):
     """to_static with a tensor `if` (conditional_block) and a while_loop (while)."""
     if paddle.mean(x) > 0:
@@ -191,6 +209,7 @@ MODELS = {
     "birnn": (BiRnn, [([None, 5, 4], "float32")], True),
     "cond_while": (None, [([None, 3], "float32")], True),
     "quant_qat": (qat_net, [([None, 1, 4, 4], "float32")], True),
+    "index_pool": (IndexPool, [([None, 4, 6], "float32"), ([None, 2, 4, 4, 6], "float32")], True),
 }
 
 
