@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import warnings
 
@@ -42,6 +43,52 @@ def fresh_scope():
 def _output(exe, program, x):
     (out,) = exe.run(program, feed={"x": x}, fetch_list=[program.global_block().ops[-1].outputs["Out"][0]])
     return out
+
+
+def test_paddles_save_vars_directory_and_combined_file_load_as_paddles_static_load_reads_them(static_mode, fresh_scope):
+    main, startup, test, loss, feed = _static_mlp()
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    persistable = [v for v in main.list_vars() if v.persistable]
+    paddle.static.load(main, str(STATIC / "mlp_vars"), exe)  # a directory: every variable with a file
+    for name, value in STATE.items():
+        np.testing.assert_array_equal(fresh_scope.vars[name], value, err_msg=name)
+    np.testing.assert_allclose(_output(exe, test, EXPECTED["input:x"]), EXPECTED["output:test"], rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="var_list is required"):
+        paddle.static.load(main, str(STATIC / "mlp_vars.combined"), exe)
+    with pytest.raises(ValueError, match="executor is required"):
+        paddle.static.load(main, str(STATIC / "mlp_vars"))
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        paddle.static.load(main, str(STATIC / "mlp_vars.combined"), exe, var_list=persistable)  # one file
+        for name, value in STATE.items():
+            np.testing.assert_array_equal(scope.vars[name], value, err_msg=name)
+        w = main.global_block().var("fc_0.w_0")
+        with pytest.raises(RuntimeError, match="failed to load"):  # the file holds more than this one variable
+            paddle.static.load(main, str(STATIC / "mlp_vars.combined"), exe, var_list=[w])
+        scope.vars["fc_0.w_0"] = np.zeros_like(STATE["fc_0.w_0"])
+        with pytest.warns(UserWarning, match="fc_1.w_0.*not used"):  # a directory: only var_list's, as Paddle
+            paddle.static.load(main, str(STATIC / "mlp_vars"), exe, var_list=[w])
+        np.testing.assert_array_equal(scope.vars["fc_0.w_0"], STATE["fc_0.w_0"])
+    state = paddle.static.load_program_state(str(STATIC / "mlp_vars"))
+    assert set(state) == set(STATE) and all(np.array_equal(state[k], STATE[k]) for k in STATE)
+    state = paddle.static.load_program_state(str(STATIC / "mlp_vars.combined"), var_list=persistable)
+    assert set(state) == set(STATE) and all(np.array_equal(state[k], STATE[k]) for k in STATE)
+    assert list(paddle.static.load_program_state(str(STATIC / "mlp_vars"), var_list=["fc_1.b_0"])) == ["fc_1.b_0"]
+    with pytest.raises(ValueError, match="var_list can not be None"):
+        paddle.static.load_program_state(str(STATIC / "mlp_vars.combined"))
+
+
+def test_a_save_vars_directory_skips_files_that_are_not_variables(static_mode, tmp_path):
+    shutil.copytree(STATIC / "mlp_vars", tmp_path / "vars")
+    (tmp_path / "vars" / "notes.txt").write_text("not a tensor")
+    with pytest.warns(RuntimeWarning, match="notes.txt"):
+        state = paddle.static.load_program_state(str(tmp_path / "vars"))
+    assert set(state) == set(STATE)
+    (tmp_path / "vars" / "fc_0.w_0").write_bytes((STATIC / "mlp_vars" / "fc_0.w_0").read_bytes()[:30])  # truncated
+    with pytest.raises(RuntimeError, match="fc_0.w_0"):
+        paddle.static.load_program_state(str(tmp_path / "vars"), var_list=["fc_0.w_0"])
 
 
 def test_a_checkpoint_paddle_saved_loads_with_paddles_values(static_mode, fresh_scope):

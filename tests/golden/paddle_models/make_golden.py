@@ -264,6 +264,7 @@ def record_models(names) -> None:
 def record_static() -> None:
     """static/: paddle.static.save of a static MLP after one Adam step (mlp.pdparams/.pdopt/.pdmodel, the last the
     training Program with its backward and optimizer ops), paddle.save of its forward Program (mlp_test.pdmodel),
+    paddle.static.save_vars of its persistables as a directory (mlp_vars/) and as one file (mlp_vars.combined),
     and static/expected.npz: every persistable value ("state:<name>"), the input and the test Program's output."""
     out = os.path.join(HERE, "static")
     os.makedirs(out, exist_ok=True)
@@ -275,6 +276,11 @@ def record_static() -> None:
         exe.run(startup)
         exe.run(main, feed=feed, fetch_list=[loss])
         paddle.static.save(main, os.path.join(out, "mlp"))
+        # the older layouts paddle.static.load falls back to: one file per persistable variable in a directory,
+        # and all of them in one file (save_combine, sorted by name); paddle.static.save_vars writes both
+        persistable = paddle.static.io.is_persistable
+        paddle.static.save_vars(exe, os.path.join(out, "mlp_vars"), main, predicate=persistable)
+        paddle.static.save_vars(exe, out, main, predicate=persistable, filename="mlp_vars.combined")
         paddle.save(test, os.path.join(out, "mlp_test.pdmodel"))
         (result,) = exe.run(test, feed={"x": feed["x"]}, fetch_list=[test.global_block().ops[-1].output_arg_names[0]])
         state = paddle.static.load_program_state(os.path.join(out, "mlp"))
