@@ -555,11 +555,13 @@ def _rnn(op):
 
     Paddle's layout: a cell per (layer, direction), numbered layer * directions + direction; WeightList holds each
     cell's w_ih, w_hh, then each cell's b_ih, b_hh; PreState's first axis is the cell. A bidirectional layer runs
-    its backward cell over the reversed sequence and gives both cells' outputs side by side to the next layer."""
+    its backward cell over the reversed sequence and gives both cells' outputs side by side to the next layer.
+
+    With SequenceLength [N] (padded sequences), a step t >= length of sequence n leaves its state as it was and
+    outputs zeros, in both directions: the backward cell meets the padding first, so it starts at the last real
+    step with the initial state, as Paddle's kernel does."""
     paddle = _paddle()
     mode = op.attr("mode", "LSTM")
-    if op.xs("SequenceLength"):
-        raise NotImplementedError("rnn with SequenceLength (padded sequences of several lengths)")
     directions = 2 if op.attr("is_bidirec", False) else 1
     x = op.x("Input")  # [T, N, input] (time major)
     steps = x.shape[0]
@@ -573,6 +575,11 @@ def _rnn(op):
     c0 = states[1] if mode == "LSTM" else None
     hs, cs = [None] * cells, [None] * cells
     seq = [x[t] for t in range(steps)]
+    masks = [None] * steps
+    lengths = op.x("SequenceLength")
+    if lengths is not None:  # masks[t]: [N, 1], 1 where step t is inside the sequence
+        masks = [paddle.unsqueeze(paddle.cast(lengths > paddle.full_like(lengths, t), x.dtype), -1) for t in
+                 range(steps)]  # fmt: skip
     for layer in range(layers):
         runs = []
         for d in range(directions):
@@ -581,7 +588,8 @@ def _rnn(op):
             b_ih, b_hh = weights[2 * cells + 2 * cell], weights[2 * cells + 2 * cell + 1]
             inputs = seq if d == 0 else seq[::-1]
             c = c0[cell] if c0 is not None else None
-            outs, hs[cell], cs[cell] = _rnn_cell_run(mode, inputs, h0[cell], c, w_ih, w_hh, b_ih, b_hh)
+            step_masks = masks if d == 0 else masks[::-1]
+            outs, hs[cell], cs[cell] = _rnn_cell_run(mode, inputs, h0[cell], c, w_ih, w_hh, b_ih, b_hh, step_masks)
             runs.append(outs if d == 0 else outs[::-1])
         seq = runs[0] if directions == 1 else [paddle.concat([f, b], axis=-1) for f, b in zip(*runs)]
     out = paddle.stack(seq, axis=0)
@@ -589,11 +597,13 @@ def _rnn(op):
     return {"Out": out, "State": state}
 
 
-def _rnn_cell_run(mode: str, inputs: list, h, c, w_ih, w_hh, b_ih, b_hh) -> tuple:
-    """(outputs, last h, last c) of one cell over the time steps `inputs`."""
+def _rnn_cell_run(mode: str, inputs: list, h, c, w_ih, w_hh, b_ih, b_hh, masks: list) -> tuple:
+    """(outputs, last h, last c) of one cell over the time steps `inputs`; masks[t] (None: every sequence is
+    this long) keeps the state of the sequences that have ended and zeros their output."""
     paddle, F = _paddle(), _F()
     outs = []
-    for xt in inputs:
+    for xt, mask in zip(inputs, masks):
+        h_before, c_before = h, c
         gates_x = paddle.matmul(xt, w_ih, transpose_y=True) + b_ih
         gates_h = paddle.matmul(h, w_hh, transpose_y=True) + b_hh
         if mode == "LSTM":
@@ -609,7 +619,12 @@ def _rnn_cell_run(mode: str, inputs: list, h, c, w_ih, w_hh, b_ih, b_hh) -> tupl
         else:
             act = paddle.tanh if mode == "RNN_TANH" else F.relu
             h = act(gates_x + gates_h)
-        outs.append(h)
+        if mask is not None:
+            h = h * mask + h_before * (1.0 - mask)
+            c = c * mask + c_before * (1.0 - mask) if c is not None else None
+            outs.append(h * mask)
+        else:
+            outs.append(h)
     return outs, h, c
 
 

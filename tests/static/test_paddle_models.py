@@ -27,6 +27,7 @@ STORED = [
     "cond_while",
     "quant_qat",
     "index_pool",
+    "rnn_lengths",
 ]  # with their .pdiparams (index_pool, cond_while: none)
 PATTERNED = ["resnet18", "mobilenet_v2", "vgg11"]  # parameters from patterns.py, written by the test
 

@@ -148,6 +148,22 @@ class IndexPool(paddle.nn.Layer):
         return views, gathered, masked, pools, m1, d, p3, m3, a3, paddle.cumsum(v)
 
 
+class RnnLengths(paddle.nn.Layer):
+    """Padded sequences: the rnn op with SequenceLength (a bidirectional LSTM, then a GRU); the lengths fed are
+    x1 % 4 + 2 (2 and 5 of 5 steps)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = paddle.nn.LSTM(4, 6, direction="bidirect")
+        self.gru = paddle.nn.GRU(12, 3, num_layers=2)
+
+    def forward(self, x, n):
+        lengths = n % 4 + 2
+        y, (h, c) = self.lstm(x, sequence_length=lengths)
+        z, hg = self.gru(y, sequence_length=lengths)
+        return y, h, c, z, hg
+
+
 def cond_while(x):
     """to_static with a tensor `if` (conditional_block) and a while_loop (while)."""
     if paddle.mean(x) > 0:
@@ -209,6 +225,7 @@ MODELS = {
     "birnn": (BiRnn, [([None, 5, 4], "float32")], True),
     "cond_while": (None, [([None, 3], "float32")], True),
     "quant_qat": (qat_net, [([None, 1, 4, 4], "float32")], True),
+    "rnn_lengths": (RnnLengths, [([None, 5, 4], "float32"), ([None], "int64")], True),
     "index_pool": (IndexPool, [([None, 4, 6], "float32"), ([None, 2, 4, 4, 6], "float32")], True),
 }
 
