@@ -11,14 +11,16 @@ API writes it into a .pdmodel:
   window sum over the divisor when every window has the whole kernel (not with ceil_mode or a larger padding
   after than before: those are refused).
 
-Not written: max pooling with ceil_mode whose indices are read (paddle 2.6's max_pool*_with_index has no ceil_mode;
-its Python API drops it, so paddle's own files compute another output size).
+- max pooling with ceil_mode whose indices are read (1-D, 2-D): paddle 2.6's max_pool2d_with_index has no
+  ceil_mode (its Python API drops it, so paddle's own files compute another output size), so the input is widened
+  with -FLT_MAX and the Mask recomputed (see _ceil_mode_with_index).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from minipaddle.ops.windows import out_size
 from minipaddle.static.paddle_ops import _F, INDEX_WRITERS, Steps, Temp, _pairs, reads, writes
 
 __all__: list = []
@@ -110,9 +112,9 @@ def _with_index(op, var_of, nd: int, attrs: dict):
 
 def _w_max_pool_with_index(op, var_of):
     """max pooling whose indices some op reads, as Paddle's max_pool2d/3d_with_index."""
-    if op.attrs.get("ceil_mode"):
-        raise NotImplementedError("max pooling with ceil_mode and its indices (max_pool2d_with_index has no ceil_mode)")
     nd = len(op.attrs["kernel_size"])
+    if op.attrs.get("ceil_mode"):
+        return _ceil_mode_with_index(op, var_of, nd)
     attrs = {**_window_attrs(op, nd), "global_pooling": False, "adaptive": False}
     if len(attrs["paddings"]) != len(attrs["ksize"]):
         raise NotImplementedError(f"max pooling with its indices and paddings {op.attrs['paddings']} (one per axis)")
@@ -195,3 +197,86 @@ def _max_pool3d_with_index(op):
         out, mask = _F().max_pool3d(x, ksize, [int(s) for s in op.attr("strides")],
                                     [int(p) for p in op.attr("paddings", [0, 0, 0])], return_mask=True)  # fmt: skip
     return {"Out": out, "Mask": mask}
+
+
+# ---- max pooling with ceil_mode and its indices ------------------------------------------------------------------
+
+_LOWEST = float(np.finfo(np.float32).min)  # where Paddle's max scan starts (-FLT_MAX): never wins, mask stays -1
+
+
+def _ceil_mode_with_index(op, var_of, nd: int):
+    """ceil_mode's last partial windows, for max_pool2d_with_index (which has no ceil_mode): the input is extended
+    after its end with -FLT_MAX rows and columns (fill_any_like of a slice, concat) so that the floor-mode windows
+    are ceil_mode's, then the Mask, a flat index h * W' + w in the wider input, is made h * W + w again:
+    mask - (max(mask, 0) // W') * (W' - W), which keeps -1 (a window with nothing above -FLT_MAX) at -1."""
+    if nd == 3:
+        raise NotImplementedError("3-D max pooling with ceil_mode and its indices")
+    x = op.inputs["x"][0]
+    out, mask = op.outputs["Out"]
+    xv = var_of(x)
+    sizes = list(xv.shape[2:])
+    pads = [tuple(int(v) for v in p) for p in op.attrs["paddings"]]
+    if any(d < 0 for d in sizes) or any(b != a for b, a in pads):
+        raise NotImplementedError("max pooling with ceil_mode and its indices, with a spatial size known only at "
+                                  "run time or uneven paddings")  # fmt: skip
+    kernel, strides = [int(k) for k in op.attrs["kernel_size"]], [int(s) for s in op.attrs["strides"]]
+    extra = []
+    for d, k, st, (b, a) in zip(sizes, kernel, strides, pads):
+        windows = out_size(d, k, st, 1, (b, a), True)
+        extra.append(max(0, (windows - 1) * st + k - (d + b + a)))
+    steps, temps = [], {}
+    name = out + "@ceil"
+    source = x
+    if nd == 1:  # as a 2-D pool over [N, C, 1, L]
+        temps[name + "_in"] = Temp([*xv.shape[:2], 1, *sizes], xv.dtype)
+        steps.append(("unsqueeze2", {"X": [x]}, {"Out": [name + "_in"], "XShape": [name + "_in@XShape"]},
+                      {"axes": [2]}))  # fmt: skip
+        source, sizes, kernel, strides, pads, extra = name + "_in", [1, *sizes], [1, *kernel], [1, *strides], \
+            [(0, 0), *pads], [0, *extra]  # fmt: skip
+    shape = [*xv.shape[:2], *sizes]
+    for axis, e in zip((2, 3), extra):  # widen along H, then W
+        if not e:
+            continue
+        part, fill, wide = f"{name}_part{axis}", f"{name}_fill{axis}", f"{name}_wide{axis}"
+        part_shape = list(shape)
+        part_shape[axis] = e
+        temps[part] = Temp(part_shape, xv.dtype)
+        temps[fill] = Temp(part_shape, xv.dtype)
+        if e > shape[axis]:
+            raise NotImplementedError(f"max pooling with ceil_mode and its indices, {e} windows past an axis of size "
+                                      f"{shape[axis]}")  # fmt: skip
+        cut = {"axes": [axis], "starts": [0], "ends": [e], "decrease_axis": [], "infer_flags": [1]}
+        steps.append(("slice", {"Input": [source]}, {"Out": [part]}, cut))
+        steps.append(("fill_any_like", {"X": [part]}, {"Out": [fill]}, {"value": _LOWEST, "dtype": -1}))
+        shape[axis] += e
+        temps[wide] = Temp(shape, xv.dtype)
+        steps.append(("concat", {"X": [source, fill]}, {"Out": [wide]}, {"axis": axis}))
+        source = wide
+    attrs = {"ksize": kernel, "strides": strides, "paddings": [b for b, _ in pads], "global_pooling": False,
+             "adaptive": False}  # fmt: skip
+    out_shape = list(var_of(out).shape)
+    out_shape = [*out_shape[:2], 1, *out_shape[2:]] if nd == 1 else out_shape
+    pooled = name + "_out" if nd == 1 else out  # the 2-D op's outputs (a 1-D pool squeezes them after)
+    fixed = name + "_fixed" if nd == 1 else mask  # the mask in the input's own coordinates
+    raw = name + "_raw" if extra[1] else fixed  # the mask in the widened input's
+    for n in {pooled, fixed, raw} - {out, mask}:
+        temps[n] = Temp(out_shape, xv.dtype if n == pooled else "int32")
+    steps.append(("max_pool2d_with_index", {"X": [source]}, {"Out": [pooled], "Mask": [raw]}, attrs))
+    if extra[1]:
+        wide_w, e_w = shape[3], extra[1]
+        parts = {n: f"{name}_{n}" for n in ("zero", "width", "extra", "row0", "row", "shift")}
+        for n in parts.values():
+            temps[n] = Temp(out_shape, "int32")
+        steps += [("fill_any_like", {"X": [raw]}, {"Out": [parts["zero"]]}, {"value": 0.0, "dtype": -1}),
+                  ("fill_any_like", {"X": [raw]}, {"Out": [parts["width"]]}, {"value": float(wide_w), "dtype": -1}),
+                  ("fill_any_like", {"X": [raw]}, {"Out": [parts["extra"]]}, {"value": float(e_w), "dtype": -1}),
+                  ("elementwise_max", {"X": [raw], "Y": [parts["zero"]]}, {"Out": [parts["row0"]]}, {"axis": -1}),
+                  ("elementwise_floordiv", {"X": [parts["row0"]], "Y": [parts["width"]]}, {"Out": [parts["row"]]},
+                   {"axis": -1}),
+                  ("elementwise_mul", {"X": [parts["row"]], "Y": [parts["extra"]]}, {"Out": [parts["shift"]]},
+                   {"axis": -1}),
+                  ("elementwise_sub", {"X": [raw], "Y": [parts["shift"]]}, {"Out": [fixed]}, {"axis": -1})]  # fmt: skip
+    if nd == 1:
+        for src, dst in ((pooled, out), (fixed, mask)):
+            steps.append(("squeeze2", {"X": [src]}, {"Out": [dst], "XShape": [dst + "@XShape"]}, {"axes": [2]}))
+    return Steps(steps, temps)

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import minipaddle as paddle
+from minipaddle import ops
 from minipaddle.ops.fused import fc
 from minipaddle.static.paddle_proto import ProgramDesc
 
@@ -82,17 +83,22 @@ def pools_1d_3d():
     a1, am1 = F.adaptive_max_pool1d(x1, 4, return_mask=True)
     p3, m3 = F.max_pool3d(x3, 2, return_mask=True)
     a3, am3 = F.adaptive_max_pool3d(x3, [2, 3, 2], return_mask=True)
+    # max pooling with ceil_mode whose indices are read (F.max_pool2d drops ceil_mode with return_mask, as paddle
+    # 2.6 does; the op itself has both, and a training Program's max_pool_grad reads the indices)
+    ceil = [*ops.max_pool(x2, (3, 3), (2, 2), ((0, 0), (0, 0)), True), *ops.max_pool(x1, (2,), (2,), ((0, 0),), True),
+            *ops.max_pool(x2, (3, 2), (2, 2), ((1, 1), (1, 1)), True),
+            *ops.max_pool(x2, (3, 2), (2, 2), ((0, 0), (0, 0)), True)]  # fmt: skip
     outs = [F.max_pool1d(x1, 2), F.avg_pool1d(x1, 3, 2, 1, exclusive=False), F.avg_pool1d(x1, 2, ceil_mode=True),
             p1, m1, F.adaptive_avg_pool1d(x1, 4), a1, am1, F.max_pool1d(x1, 2, ceil_mode=True),
             F.avg_pool2d(x2, 2, divisor_override=3), F.avg_pool2d(x2, 3, 1, 1, divisor_override=5),
             F.avg_pool3d(x3, 2, divisor_override=3), F.max_pool3d(x3, 3, 2, 1, ceil_mode=True),
             F.avg_pool3d(x3, [2, 3, 2], 1, [1, 0, 1]), p3, m3, F.adaptive_avg_pool3d(x3, [2, 3, 1]), a3, am3,
-            F.adaptive_avg_pool3d(x3, 1)]  # fmt: skip
+            F.adaptive_avg_pool3d(x3, 1), *ceil]  # fmt: skip
     feed = {"x1": RNG.standard_normal((2, 3, 9)).astype("float32"),
             "x2": RNG.standard_normal((2, 3, 6, 6)).astype("float32"),
             "x3": RNG.standard_normal((2, 2, 4, 6, 5)).astype("float32")}  # fmt: skip
     return [x1, x2, x3], outs, feed, {"pool2d", "pool3d", "max_pool2d_with_index", "max_pool3d_with_index",
-                                      "squeeze2", "scale"}  # fmt: skip
+                                      "squeeze2", "scale", "concat", "elementwise_floordiv"}  # fmt: skip
 
 
 CASES = {"slicing_embedding_fc": slicing_embedding_fc, "cond_and_while_loop": cond_and_while_loop,
