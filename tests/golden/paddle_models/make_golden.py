@@ -282,7 +282,8 @@ def record_static() -> None:
     """static/: paddle.static.save of a static MLP after one Adam step (mlp.pdparams/.pdopt/.pdmodel, the last the
     training Program with its backward and optimizer ops), paddle.save of its forward Program (mlp_test.pdmodel),
     paddle.static.save_vars of its persistables as a directory (mlp_vars/) and as one file (mlp_vars.combined),
-    and static/expected.npz: every persistable value ("state:<name>"), the input and the test Program's output."""
+    and static/expected.npz: every persistable value ("state:<name>"), the input and the test Program's output, and
+    the losses of two more training steps ("output:next_losses")."""
     out = os.path.join(HERE, "static")
     os.makedirs(out, exist_ok=True)
     paddle.enable_static()
@@ -302,6 +303,8 @@ def record_static() -> None:
         (result,) = exe.run(test, feed={"x": feed["x"]}, fetch_list=[test.global_block().ops[-1].output_arg_names[0]])
         state = paddle.static.load_program_state(os.path.join(out, "mlp"))
         expected = {f"state:{k}": np.asarray(v) for k, v in state.items()}
+        # two more training steps from the saved state: their losses, for a training Program read back and run
+        expected["output:next_losses"] = np.array([exe.run(main, feed=feed, fetch_list=[loss])[0] for _ in range(2)])
     expected.update({"input:x": feed["x"], "input:y": feed["y"], "output:test": result})
     paddle.disable_static()
     np.savez(os.path.join(out, "expected.npz"), **expected)
