@@ -54,6 +54,7 @@ from minipaddle.static.pickle_reader import RefusedPickle, restricted_loads
 from minipaddle.static.program import Program, Variable, default_main_program
 from minipaddle.static.prune import prune
 from minipaddle.static.serialize import program_to_bytes, read_program
+from minipaddle.static.var_files import read_combined, read_var_dir, var_file_names
 
 __all__ = [
     "save", "load", "load_program_state", "set_program_state", "normalize_program", "serialize_program",
@@ -259,12 +260,20 @@ def load(program, model_path, executor=None, var_list=None) -> None:
         executor: accepted for Paddle compatibility (values go to the global scope).
         var_list: load only these Variables (or names); default: every persistable variable of the program.
 
+    Without a `.pdparams`, model_path may be what Paddle's save_vars / save_params / save_persistables wrote, as
+    paddle 2.6's static.load reads it: a directory of one file per variable (the program's variables that have a
+    file are loaded, those of var_list only when it is given), or one combined file (var_list must then name its
+    variables). The executor is then required, as in Paddle.
+
     A shape or dtype that does not fit the program, or a variable missing from the files, is a ValueError, and
     then nothing is loaded.
     """
     program = _program_arg(program, "load")
     _executor_arg(executor, "load", optional=True)
     prefix = _model_prefix(model_path, "load")
+    if not os.path.exists(prefix + ".pdparams") and os.path.exists(model_path):
+        _load_saved_vars(program, model_path, executor, var_list)
+        return
     state = _persistables(program)
     if var_list is not None:
         wanted = _names(var_list, "load")
@@ -281,10 +290,14 @@ def load_program_state(model_path, var_list=None) -> dict:
     Paddle's pickles or minipaddle's older `.npz` files.
 
     Args:
-        model_path: the prefix given to `save`.
+        model_path: the prefix given to `save`; or, without a `.pdparams`, a directory that Paddle's save_vars
+            wrote (one file per variable: all of them are read, or those of var_list), or one combined file that it
+            wrote (var_list required: the file holds no names).
         var_list: only these Variables (or names); default: everything in the files.
     """
     prefix = _model_prefix(model_path, "load_program_state")
+    if not os.path.exists(prefix + ".pdparams") and os.path.exists(model_path):
+        return _saved_vars_state(model_path, var_list)
     state = _read_state(prefix, "load_program_state", need_opt=False)
     if var_list is None:
         return state
@@ -293,6 +306,49 @@ def load_program_state(model_path, var_list=None) -> dict:
     if missing:
         raise ValueError(f"load_program_state: the files {prefix}.* have no values for {missing}")
     return {n: state[n] for n in names}
+
+
+def _load_saved_vars(program: Program, model_path: str, executor, var_list) -> None:
+    """static.load of Paddle's save_vars files (no .pdparams): a directory of per-variable files, whose files
+    named as program variables are loaded (those of var_list only, when given), or one combined file, whose
+    variables var_list must name. As in Paddle, an executor is required."""
+    fn = "load"
+    if executor is None:
+        raise ValueError(f"{fn}: executor is required when loading files saved with save_params, save_persistables "
+                         f"or save_vars (there is no {_model_prefix(model_path, fn)}.pdparams)")  # fmt: skip
+    wanted = None if var_list is None else _names(var_list, fn)
+    variables = {v.name: v for v in program.list_vars()}
+    if os.path.isdir(model_path):
+        files = set(var_file_names(model_path))
+        chosen = [v for n, v in variables.items() if n in files and (wanted is None or n in wanted)]
+        unused = sorted(files - {v.name for v in chosen})
+        if unused:
+            warnings.warn(f"{fn}: variable files {unused} in {model_path} not used", UserWarning, stacklevel=3)
+        arrays = read_var_dir(model_path, [v.name for v in chosen], fn)
+    else:
+        if wanted is None:
+            raise ValueError(f"{fn}: var_list is required when loading one file saved with save_params, "
+                             "save_persistables or save_vars (the file holds no names)")  # fmt: skip
+        unknown = [n for n in wanted if n not in variables]
+        if unknown:
+            raise LookupError(f"{fn}: var_list names {unknown}, which are not variables of the program")
+        chosen = [variables[n] for n in wanted]
+        arrays = read_combined(model_path, wanted, fn)
+    _put(chosen, arrays, global_scope(), fn, model_path)
+
+
+def _saved_vars_state(model_path: str, var_list) -> dict:
+    """load_program_state of Paddle's save_vars files: a directory (every file, or those of var_list) or one
+    combined file (var_list required)."""
+    fn = "load_program_state"
+    names = None if var_list is None else _names(var_list, fn)
+    if os.path.isdir(model_path):
+        if names is None:  # every file that is a variable file; others are skipped with a warning, as in Paddle
+            return read_var_dir(model_path, var_file_names(model_path), fn, strict=False)
+        return read_var_dir(model_path, names, fn)
+    if names is None:
+        raise ValueError(f"{fn}: var_list can not be None when model_path is a file ({model_path})")
+    return read_combined(model_path, names, fn)
 
 
 def set_program_state(program, state_dict) -> None:

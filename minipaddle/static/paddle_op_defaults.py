@@ -43,6 +43,7 @@ OPS = {
         "inputs": ["Bias", "Mean", "MomentumTensor", "Scale", "Variance", "X"],
         "outputs": ["MeanOut", "ReserveSpace", "SavedMean", "SavedVariance", "VarianceOut", "Y"],
     },
+    "broadcast_tensors": {"attrs": {}, "inputs": ["X"], "outputs": ["Out"]},
     "cast": {
         "attrs": {"in_dtype": ("INT", 5), "out_dtype": ("INT", 6), "use_mkldnn": ("BOOL", False)},
         "inputs": ["X"],
@@ -72,6 +73,16 @@ OPS = {
         "outputs": ["Output"],
     },
     "cos": {"attrs": {}, "inputs": ["X"], "outputs": ["Out"]},
+    "cumsum": {
+        "attrs": {
+            "axis": ("INT", 1),
+            "exclusive": ("BOOL", False),
+            "flatten": ("BOOL", False),
+            "reverse": ("BOOL", False),
+        },
+        "inputs": ["X"],
+        "outputs": ["Out"],
+    },
     "depthwise_conv2d": {
         "attrs": {
             "data_format": ("STRING", "NCHW"),
@@ -95,8 +106,10 @@ OPS = {
     },
     "elementwise_add": {"attrs": {"axis": ("INT", -1)}, "inputs": ["X", "Y"], "outputs": ["Out"]},
     "elementwise_div": {"attrs": {"axis": ("INT", -1)}, "inputs": ["X", "Y"], "outputs": ["Out"]},
+    "elementwise_floordiv": {"attrs": {"axis": ("INT", -1)}, "inputs": ["X", "Y"], "outputs": ["Out"]},
     "elementwise_max": {"attrs": {"axis": ("INT", -1)}, "inputs": ["X", "Y"], "outputs": ["Out"]},
     "elementwise_min": {"attrs": {"axis": ("INT", -1)}, "inputs": ["X", "Y"], "outputs": ["Out"]},
+    "elementwise_mod": {"attrs": {"axis": ("INT", -1)}, "inputs": ["X", "Y"], "outputs": ["Out"]},
     "elementwise_mul": {"attrs": {"axis": ("INT", -1)}, "inputs": ["X", "Y"], "outputs": ["Out"]},
     "elementwise_sub": {"attrs": {"axis": ("INT", -1)}, "inputs": ["X", "Y"], "outputs": ["Out"]},
     "equal": {"attrs": {"axis": ("INT", -1), "force_cpu": ("BOOL", False)}, "inputs": ["X", "Y"], "outputs": ["Out"]},
@@ -150,6 +163,7 @@ OPS = {
         "outputs": ["Out", "XShape"],
     },
     "floor": {"attrs": {}, "inputs": ["X"], "outputs": ["Out"]},
+    "gather_nd": {"attrs": {}, "inputs": ["Index", "X"], "outputs": ["Out"]},
     "gelu": {"attrs": {"approximate": ("BOOL", False)}, "inputs": ["X"], "outputs": ["Out"]},
     "greater_equal": {
         "attrs": {"axis": ("INT", -1), "force_cpu": ("BOOL", False)},
@@ -206,9 +220,30 @@ OPS = {
         "inputs": ["X"],
         "outputs": ["Mask", "Out"],
     },
+    "max_pool3d_with_index": {
+        "attrs": {
+            "adaptive": ("BOOL", False),
+            "global_pooling": ("BOOL", False),
+            "ksize": ("INTS", [1, 1, 1]),
+            "paddings": ("INTS", [0, 0, 0]),
+            "strides": ("INTS", [1, 1, 1]),
+        },
+        "inputs": ["X"],
+        "outputs": ["Mask", "Out"],
+    },
     "not_equal": {
         "attrs": {"axis": ("INT", -1), "force_cpu": ("BOOL", False)},
         "inputs": ["X", "Y"],
+        "outputs": ["Out"],
+    },
+    "pad3d": {
+        "attrs": {
+            "data_format": ("STRING", "NCDHW"),
+            "mode": ("STRING", "constant"),
+            "paddings": ("INTS", [0, 1, 0, 1, 0, 0]),
+            "value": ("FLOAT", -1.0),
+        },
+        "inputs": ["Paddings", "X"],
         "outputs": ["Out"],
     },
     "pool2d": {
@@ -223,6 +258,23 @@ OPS = {
             "paddings": ("INTS", [0, 0]),
             "pooling_type": ("STRING", "max"),
             "strides": ("INTS", [2, 2]),
+            "use_cudnn": ("BOOL", True),
+        },
+        "inputs": ["X"],
+        "outputs": ["Out"],
+    },
+    "pool3d": {
+        "attrs": {
+            "adaptive": ("BOOL", False),
+            "ceil_mode": ("BOOL", False),
+            "data_format": ("STRING", "NCDHW"),
+            "exclusive": ("BOOL", True),
+            "global_pooling": ("BOOL", False),
+            "ksize": ("INTS", [1, 1, 1]),
+            "padding_algorithm": ("STRING", "EXPLICIT"),
+            "paddings": ("INTS", [0, 0, 0]),
+            "pooling_type": ("STRING", "avg"),
+            "strides": ("INTS", [1, 1, 1]),
             "use_cudnn": ("BOOL", True),
         },
         "inputs": ["X"],
@@ -363,6 +415,7 @@ OPS = {
         "inputs": ["AxesTensor", "AxesTensorList", "X"],
         "outputs": ["Out", "XShape"],
     },
+    "where_index": {"attrs": {}, "inputs": ["Condition"], "outputs": ["Out"]},
     "while": {"attrs": {"is_test": ("BOOL", False)}, "inputs": ["Condition", "X"], "outputs": ["Out", "StepScopes"]},
 }
 

@@ -9,7 +9,10 @@ Program. It returns the Variables for Paddle's output slots; static/pdmodel.py n
     READERS["conv2d"](op)            Paddle: Input, Filter, ...  -> F.conv2d(x, w, stride, padding, ...)
 
 Writing (static/pdmodel.py, for save_inference_model): WRITERS maps a minipaddle op type to a function that
-gives Paddle's op type, input/output slots and attributes for one minipaddle OpDesc.
+gives Paddle's op type, input/output slots and attributes for one minipaddle OpDesc, or a `Steps` of several
+Paddle ops with the variables between them (a 1-D pool is unsqueeze2, pool2d, squeeze2, as Paddle writes it).
+Indexing lives in static/paddle_indexing.py, pooling beyond pool2d in static/paddle_pooling.py; both register
+into these tables.
 
 An op outside the table is a NotImplementedError naming the op and the model (pdmodel.py adds the model).
 """
@@ -23,7 +26,7 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.static.program import Variable
 
-__all__ = ["READERS", "WRITERS", "PADDLE_DTYPES", "Shape", "dtype_of"]
+__all__ = ["READERS", "WRITERS", "PADDLE_DTYPES", "Shape", "Steps", "Temp", "dtype_of"]
 
 # Paddle's VarType.Type numbers for tensor dtypes
 PADDLE_DTYPES = {0: "bool", 1: "int16", 2: "int32", 3: "int64", 4: "float16", 5: "float32", 6: "float64",
@@ -432,15 +435,6 @@ def _slice(op):
     return {"Out": out}
 
 
-@reads("strided_slice")
-def _strided_slice(op):
-    x = op.x("Input")
-    out = _paddle().strided_slice(x, list(op.attr("axes")), list(op.attr("starts")), list(op.attr("ends")),
-                                  list(op.attr("strides")))  # fmt: skip
-    decrease = list(op.attr("decrease_axis", []))
-    return {"Out": _paddle().squeeze(out, decrease) if decrease else out}
-
-
 @reads("shape")
 def _shape(op):
     x = op.x("Input")
@@ -561,11 +555,13 @@ def _rnn(op):
 
     Paddle's layout: a cell per (layer, direction), numbered layer * directions + direction; WeightList holds each
     cell's w_ih, w_hh, then each cell's b_ih, b_hh; PreState's first axis is the cell. A bidirectional layer runs
-    its backward cell over the reversed sequence and gives both cells' outputs side by side to the next layer."""
+    its backward cell over the reversed sequence and gives both cells' outputs side by side to the next layer.
+
+    With SequenceLength [N] (padded sequences), a step t >= length of sequence n leaves its state as it was and
+    outputs zeros, in both directions: the backward cell meets the padding first, so it starts at the last real
+    step with the initial state, as Paddle's kernel does."""
     paddle = _paddle()
     mode = op.attr("mode", "LSTM")
-    if op.xs("SequenceLength"):
-        raise NotImplementedError("rnn with SequenceLength (padded sequences of several lengths)")
     directions = 2 if op.attr("is_bidirec", False) else 1
     x = op.x("Input")  # [T, N, input] (time major)
     steps = x.shape[0]
@@ -579,6 +575,11 @@ def _rnn(op):
     c0 = states[1] if mode == "LSTM" else None
     hs, cs = [None] * cells, [None] * cells
     seq = [x[t] for t in range(steps)]
+    masks = [None] * steps
+    lengths = op.x("SequenceLength")
+    if lengths is not None:  # masks[t]: [N, 1], 1 where step t is inside the sequence
+        masks = [paddle.unsqueeze(paddle.cast(lengths > paddle.full_like(lengths, t), x.dtype), -1) for t in
+                 range(steps)]  # fmt: skip
     for layer in range(layers):
         runs = []
         for d in range(directions):
@@ -587,7 +588,8 @@ def _rnn(op):
             b_ih, b_hh = weights[2 * cells + 2 * cell], weights[2 * cells + 2 * cell + 1]
             inputs = seq if d == 0 else seq[::-1]
             c = c0[cell] if c0 is not None else None
-            outs, hs[cell], cs[cell] = _rnn_cell_run(mode, inputs, h0[cell], c, w_ih, w_hh, b_ih, b_hh)
+            step_masks = masks if d == 0 else masks[::-1]
+            outs, hs[cell], cs[cell] = _rnn_cell_run(mode, inputs, h0[cell], c, w_ih, w_hh, b_ih, b_hh, step_masks)
             runs.append(outs if d == 0 else outs[::-1])
         seq = runs[0] if directions == 1 else [paddle.concat([f, b], axis=-1) for f, b in zip(*runs)]
     out = paddle.stack(seq, axis=0)
@@ -595,11 +597,13 @@ def _rnn(op):
     return {"Out": out, "State": state}
 
 
-def _rnn_cell_run(mode: str, inputs: list, h, c, w_ih, w_hh, b_ih, b_hh) -> tuple:
-    """(outputs, last h, last c) of one cell over the time steps `inputs`."""
+def _rnn_cell_run(mode: str, inputs: list, h, c, w_ih, w_hh, b_ih, b_hh, masks: list) -> tuple:
+    """(outputs, last h, last c) of one cell over the time steps `inputs`; masks[t] (None: every sequence is
+    this long) keeps the state of the sequences that have ended and zeros their output."""
     paddle, F = _paddle(), _F()
     outs = []
-    for xt in inputs:
+    for xt, mask in zip(inputs, masks):
+        h_before, c_before = h, c
         gates_x = paddle.matmul(xt, w_ih, transpose_y=True) + b_ih
         gates_h = paddle.matmul(h, w_hh, transpose_y=True) + b_hh
         if mode == "LSTM":
@@ -615,7 +619,12 @@ def _rnn_cell_run(mode: str, inputs: list, h, c, w_ih, w_hh, b_ih, b_hh) -> tupl
         else:
             act = paddle.tanh if mode == "RNN_TANH" else F.relu
             h = act(gates_x + gates_h)
-        outs.append(h)
+        if mask is not None:
+            h = h * mask + h_before * (1.0 - mask)
+            c = c * mask + c_before * (1.0 - mask) if c is not None else None
+            outs.append(h * mask)
+        else:
+            outs.append(h)
     return outs, h, c
 
 
@@ -696,6 +705,31 @@ def writes(*types):
         return fn
 
     return register
+
+
+class Temp:
+    """A variable a writer adds between the Paddle ops it writes for one minipaddle op (never persistable)."""
+
+    persistable = is_data = is_parameter = False
+    stop_gradient = True
+
+    def __init__(self, shape, dtype) -> None:
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = dtypes.to_dtype(dtype)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+
+class Steps(list):
+    """What a writer returns when one minipaddle op is several Paddle ops (as Paddle's own Python API writes it,
+    e.g. a 1-D pool as unsqueeze2, pool2d, squeeze2): the (type, inputs, outputs, attrs) of each in order, and
+    `temps` {name: Temp}, the variables between them."""
+
+    def __init__(self, steps, temps: dict) -> None:
+        super().__init__(steps)
+        self.temps = temps
 
 
 def _one(op, slot):
@@ -813,65 +847,8 @@ def _w_conv2d(op, var_of):
     return kind, {"Input": [x], "Filter": [w]}, {"Output": op.outputs["Out"][:1]}, attrs
 
 
-def _w_pool(kind):
-    def write(op, var_of):
-        attrs = {"pooling_type": kind, "ksize": [int(k) for k in op.attrs["kernel_size"]],
-                 "strides": [int(s) for s in op.attrs["strides"]], "paddings": _pairs(op.attrs["paddings"]),
-                 "ceil_mode": bool(op.attrs.get("ceil_mode", False)), "global_pooling": False, "adaptive": False,
-                 "exclusive": bool(op.attrs.get("exclusive", True)), "data_format": op.attrs.get("data_format",
-                 "NCHW"), "padding_algorithm": "EXPLICIT"}  # fmt: skip
-        if op.attrs.get("divisor_override"):  # (checked before anything is written)
-            raise NotImplementedError("avg_pool with divisor_override (Paddle's pool2d op has no such attribute)")
-        return "pool2d", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs
-
-    return write
-
-
-WRITERS["max_pool"] = _w_pool("max")
-WRITERS["avg_pool"] = _w_pool("avg")
-
-
-def _w_max_pool_with_index(op, var_of):
-    """max pooling whose indices (minipaddle's second output) some op reads, as Paddle's max_pool2d_with_index."""
-    if op.attrs.get("ceil_mode"):
-        raise NotImplementedError("max pooling with ceil_mode and its indices (max_pool2d_with_index has no ceil_mode)")
-    paddings = _pairs(op.attrs["paddings"])
-    if len(paddings) != 2:
-        raise NotImplementedError(f"max pooling with its indices and paddings {op.attrs['paddings']} (one per axis)")
-    attrs = {"ksize": [int(k) for k in op.attrs["kernel_size"]], "strides": [int(s) for s in op.attrs["strides"]],
-             "paddings": paddings, "global_pooling": False, "adaptive": False}  # fmt: skip
-    out, mask = op.outputs["Out"]
-    return "max_pool2d_with_index", {"X": op.inputs["x"][:1]}, {"Out": [out], "Mask": [mask]}, attrs
-
-
-# minipaddle op -> the writer to use when its second output (the indices) is read
-INDEX_WRITERS = {"max_pool": _w_max_pool_with_index}
-
-
-def _w_adaptive_pool(kind):
-    """adaptive pooling as Paddle's pool2d (avg) or max_pool2d_with_index (max: its Mask is minipaddle's second
-    output, the flat index of each maximum; paddle 2.6's pool2d computes adaptive max pooling wrongly) with
-    adaptive=True and the output size as ksize."""
-
-    def write(op, var_of):
-        size = op.attrs["output_size"]
-        size = [int(s) for s in (size if isinstance(size, (list, tuple)) else (size, size))]
-        if len(size) != 2 or any(s <= 0 for s in size):
-            raise NotImplementedError(f"adaptive pooling to {size} (Paddle's pool2d takes two known sizes)")
-        attrs = {"pooling_type": kind, "ksize": size, "strides": [1, 1], "paddings": [0, 0], "ceil_mode": False,
-                 "global_pooling": False, "adaptive": True, "exclusive": True, "data_format": "NCHW",
-                 "padding_algorithm": "EXPLICIT"}  # fmt: skip
-        if kind == "max":
-            attrs = {k: attrs[k] for k in ("ksize", "strides", "paddings", "global_pooling", "adaptive")}
-            out, mask = op.outputs["Out"]
-            return "max_pool2d_with_index", {"X": op.inputs["x"][:1]}, {"Out": [out], "Mask": [mask]}, attrs
-        return "pool2d", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs
-
-    return write
-
-
-WRITERS["adaptive_avg_pool"] = _w_adaptive_pool("avg")
-WRITERS["adaptive_max_pool"] = _w_adaptive_pool("max")
+# minipaddle op -> the writer to use when its second output (the indices) is read (static/paddle_pooling.py)
+INDEX_WRITERS: dict = {}
 
 
 @writes("reshape")
@@ -1057,20 +1034,6 @@ def _basic_index(index, shape, fn: str) -> tuple:
     return axes, starts, ends, steps, decrease
 
 
-@writes("index_view")
-def _w_index_view(op, var_of):
-    """x[ints, slices, ...] as Paddle's slice (steps of 1) or strided_slice, dropping the int-indexed axes."""
-    x = op.inputs["x"][0]
-    axes, starts, ends, steps, decrease = _basic_index(op.attrs["index"], var_of(x).shape, "writing x[index]")
-    out = op.outputs["Out"][:1]
-    if not axes:  # x[...] or x[:]: the whole tensor
-        return "assign", {"X": [x]}, {"Out": out}, {}
-    attrs = {"axes": axes, "starts": starts, "ends": ends, "decrease_axis": decrease, "infer_flags": [1] * len(axes)}
-    if all(s == 1 for s in steps):
-        return "slice", {"Input": [x]}, {"Out": out}, attrs
-    return "strided_slice", {"Input": [x]}, {"Out": out}, {**attrs, "strides": steps}
-
-
 @writes("set_value")
 def _w_set_value(op, var_of):
     """x[index] = value as Paddle's set_value with the value as a tensor (ValueTensor)."""
@@ -1175,3 +1138,25 @@ def _max_pool2d_with_index(op):
 def _w_hardsigmoid(op, var_of):
     attrs = {"slope": float(op.attrs["slope"]), "offset": float(op.attrs["offset"])}
     return "hard_sigmoid", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs
+
+
+@writes("cumsum")
+def _w_cumsum(op, var_of):
+    """Running sums along an axis (minipaddle flattens for axis=None before the op, so `flatten` stays False)."""
+    attrs = {"axis": int(op.attrs["axis"]), "reverse": bool(op.attrs.get("reverse", False)), "exclusive": False,
+             "flatten": False}  # fmt: skip
+    return "cumsum", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs
+
+
+@reads("cumsum")
+def _cumsum(op):
+    if op.xs("AxisTensor"):
+        raise NotImplementedError("cumsum with an AxisTensor (an axis known only at run time)")
+    x = op.x("X")
+    if op.attr("flatten", False):
+        x = _paddle().reshape(x, [-1])
+    axis = 0 if op.attr("flatten", False) else int(op.attr("axis", -1)) % x.ndim
+    out = ops.cumsum(x, axis, bool(op.attr("reverse", False)))  # (paddle.cumsum has no `reverse`)
+    if op.attr("exclusive", False):  # the sums of the elements before each one
+        out = out - x
+    return {"Out": out}

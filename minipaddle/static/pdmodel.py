@@ -28,11 +28,13 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, set_static_mode
+from minipaddle.static import paddle_indexing, paddle_pooling  # noqa: F401 (they fill the tables)
 from minipaddle.static.builder import enable_static
 from minipaddle.static.paddle_op_defaults import op_defaults
 from minipaddle.static.paddle_op_versions import OP_VERSIONS
-from minipaddle.static.paddle_ops import DTYPE_NUMBERS, INDEX_WRITERS, READERS, WRITERS, Shape, dtype_of
+from minipaddle.static.paddle_ops import DTYPE_NUMBERS, INDEX_WRITERS, READERS, WRITERS, Shape, Steps, dtype_of
 from minipaddle.static.paddle_proto import AttrType, ProgramDesc, TensorDesc, VarTypeEnum
+from minipaddle.static.paddle_training import rebuild_training
 from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.program import OpDesc, Program, Variable, program_guard
 
@@ -223,7 +225,7 @@ class _Reader:
         self.names: dict = {}  # Paddle variable name -> Variable (or a constant Tensor, or a symbolic Shape)
         self.feeds: dict = {}
         self.fetches: dict = {}
-        self.left_out: list = []  # the types of the backward and optimizer ops of a whole Program, not read
+        self.left_out: list = []  # the backward and optimizer ops (descs) of a whole Program, not read
         self.branches: dict = {}  # result name -> the minipaddle cond a conditional_block became
         self.fused: set = set()  # ids of those conds that hold both branches now
 
@@ -256,13 +258,20 @@ class _Reader:
             enable_static()
             try:
                 self._block(0)
+                built = None
+                if self.left_out:  # a training Program: minipaddle's own backward and Paddle's optimizer again
+                    with program_guard(self.program, Program()):  # (its state comes from static.load, as Paddle's)
+                        built = rebuild_training(self.program, self.left_out,
+                                                 lambda o: {a.name: _attr_value(a) for a in o.attrs})  # fmt: skip
             finally:
                 set_static_mode(was_static)
         if self.left_out:
-            kinds = sorted(set(self.left_out))
+            kinds = sorted({o.type for o in self.left_out})
+            then = f"rebuilt them as minipaddle's own backward and {built}" if built else (
+                "minipaddle reads the forward ops; optimizer.minimize builds minipaddle's own backward")  # fmt: skip
             warnings.warn(f"{self.model}: left out the Program's {len(self.left_out)} backward and optimizer ops "
-                          f"({', '.join(kinds[:6])}{', ...' if len(kinds) > 6 else ''}): minipaddle reads the forward "
-                          "ops; optimizer.minimize builds minipaddle's own backward", stacklevel=4)  # fmt: skip
+                          f"({', '.join(kinds[:6])}{', ...' if len(kinds) > 6 else ''}): {then}",
+                          stacklevel=4)  # fmt: skip
         feeds = [self.feeds[c] for c in sorted(self.feeds)]
         if not feeds:  # a whole Program: its data variables, in the order they were declared
             feeds = [vd.name for vd in block0.vars if vd.need_check_feed]
@@ -284,7 +293,7 @@ class _Reader:
                 continue
             role = next((a.i for a in op.attrs if a.name == "op_role"), 0)
             if role & _NOT_FORWARD:
-                self.left_out.append(op.type)
+                self.left_out.append(op)
                 continue
             if op.type == "fetch":
                 x = [list(v.arguments) for v in op.inputs if v.parameter == "X"][0][0]
@@ -674,15 +683,18 @@ class _DescWriter:
                     f"write_pdmodel: minipaddle op '{op.type}' has no Paddle op in the translation table "
                     "(static/paddle_ops.py WRITERS)"
                 )
-            kind, inputs, outputs, attrs = write(op, lambda n: self.variables[n])
-            attrs = {**attrs, **op.quant_attrs}  # Paddle keeps the quantization notes among the op's attributes
-            for names in inputs.values():
-                for n in names:
-                    self.declare(n, bd)
-            for names in outputs.values():
-                for n in names:
-                    self._declare_output(n, inputs, attrs, bd)
-            self.add_op(kind, inputs, outputs, attrs, bd)
+            written = write(op, lambda n: self.variables[n])
+            if isinstance(written, Steps):  # several Paddle ops, with the variables they pass between them
+                self.variables.update(written.temps)
+            for kind, inputs, outputs, attrs in written if isinstance(written, Steps) else [written]:
+                attrs = {**attrs, **op.quant_attrs}  # Paddle keeps the quantization notes among the op's attributes
+                for names in inputs.values():
+                    for n in names:
+                        self.declare(n, bd)
+                for names in outputs.values():
+                    for n in names:
+                        self._declare_output(n, inputs, attrs, bd)
+                self.add_op(kind, inputs, outputs, attrs, bd)
 
     def _declare_output(self, n: str, inputs: dict, attrs: dict, bd) -> None:
         if n in self.written:

@@ -1,6 +1,7 @@
 """No file load runs code (DESIGN.md, wall 4): a pickle whose `__reduce__` would create a marker file, at every
 path that reads a file Paddle pickles (paddle.load, Model.load, load_inference_model's .pdiparams.info, static
-mode's checkpoints, pretrained weights: tests/utils/test_download.py), is refused and the marker never appears."""
+mode's checkpoints and save_vars files, pretrained weights: tests/utils/test_download.py), is refused and the
+marker never appears."""
 
 from __future__ import annotations
 
@@ -70,3 +71,16 @@ def test_static_checkpoints_and_parameter_files(marker, tmp_path):
         (tmp_path / "i.pdiparams").write_bytes(data)
         with pytest.raises(ValueError):
             paddle.static.load_inference_model(str(tmp_path / "i"), paddle.static.Executor())
+
+
+def test_save_vars_files_are_never_unpickled(marker, tmp_path):
+    """Paddle's save_vars directory and combined file (static.load's fallbacks) are tensor streams: a pickle put
+    there is not a variable file, and nothing in it runs."""
+    (tmp_path / "vars").mkdir()
+    for data in hostile_pickles(str(marker)).values():
+        (tmp_path / "vars" / "w").write_bytes(data)
+        (tmp_path / "combined").write_bytes(data)
+        with pytest.raises(RuntimeError, match="failed to load"):
+            paddle.static.load_program_state(str(tmp_path / "vars"), var_list=["w"])
+        with pytest.raises(RuntimeError, match="failed to load"):
+            paddle.static.load_program_state(str(tmp_path / "combined"), var_list=["w"])

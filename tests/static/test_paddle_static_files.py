@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import warnings
 
@@ -42,6 +43,52 @@ def fresh_scope():
 def _output(exe, program, x):
     (out,) = exe.run(program, feed={"x": x}, fetch_list=[program.global_block().ops[-1].outputs["Out"][0]])
     return out
+
+
+def test_paddles_save_vars_directory_and_combined_file_load_as_paddles_static_load_reads_them(static_mode, fresh_scope):
+    main, startup, test, loss, feed = _static_mlp()
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    persistable = [v for v in main.list_vars() if v.persistable]
+    paddle.static.load(main, str(STATIC / "mlp_vars"), exe)  # a directory: every variable with a file
+    for name, value in STATE.items():
+        np.testing.assert_array_equal(fresh_scope.vars[name], value, err_msg=name)
+    np.testing.assert_allclose(_output(exe, test, EXPECTED["input:x"]), EXPECTED["output:test"], rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="var_list is required"):
+        paddle.static.load(main, str(STATIC / "mlp_vars.combined"), exe)
+    with pytest.raises(ValueError, match="executor is required"):
+        paddle.static.load(main, str(STATIC / "mlp_vars"))
+    scope = paddle.static.Scope()
+    with paddle.static.scope_guard(scope):
+        exe.run(startup)
+        paddle.static.load(main, str(STATIC / "mlp_vars.combined"), exe, var_list=persistable)  # one file
+        for name, value in STATE.items():
+            np.testing.assert_array_equal(scope.vars[name], value, err_msg=name)
+        w = main.global_block().var("fc_0.w_0")
+        with pytest.raises(RuntimeError, match="failed to load"):  # the file holds more than this one variable
+            paddle.static.load(main, str(STATIC / "mlp_vars.combined"), exe, var_list=[w])
+        scope.vars["fc_0.w_0"] = np.zeros_like(STATE["fc_0.w_0"])
+        with pytest.warns(UserWarning, match="fc_1.w_0.*not used"):  # a directory: only var_list's, as Paddle
+            paddle.static.load(main, str(STATIC / "mlp_vars"), exe, var_list=[w])
+        np.testing.assert_array_equal(scope.vars["fc_0.w_0"], STATE["fc_0.w_0"])
+    state = paddle.static.load_program_state(str(STATIC / "mlp_vars"))
+    assert set(state) == set(STATE) and all(np.array_equal(state[k], STATE[k]) for k in STATE)
+    state = paddle.static.load_program_state(str(STATIC / "mlp_vars.combined"), var_list=persistable)
+    assert set(state) == set(STATE) and all(np.array_equal(state[k], STATE[k]) for k in STATE)
+    assert list(paddle.static.load_program_state(str(STATIC / "mlp_vars"), var_list=["fc_1.b_0"])) == ["fc_1.b_0"]
+    with pytest.raises(ValueError, match="var_list can not be None"):
+        paddle.static.load_program_state(str(STATIC / "mlp_vars.combined"))
+
+
+def test_a_save_vars_directory_skips_files_that_are_not_variables(static_mode, tmp_path):
+    shutil.copytree(STATIC / "mlp_vars", tmp_path / "vars")
+    (tmp_path / "vars" / "notes.txt").write_text("not a tensor")
+    with pytest.warns(RuntimeWarning, match="notes.txt"):
+        state = paddle.static.load_program_state(str(tmp_path / "vars"))
+    assert set(state) == set(STATE)
+    (tmp_path / "vars" / "fc_0.w_0").write_bytes((STATIC / "mlp_vars" / "fc_0.w_0").read_bytes()[:30])  # truncated
+    with pytest.raises(RuntimeError, match="fc_0.w_0"):
+        paddle.static.load_program_state(str(tmp_path / "vars"), var_list=["fc_0.w_0"])
 
 
 def test_a_checkpoint_paddle_saved_loads_with_paddles_values(static_mode, fresh_scope):
@@ -80,14 +127,21 @@ def test_paddle_load_of_a_program_paddle_saved_is_a_program_that_runs(static_mod
     np.testing.assert_allclose(out, EXPECTED["output:test"], rtol=1e-5, atol=1e-6)
 
 
-def test_a_training_program_paddle_saved_reads_as_its_forward_ops(static_mode):
-    with pytest.warns(UserWarning, match=r"left out the Program's \d+ backward and optimizer ops \(adam, "):
+def test_a_training_program_paddle_saved_reads_back_and_trains_as_paddles(static_mode, fresh_scope):
+    match = r"left out the Program's \d+ backward and optimizer ops \(adam, .*rebuilt them as .* Adam on loss 'mean_0"
+    with pytest.warns(UserWarning, match=match):
         program = paddle.load(str(STATIC / "mlp.pdmodel"))  # static.save's .pdmodel: backward and adam ops too
-    assert {op.type for op in program.global_block().ops} >= {"matmul", "relu", "mean"}
-    assert not any(op.type.endswith("_grad") for op in program.global_block().ops)
+    kinds = {op.type for op in program.global_block().ops}
+    assert kinds >= {"matmul", "relu", "mean", "relu_grad", "adam_param"}  # minipaddle's own backward and Adam
+    assert not kinds & {"mul_grad", "adam", "fill_constant"}  # none of Paddle's backward or optimizer ops
     persistable = {v.name: v for v in program.list_vars() if v.persistable}
-    assert set(persistable) == set(STATE)  # optimizer state is declared, as plain persistable variables
+    assert set(persistable) == set(STATE)  # the optimizer state has paddle's names
     assert not persistable["fc_0.w_0_moment1_0"].is_parameter and persistable["fc_0.w_0"].is_parameter
+    exe = paddle.static.Executor()
+    paddle.static.load(program, str(STATIC / "mlp"), exe)  # paddle's parameters and Adam state
+    feed = {"x": EXPECTED["input:x"], "y": EXPECTED["input:y"]}
+    losses = [exe.run(program, feed=feed, fetch_list=["mean_0.tmp_0"])[0] for _ in range(2)]
+    np.testing.assert_allclose(np.array(losses), EXPECTED["output:next_losses"], rtol=1e-5)  # paddle's next steps
 
 
 def test_static_save_writes_what_paddles_static_load_reads(static_mode, fresh_scope, tmp_path):

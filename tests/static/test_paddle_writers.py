@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import minipaddle as paddle
+from minipaddle import ops
 from minipaddle.ops.fused import fc
 from minipaddle.static.paddle_proto import ProgramDesc
 
@@ -63,8 +64,46 @@ def pools_and_split():
     return [x], outs, feed, {"pool2d", "split", "max_pool2d_with_index", "hard_sigmoid"}
 
 
+def indexing_and_cumsum():
+    x = paddle.static.data("x", [None, 4, 5], "float32")
+    outs = [x[:, ::-1], x[:, 3:0:-2, 1], x[:, :1:-1], x[None, :, 1], x[..., None, 2:], x[:, None],  # views
+            x[:, [2, 0, -1]], x[:, 1:, [0, 4]], x[0, [1, 2], 3], x[:, [0, 1], [4, 2]], x[:, [1, 2], :, ...][..., 0],
+            x[:, np.array([True, False, True, True])], x[:, [[0, 1], [3, 2]], 1:4:2],  # gather_nd
+            paddle.cumsum(x, axis=1), paddle.cumsum(x), paddle.cumsum(x, -1, "float64")]  # fmt: skip
+    feed = {"x": RNG.standard_normal((2, 4, 5)).astype("float32")}
+    return [x], outs, feed, {"strided_slice", "unsqueeze2", "gather_nd", "transpose2", "cumsum"}
+
+
+def pools_1d_3d():
+    F = paddle.nn.functional
+    x1 = paddle.static.data("x1", [None, 3, 9], "float32")
+    x2 = paddle.static.data("x2", [None, 3, 6, 6], "float32")
+    x3 = paddle.static.data("x3", [None, 2, 4, 6, 5], "float32")
+    p1, m1 = F.max_pool1d(x1, 3, 2, 1, return_mask=True)
+    a1, am1 = F.adaptive_max_pool1d(x1, 4, return_mask=True)
+    p3, m3 = F.max_pool3d(x3, 2, return_mask=True)
+    a3, am3 = F.adaptive_max_pool3d(x3, [2, 3, 2], return_mask=True)
+    # max pooling with ceil_mode whose indices are read (F.max_pool2d drops ceil_mode with return_mask, as paddle
+    # 2.6 does; the op itself has both, and a training Program's max_pool_grad reads the indices)
+    ceil = [*ops.max_pool(x2, (3, 3), (2, 2), ((0, 0), (0, 0)), True), *ops.max_pool(x1, (2,), (2,), ((0, 0),), True),
+            *ops.max_pool(x2, (3, 2), (2, 2), ((1, 1), (1, 1)), True),
+            *ops.max_pool(x2, (3, 2), (2, 2), ((0, 0), (0, 0)), True)]  # fmt: skip
+    outs = [F.max_pool1d(x1, 2), F.avg_pool1d(x1, 3, 2, 1, exclusive=False), F.avg_pool1d(x1, 2, ceil_mode=True),
+            p1, m1, F.adaptive_avg_pool1d(x1, 4), a1, am1, F.max_pool1d(x1, 2, ceil_mode=True),
+            F.avg_pool2d(x2, 2, divisor_override=3), F.avg_pool2d(x2, 3, 1, 1, divisor_override=5),
+            F.avg_pool3d(x3, 2, divisor_override=3), F.max_pool3d(x3, 3, 2, 1, ceil_mode=True),
+            F.avg_pool3d(x3, [2, 3, 2], 1, [1, 0, 1]), p3, m3, F.adaptive_avg_pool3d(x3, [2, 3, 1]), a3, am3,
+            F.adaptive_avg_pool3d(x3, 1), *ceil]  # fmt: skip
+    feed = {"x1": RNG.standard_normal((2, 3, 9)).astype("float32"),
+            "x2": RNG.standard_normal((2, 3, 6, 6)).astype("float32"),
+            "x3": RNG.standard_normal((2, 2, 4, 6, 5)).astype("float32")}  # fmt: skip
+    return [x1, x2, x3], outs, feed, {"pool2d", "pool3d", "max_pool2d_with_index", "max_pool3d_with_index",
+                                      "squeeze2", "scale", "concat", "elementwise_floordiv"}  # fmt: skip
+
+
 CASES = {"slicing_embedding_fc": slicing_embedding_fc, "cond_and_while_loop": cond_and_while_loop,
-         "pools_and_split": pools_and_split}  # fmt: skip
+         "pools_and_split": pools_and_split, "indexing_and_cumsum": indexing_and_cumsum,
+         "pools_1d_3d": pools_1d_3d}  # fmt: skip
 
 
 def save_case(name: str, tmp_path) -> tuple:

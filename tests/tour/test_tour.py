@@ -22,7 +22,7 @@ def test_quick_tour_writes_the_page(tmp_path, capsys):
     page = (tmp_path / "index.html").read_text()
     assert str(tmp_path / "index.html") in out
     for section in ("Test images", "paddle.summary(LeNet)", "viz.draw_graph", "viz.draw_program",
-                    "viz.draw_state_dict"):  # fmt: skip
+                    "viz.draw_state_dict", "A model real Paddle saved"):  # fmt: skip
         assert section in page
     assert page.count("<h2>") >= 6  # and viz's own sections (viz.tour_sections): layer tree, curves, ...
     assert f"<b>{accuracy:.2f}%</b>" in page

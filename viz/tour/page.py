@@ -5,8 +5,9 @@ summary table paddle.summary printed, viz's own sections for a trained network (
 tree, the extended summary, the training curves from the History), the autograd graph of one training step
 folded by layer (viz.draw_graph), the inference Program (viz.draw_program), the checkpoint's state dict
 (viz.draw_state_dict), the network's forward under mixed precision (viz.draw_amp), and a recorded 2-rank
-data-parallel timeline with the ring all-reduce (viz/tour/distributed.py). Without graphviz's `dot` a drawing
-shows its DOT source and the install hint instead.
+data-parallel timeline with the ring all-reduce (viz/tour/distributed.py), and a LeNet real Paddle saved, run and
+drawn (viz/tour/paddle_files.py). Without graphviz's `dot` a drawing shows its DOT source and the install hint
+instead.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ def write_page(path: str, shown: dict, settings: dict) -> None:
     import viz
     from viz.quant import quant_tour_section
     from viz.tour.distributed import distributed_tour_section
+    from viz.tour.paddle_files import paddle_files_tour_section
 
     h = shown["history"]
     params = dict(shown["net"].named_parameters())
@@ -93,6 +95,7 @@ def write_page(path: str, shown: dict, settings: dict) -> None:
         ),
     ]
     sections.append(distributed_tour_section())
+    sections.append(paddle_files_tour_section())
     last = h.train_epochs[-1] if h.train_epochs else {}
     facts = [
         ("test accuracy", f"{shown['accuracy']:.2%}"),

@@ -130,6 +130,40 @@ class BiRnn(paddle.nn.Layer):
         return self.head(z[:, -1]), h, c, hg
 
 
+class IndexPool(paddle.nn.Layer):
+    """Indexing and pooling as paddle 2.6 writes them: strided_slice with negative strides, unsqueeze2 for None,
+    gather_nd (from lists and from a mask, with where_index), cumsum, 1-D pools (unsqueeze2 + pool2d /
+    max_pool2d_with_index + squeeze2), divisor_override (pool2d + scale), pool3d and max_pool3d_with_index."""
+
+    def forward(self, x, v):
+        F = paddle.nn.functional
+        views = x[:, ::-1] + x[:, :, 5:0:-1].sum() + x[None, :, 1].sum() + x[:, 3:0:-2].mean()
+        gathered = x[:, [2, 0]].sum(axis=1) + x[[1, 0]][:, 0] + paddle.cumsum(x, axis=1)[:, -1]
+        masked = x[x > 0.5]
+        p1, m1 = F.max_pool1d(x, 2, return_mask=True)
+        pools = F.adaptive_avg_pool1d(x, 3) + F.avg_pool1d(x, 2, ceil_mode=True)[:, :, :3] + p1[:, :, :3]
+        d = F.avg_pool2d(x.unsqueeze(1), 2, divisor_override=3)
+        p3, m3 = F.max_pool3d(v, 2, return_mask=True)
+        a3 = F.adaptive_avg_pool3d(v, [1, 2, 3]) + F.avg_pool3d(v, [4, 2, 2], [1, 2, 2])[:, :, :, :, :3]
+        return views, gathered, masked, pools, m1, d, p3, m3, a3, paddle.cumsum(v)
+
+
+class RnnLengths(paddle.nn.Layer):
+    """Padded sequences: the rnn op with SequenceLength (a bidirectional LSTM, then a GRU); the lengths fed are
+    x1 % 4 + 2 (2 and 5 of 5 steps)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = paddle.nn.LSTM(4, 6, direction="bidirect")
+        self.gru = paddle.nn.GRU(12, 3, num_layers=2)
+
+    def forward(self, x, n):
+        lengths = n % 4 + 2
+        y, (h, c) = self.lstm(x, sequence_length=lengths)
+        z, hg = self.gru(y, sequence_length=lengths)
+        return y, h, c, z, hg
+
+
 def cond_while(x):
     """to_static with a tensor `if` (conditional_block) and a while_loop (while)."""
     if paddle.mean(x) > 0:
@@ -191,6 +225,8 @@ MODELS = {
     "birnn": (BiRnn, [([None, 5, 4], "float32")], True),
     "cond_while": (None, [([None, 3], "float32")], True),
     "quant_qat": (qat_net, [([None, 1, 4, 4], "float32")], True),
+    "rnn_lengths": (RnnLengths, [([None, 5, 4], "float32"), ([None], "int64")], True),
+    "index_pool": (IndexPool, [([None, 4, 6], "float32"), ([None, 2, 4, 4, 6], "float32")], True),
 }
 
 
@@ -245,7 +281,9 @@ def record_models(names) -> None:
 def record_static() -> None:
     """static/: paddle.static.save of a static MLP after one Adam step (mlp.pdparams/.pdopt/.pdmodel, the last the
     training Program with its backward and optimizer ops), paddle.save of its forward Program (mlp_test.pdmodel),
-    and static/expected.npz: every persistable value ("state:<name>"), the input and the test Program's output."""
+    paddle.static.save_vars of its persistables as a directory (mlp_vars/) and as one file (mlp_vars.combined),
+    and static/expected.npz: every persistable value ("state:<name>"), the input and the test Program's output, and
+    the losses of two more training steps ("output:next_losses")."""
     out = os.path.join(HERE, "static")
     os.makedirs(out, exist_ok=True)
     paddle.enable_static()
@@ -256,10 +294,17 @@ def record_static() -> None:
         exe.run(startup)
         exe.run(main, feed=feed, fetch_list=[loss])
         paddle.static.save(main, os.path.join(out, "mlp"))
+        # the older layouts paddle.static.load falls back to: one file per persistable variable in a directory,
+        # and all of them in one file (save_combine, sorted by name); paddle.static.save_vars writes both
+        persistable = paddle.static.io.is_persistable
+        paddle.static.save_vars(exe, os.path.join(out, "mlp_vars"), main, predicate=persistable)
+        paddle.static.save_vars(exe, out, main, predicate=persistable, filename="mlp_vars.combined")
         paddle.save(test, os.path.join(out, "mlp_test.pdmodel"))
         (result,) = exe.run(test, feed={"x": feed["x"]}, fetch_list=[test.global_block().ops[-1].output_arg_names[0]])
         state = paddle.static.load_program_state(os.path.join(out, "mlp"))
         expected = {f"state:{k}": np.asarray(v) for k, v in state.items()}
+        # two more training steps from the saved state: their losses, for a training Program read back and run
+        expected["output:next_losses"] = np.array([exe.run(main, feed=feed, fetch_list=[loss])[0] for _ in range(2)])
     expected.update({"input:x": feed["x"], "input:y": feed["y"], "output:test": result})
     paddle.disable_static()
     np.savez(os.path.join(out, "expected.npz"), **expected)

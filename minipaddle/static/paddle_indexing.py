@@ -1,0 +1,224 @@
+"""Indexing in the translation table (static/paddle_ops.py): x[index] both ways, as paddle 2.6's Python API writes
+it into a .pdmodel.
+
+- A basic index (ints, slices, None, Ellipsis; minipaddle's `index_view`) is Paddle's `slice`, or `strided_slice`
+  when a step is not 1, dropping the int-indexed axes (decrease_axis), then `unsqueeze2` for the None parts.
+- An advanced index (integer or boolean arrays; minipaddle's `getitem`, whose arrays are constants of the Program)
+  is Paddle's `gather_nd`: the basic parts first as a slice, the indexed axes moved to the front (`transpose2`),
+  `gather_nd` with the indices stacked along a last axis (`assign_value`), and the gathered axes moved back where
+  numpy puts them (in place when the advanced parts are next to each other, else first).
+
+Paddle's strided_slice reads an `end` of -1 with a negative stride as "through index 0" and clips other ends that
+fall before 0 to 0; numpy reads -1 as the last index. The writer and the reader translate between the two.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle.static.paddle_ops import DTYPE_NUMBERS, Steps, Temp, _paddle, reads, writes
+
+__all__ = ["view_index"]
+
+_INT_MAX = 2**31 - 1  # what Paddle writes for an open end
+
+
+def _expand_ellipsis(index: tuple, ndim: int) -> tuple:
+    """index with its Ellipsis replaced by the full slices it stands for (a boolean array covers its ndim axes)."""
+    at = next((i for i, p in enumerate(index) if p is Ellipsis), None)  # (`in` would compare arrays)
+    if at is None:
+        return index
+    covered = sum(0 if p is None or p is Ellipsis else p.ndim if _is_mask(p) else 1 for p in index)
+    return index[:at] + (slice(None),) * (ndim - covered) + index[at + 1 :]
+
+
+def _is_mask(part) -> bool:
+    return isinstance(part, np.ndarray) and part.dtype == np.bool_
+
+
+def _negative_step_bounds(part: slice, dim: int, fn: str) -> tuple:
+    """(start, end) of a slice with a negative step as Paddle's strided_slice reads them."""
+    if dim >= 0:  # known size: numpy's own bounds, where an end of -1 is Paddle's "through index 0"
+        start, stop, step = part.indices(dim)
+        if not len(range(start, stop, step)):
+            raise NotImplementedError(f"{fn}: an empty slice {part} of an axis of size {dim}")
+        return start, stop
+    if part.stop == -1:  # numpy: stop at the last index; Paddle would read "through index 0"
+        raise NotImplementedError(f"{fn}: a slice {part} with a negative step ending at -1 on an axis of unknown size")
+    return (_INT_MAX if part.start is None else int(part.start)), (-1 if part.stop is None else int(part.stop))
+
+
+def view_index(index, shape, fn: str) -> tuple:
+    """(axes, starts, ends, steps, decrease axes, new axes) of a basic index (ints, slices, None, Ellipsis) into
+    `shape`, as Paddle's slice / strided_slice attributes; `new axes`: where the None parts are in the result."""
+    index = index if isinstance(index, tuple) else (index,)
+    index = _expand_ellipsis(index, len(shape))
+    axes, starts, ends, steps, decrease, new_axes = [], [], [], [], [], []
+    axis = out_axis = 0  # the next axis of x, and of the result
+    for part in index:
+        if part is None:
+            new_axes.append(out_axis)
+            out_axis += 1
+            continue
+        if isinstance(part, slice):
+            out_axis += 1
+            if part != slice(None):
+                step = 1 if part.step is None else int(part.step)
+                if step > 0:
+                    start = 0 if part.start is None else int(part.start)
+                    end = _INT_MAX if part.stop is None else int(part.stop)
+                else:
+                    start, end = _negative_step_bounds(part, int(shape[axis]), fn)
+                axes.append(axis)
+                starts.append(start)
+                ends.append(end)
+                steps.append(step)
+        elif isinstance(part, (int, np.integer)) and not isinstance(part, bool):
+            axes.append(axis)
+            starts.append(int(part))
+            ends.append(_INT_MAX if int(part) == -1 else int(part) + 1)
+            steps.append(1)
+            decrease.append(axis)
+        else:
+            raise NotImplementedError(f"{fn} with an index part {part!r}")
+        axis += 1
+    return axes, starts, ends, steps, decrease, new_axes
+
+
+def _slice_step(x: str, out: str, axes, starts, ends, steps, decrease) -> tuple:
+    attrs = {"axes": axes, "starts": starts, "ends": ends, "decrease_axis": decrease, "infer_flags": [1] * len(axes)}
+    if all(s == 1 for s in steps):
+        return "slice", {"Input": [x]}, {"Out": [out]}, attrs
+    return "strided_slice", {"Input": [x]}, {"Out": [out]}, {**attrs, "strides": steps}
+
+
+@writes("index_view")
+def _w_index_view(op, var_of):
+    """x[ints, slices, None, ...] as Paddle's slice or strided_slice, then unsqueeze2 for the new axes."""
+    x, out = op.inputs["x"][0], op.outputs["Out"][0]
+    axes, starts, ends, steps, decrease, new_axes = view_index(op.attrs["index"], var_of(x).shape, "writing x[index]")
+    if not new_axes:
+        if not axes:  # x[...] or x[:]: the whole tensor
+            return "assign", {"X": [x]}, {"Out": [out]}, {}
+        return _slice_step(x, out, axes, starts, ends, steps, decrease)
+    result = var_of(out)
+    unsqueeze = ("unsqueeze2", {"X": [out + "@sliced"] if axes else [x]}, {"Out": [out], "XShape": [out + "@XShape"]},
+                 {"axes": new_axes})  # fmt: skip
+    if not axes:
+        return Steps([unsqueeze], {})
+    sliced = Temp([d for i, d in enumerate(result.shape) if i not in new_axes], result.dtype)
+    return Steps([_slice_step(x, out + "@sliced", axes, starts, ends, steps, decrease), unsqueeze],
+                 {out + "@sliced": sliced})  # fmt: skip
+
+
+@reads("strided_slice")
+def _strided_slice(op):
+    """Paddle's strided_slice as numpy slices (see the module's note on its ends)."""
+    x = op.x("Input")
+    for slot in ("StartsTensor", "EndsTensor", "StridesTensor", "StartsTensorList", "EndsTensorList",
+                 "StridesTensorList"):  # fmt: skip
+        if op.xs(slot):
+            raise NotImplementedError(f"strided_slice with a {slot} input (bounds known only at run time)")
+    index = [slice(None)] * x.ndim
+    for axis, start, end, stride in zip(op.attr("axes"), op.attr("starts"), op.attr("ends"), op.attr("strides")):
+        dim = x.shape[axis]
+        stop = None if end >= _INT_MAX else int(end)
+        if stride < 0 and end == -1:
+            stop = None  # through index 0
+        elif stride < 0 and end < -1 and dim >= 0 and end + dim < 0:
+            stop = 0  # Paddle clips an end before the axis to 0 (numpy: through index 0)
+        index[axis] = slice(int(start), stop, int(stride))
+    out = x[tuple(index)]
+    decrease = list(op.attr("decrease_axis", []))
+    return {"Out": _paddle().squeeze(out, decrease) if decrease else out}
+
+
+# ---- advanced indexing: gather_nd ----------------------------------------------------------------------------------
+
+
+def _constant_step(name: str, values: np.ndarray) -> tuple:
+    """An int64 constant as Paddle's assign_value."""
+    attrs = {"shape": list(values.shape), "dtype": DTYPE_NUMBERS["int64"], "bool_values": [], "fp32_values": [],
+             "fp64_values": [], "int32_values": [], "int64_values": [int(v) for v in values.reshape(-1)]}  # fmt: skip
+    return "assign_value", {}, {"Out": [name]}, attrs
+
+
+def _transpose_step(x: str, out: str, perm: list) -> tuple:
+    return "transpose2", {"X": [x]}, {"Out": [out], "XShape": [out + "@XShape"]}, {"axis": perm}
+
+
+def _sliced_size(part: slice, dim: int) -> int:
+    return -1 if dim < 0 else len(range(*part.indices(dim)))
+
+
+@writes("getitem")
+def _w_getitem(op, var_of):
+    """x[index] with integer or boolean arrays (and ints, slices, Ellipsis) as Paddle's gather_nd (see above)."""
+    fn = "writing x[index] with arrays"
+    x, out = op.inputs["x"][0], op.outputs["Out"][0]
+    shape = list(var_of(x).shape)
+    index = op.attrs["index"]
+    index = _expand_ellipsis(index if isinstance(index, tuple) else (index,), len(shape))
+    if any(p is None for p in index):  # (numpy's rules for where the new axis goes are not written here)
+        raise NotImplementedError(f"{fn} and None (a new axis)")
+    parts = []  # one per axis of x: a slice, or an integer array (advanced)
+    for p in index:
+        if _is_mask(p):  # a constant mask is the integer arrays of its True places
+            parts.extend(np.nonzero(p))
+        elif isinstance(p, slice):
+            parts.append(p)
+        else:
+            parts.append(np.asarray(p, dtype=np.int64))
+    parts += [slice(None)] * (len(shape) - len(parts))
+    advanced = [i for i, p in enumerate(parts) if isinstance(p, np.ndarray)]
+    arrays = []
+    for i in advanced:
+        a = parts[i]
+        if (a < 0).any():
+            if shape[i] < 0:
+                raise NotImplementedError(f"{fn}: negative indices into axis {i}, whose size is known only at run time")
+            a = np.where(a < 0, a + shape[i], a)
+        arrays.append(a)
+    batch = np.broadcast_shapes(*(a.shape for a in arrays))
+    if 0 in batch:
+        raise NotImplementedError(f"{fn}: an empty index")
+    indices = np.stack([np.broadcast_to(a, batch) for a in arrays], axis=-1)
+    dtype = var_of(x).dtype
+    steps, temps = [], {}
+    source = x
+    basic = [p if isinstance(p, slice) else slice(None) for p in parts]
+    axes, starts, ends, strides, _, _ = view_index(tuple(basic), shape, fn)
+    if axes:
+        shape = [d if isinstance(p, np.ndarray) else _sliced_size(p, d) for p, d in zip(parts, shape)]
+        temps[out + "@sliced"] = Temp(shape, dtype)
+        steps.append(_slice_step(x, out + "@sliced", axes, starts, ends, strides, []))
+        source = out + "@sliced"
+    rest = [i for i in range(len(shape)) if i not in advanced]
+    perm = advanced + rest
+    if perm != list(range(len(shape))):
+        temps[out + "@moved"] = Temp([shape[i] for i in perm], dtype)
+        steps.append(_transpose_step(source, out + "@moved", perm))
+        source = out + "@moved"
+    temps[out + "@index"] = Temp(indices.shape, "int64")
+    steps.append(_constant_step(out + "@index", indices))
+    nb, first = len(batch), advanced[0]
+    in_place = advanced == list(range(first, first + len(advanced))) and first > 0  # numpy keeps them where they were
+    gathered = out + "@gathered" if in_place else out
+    if in_place:
+        temps[gathered] = Temp(list(batch) + [shape[i] for i in rest], dtype)
+    steps.append(("gather_nd", {"X": [source], "Index": [out + "@index"]}, {"Out": [gathered]}, {}))
+    if in_place:
+        back = [nb + i for i in range(first)] + list(range(nb)) + [nb + i for i in range(first, len(rest))]
+        steps.append(_transpose_step(gathered, out, back))
+    return Steps(steps, temps)
+
+
+@reads("gather_nd")
+def _gather_nd(op):
+    return {"Out": _paddle().gather_nd(op.x("X"), op.x("Index"))}
+
+
+@reads("where_index")
+def _where_index(op):
+    """The places where Condition is true, [n, ndim] (n known at run time): paddle.nonzero."""
+    return {"Out": _paddle().nonzero(op.x("Condition"))}

@@ -1,0 +1,71 @@
+"""A training Program that paddle 2.6 wrote (static.save's .pdmodel, paddle.save of a main Program), made to train
+in minipaddle: static/pdmodel.py reads its forward ops and leaves out the backward and optimizer ops (Paddle's fused
+`*_grad` kernels are not minipaddle ops); here the optimizer is rebuilt from Paddle's optimizer ops (their type and
+attributes) and `minimize` appends minipaddle's own backward and update ops for the loss Paddle's backward starts
+from. The optimizer state has Paddle's names (fc_0.w_0_moment1_0, learning_rate_0, ...), so paddle's `.pdopt`
+loads into it with static.load, and the learning rate is the loaded learning_rate_0 (the .pdmodel does not hold its
+value; an LRScheduler's steps are not rebuilt).
+
+Paddle optimizer op -> minipaddle optimizer:
+    sgd                                   SGD
+    momentum (mu, use_nesterov, l2_decay) Momentum(momentum, use_nesterov, weight_decay)
+    adam (beta1, beta2, epsilon)          Adam
+    adamw (... coeff, with_decay)         AdamW(weight_decay=coeff)
+"""
+
+from __future__ import annotations
+
+from minipaddle.static.paddle_ops import _paddle
+
+__all__ = ["rebuild_training"]
+
+_LOSS_GRAD = 0x101  # Paddle's OpRole Backward | Loss: the fill_constant of d(loss)/d(loss) = 1
+
+
+def _number(value) -> float:
+    """A float attribute as it was written in Python (Paddle stores float32: 0.9 reads as 0.8999999761581421)."""
+    return float(f"{float(value):.7g}")
+
+
+def _optimizer(kind: str, attrs: dict):
+    paddle = _paddle()  # (the optimizers are above static: reached through the translation table's door)
+    if kind == "sgd":
+        return paddle.optimizer.SGD()
+    if kind == "momentum":
+        decay = _number(attrs.get("regularization_coeff", 0.0)) if attrs.get("regularization_method") == "l2_decay" \
+            else None  # fmt: skip
+        mu, nesterov = _number(attrs.get("mu", 0.9)), bool(attrs.get("use_nesterov", False))
+        return paddle.optimizer.Momentum(momentum=mu, use_nesterov=nesterov, weight_decay=decay)
+    betas = {k: _number(attrs.get(k, d)) for k, d in (("beta1", 0.9), ("beta2", 0.999), ("epsilon", 1e-8))}
+    if kind == "adam":
+        return paddle.optimizer.Adam(**betas, lazy_mode=bool(attrs.get("lazy_mode", False)))
+    coeff = _number(attrs.get("coeff", 0.01)) if attrs.get("with_decay", True) else 0.0
+    return paddle.optimizer.AdamW(**betas, weight_decay=coeff)
+
+
+def rebuild_training(program, left_out: list, attrs_of) -> str | None:
+    """Append minipaddle's backward and optimizer to `program` (being read, in its program_guard) for the Paddle
+    ops `left_out` (op descs), when they hold one loss and one kind of the optimizer ops above. Returns what was
+    built, to tell the user, or None (the Program then holds its forward ops only)."""
+    losses = [o for o in left_out if o.type == "fill_constant" and attrs_of(o).get("op_role") == _LOSS_GRAD]
+    kinds = {o.type for o in left_out if attrs_of(o).get("op_role", 0) & 0x2 and o.type in
+             ("sgd", "momentum", "adam", "adamw")}  # fmt: skip
+    if len(losses) != 1 or len(kinds) != 1:
+        return None
+    (out,) = [list(v.arguments) for v in losses[0].outputs if v.parameter == "Out"]
+    loss_name = out[0].removesuffix("@GRAD")
+    if loss_name not in program.global_block().vars:
+        return None
+    (kind,) = kinds
+    first = next(o for o in left_out if o.type == kind)
+    (lr,) = [list(v.arguments) for v in first.inputs if v.parameter == "LearningRate"]
+    if not lr or lr[0] not in program.global_block().vars:
+        return None
+    optimizer = _optimizer(kind, attrs_of(first))
+    # The update ops read Paddle's learning-rate variable, whose value is in the .pdopt (not in the .pdmodel): it
+    # is registered as this optimizer's before minimize, which then uses it, and taken out of the variables the
+    # Executor refreshes from optimizer.get_lr() after, so the loaded value stays.
+    program.lr_feeds.append((lr[0], optimizer))
+    optimizer.minimize(program.global_block().var(loss_name))
+    program.lr_feeds[:] = [(n, o) for n, o in program.lr_feeds if o is not optimizer]
+    return f"{type(optimizer).__name__} on loss {loss_name!r}, learning rate {lr[0]!r} (from static.load)"
