@@ -79,6 +79,30 @@ def test_conv_input_gradient_is_the_float32_computation_rounded_once(dtype):
     np.testing.assert_array_equal(got.numpy(), want.numpy().astype(low))
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_conv_and_its_filter_gradient_are_the_float32_computation_rounded_once(dtype):
+    # the kernels convert x (not its im2col columns) to float32: the same values, 25x fewer conversions on 5x5
+    rng = np.random.default_rng(2)
+    x32 = (rng.standard_normal((2, 4, 7, 7)) * 3).astype(np.float32)
+    w32 = rng.standard_normal((6, 2, 3, 3)).astype(np.float32)
+    low = np.float16 if dtype == "float16" else ml_dtypes.bfloat16
+    x, w = paddle.to_tensor(x32).astype(dtype), paddle.to_tensor(w32).astype(dtype)
+    x.stop_gradient = w.stop_gradient = False
+    args = dict(stride=2, padding=1, groups=2)
+    got = paddle.nn.functional.conv2d(x, w, **args)
+    x_, w_ = x.astype("float32").detach(), w.astype("float32").detach()
+    x_.stop_gradient = w_.stop_gradient = False
+    want = paddle.nn.functional.conv2d(x_, w_, **args)
+    assert got.dtype == getattr(paddle, dtype)
+    np.testing.assert_array_equal(got.numpy(), want.numpy().astype(low))
+    g32 = rng.standard_normal(got.shape).astype(np.float32)
+    g = paddle.to_tensor(g32).astype(dtype)
+    (dw,) = paddle.grad(got, w, g)
+    (dw_,) = paddle.grad(want, w_, g.astype("float32"))
+    assert dw.dtype == getattr(paddle, dtype)
+    np.testing.assert_array_equal(dw.numpy(), dw_.numpy().astype(low))
+
+
 def test_float16_max_pool_through_float32_picks_the_same_values_and_indices():
     rng = np.random.default_rng(2)
     x = rng.standard_normal((2, 3, 7, 7)).astype(np.float16)
