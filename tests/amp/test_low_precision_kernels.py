@@ -65,6 +65,25 @@ def test_scale_keeps_its_factor_in_float32(dtype):
     np.testing.assert_array_equal(z.numpy(), want)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16])
+def test_relu_and_its_mask_on_the_integer_view_equal_numpys_loops_for_every_value(dtype):
+    from minipaddle.ops.low_precision import positive, relu_low
+
+    every = np.arange(65536, dtype=np.uint16).view(dtype)  # +-0, subnormals, normals, +-Inf, NaNs of both signs
+    with np.errstate(invalid="ignore"):
+        want, mask = np.maximum(every, dtype(0)), every > 0
+    got = relu_low(every)
+    assert got.dtype == every.dtype
+    np.testing.assert_array_equal(got.view(np.uint16), want.view(np.uint16))  # NaN payloads and -0 too
+    np.testing.assert_array_equal(positive(every), mask)
+    x = paddle.to_tensor(every[np.isfinite(every.astype(np.float32))][::97].astype(np.float32)).astype(
+        np.dtype(dtype).name)  # fmt: skip
+    x.stop_gradient = False
+    y = paddle.nn.functional.relu(x)
+    (dx,) = paddle.grad(y, x, paddle.ones_like(y))
+    np.testing.assert_array_equal(dx.numpy().astype(np.float32), (x.numpy() > 0).astype(np.float32))
+
+
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 def test_conv_input_gradient_is_the_float32_computation_rounded_once(dtype):
     # conv2d_transpose / conv2d's input gradient is a white-list op: cast inputs, compute in float32, cast output
