@@ -6,7 +6,8 @@
   dtype (for batch_norm and layer_norm only the first input, x, decides); OD: float32; O2 with
   use_promote=False: the low dtype.
 batch_norm and layer_norm cast only x; their scale, bias and statistics keep their dtype (float32) and the output
-has x's dtype (paddle 2.6's `AmpAutoCast`; the 2.6 rule applies this to float16 and bfloat16 alike).
+has x's dtype (paddle 2.6's `AmpAutoCast`; the 2.6 rule applies this to float16 and bfloat16 alike). That part
+of the rule is minipaddle/ops/amp_norms.py's, which the static rewrite applies too.
 Only float32, float16 and bfloat16 inputs are ever cast; float64, integer and bool inputs are left alone.
 """
 
@@ -14,12 +15,11 @@ from __future__ import annotations
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.ops.amp_names import UNSUPPORTED_LOW_PRECISION
+from minipaddle.ops.amp_norms import cast_inputs
 
-__all__ = ["CASTABLE", "CAST_ONLY_X", "dest_dtype", "list_of"]
+__all__ = ["CASTABLE", "dest_dtype", "list_of"]
 
 CASTABLE = (dtypes.float32, dtypes.float16, dtypes.bfloat16)
-_FIRST_INPUT_DECIDES = {"batch_norm", "layer_norm", "sync_batch_norm"}
-CAST_ONLY_X = _FIRST_INPUT_DECIDES  # AMP casts x only; the other inputs keep their dtype
 
 
 def list_of(op_name: str, paddle_name: str, settings) -> str:
@@ -44,5 +44,5 @@ def dest_dtype(which: str, paddle_name: str, input_dtypes, settings):
         return dtypes.float32
     if settings.level == "O2" and not settings.use_promote:
         return low
-    deciding = input_dtypes[:1] if paddle_name in _FIRST_INPUT_DECIDES else input_dtypes
+    deciding = [input_dtypes[i] for i in cast_inputs(paddle_name, len(input_dtypes))]  # the norms: x only
     return dtypes.float32 if any(d is dtypes.float32 for d in deciding) else low

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from minipaddle import ops
 from minipaddle.amp.cast_log import AMP_CAST_NODES, LOGS, CastRecord
-from minipaddle.amp.cast_rule import CAST_ONLY_X, CASTABLE, dest_dtype, list_of
+from minipaddle.amp.cast_rule import CASTABLE, dest_dtype, list_of
 from minipaddle.core.state import STATE
+from minipaddle.ops.amp_norms import cast_inputs
 
 __all__ = ["CompositeOp"]
 
@@ -45,7 +46,7 @@ class CompositeOp:
         STATE.amp = None  # the casts below and the ops of the composition are not cast again
         casts, new = [], list(self.inputs)
         if dst is not None:
-            for i in range(1 if name in CAST_ONLY_X else len(new)):
+            for i in cast_inputs(name, len(new)):
                 d = in_dtypes[i]
                 if d is not None and d is not dst and d in CASTABLE:
                     new[i] = ops.cast(new[i], dst)

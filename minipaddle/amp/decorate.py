@@ -13,12 +13,18 @@ from __future__ import annotations
 from minipaddle import nn, ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, no_grad
+from minipaddle.ops.amp_norms import keeps_float32_parameters
 from minipaddle.optimizer.optimizer import Optimizer
 
 __all__ = ["decorate", "amp_decorate"]
 
-_ALWAYS_FP32 = (nn.BatchNorm, nn.BatchNorm1D, nn.BatchNorm2D, nn.BatchNorm3D, nn.SyncBatchNorm)
-_FP32_FOR_FLOAT16 = (nn.LayerNorm, nn.InstanceNorm1D, nn.InstanceNorm2D, nn.InstanceNorm3D)
+# The Paddle op each normalization layer runs: ops/amp_norms.py says which keep float32 parameters under O2.
+_NORM_OP = (
+    ((nn.BatchNorm, nn.BatchNorm1D, nn.BatchNorm2D, nn.BatchNorm3D), "batch_norm"),
+    ((nn.SyncBatchNorm,), "sync_batch_norm"),
+    ((nn.LayerNorm,), "layer_norm"),
+    ((nn.InstanceNorm1D, nn.InstanceNorm2D, nn.InstanceNorm3D), "instance_norm"),
+)
 _SAVE_DTYPES = ("float16", "bfloat16", "float32", "float64")
 
 
@@ -26,9 +32,9 @@ def need_keep_fp32(layer, dtype: str) -> bool:
     """Whether O2 leaves this layer's parameters in float32 (paddle 2.6's rule)."""
     if not getattr(layer, "_cast_to_low_precison", True):  # (sic: paddle's attribute name)
         return True
-    if isinstance(layer, _ALWAYS_FP32):
+    if any(isinstance(layer, types) and keeps_float32_parameters(op, dtype) for types, op in _NORM_OP):
         return True
-    return layer._dtype == "float16" or (dtype == "float16" and isinstance(layer, _FP32_FOR_FLOAT16))
+    return layer._dtype == "float16"
 
 
 def set_excluded_layers(models: list, excluded_layers) -> None:

@@ -13,6 +13,10 @@ rounding once gives the very same bits (float32's 24-bit significand is at least
 rounding of a sum, difference or product is innocuous, and a product of two float16 values is exact in float32;
 tests/amp/test_low_precision_kernels.py checks every float16 value against a set of partners) and runs faster
 (1.2-1.6x for add and relu's gradient, measured in CPU time; bfloat16's ml_dtypes loops are faster as they are).
+
+relu and the comparison y > 0 on float16/bfloat16 (`relu_low`, `positive`) read the values' bits as int16: the
+sign bit, and the codes of -inf and +inf that bound the NaNs. numpy's float16 maximum and comparison loops convert
+element by element (about 12 ns per value here); the integer loops give the same results 30x faster.
 """
 
 from __future__ import annotations
@@ -59,3 +63,22 @@ def in_float32(ufunc, x: np.ndarray, y, out: np.ndarray | None = None) -> np.nda
 def both_float16(x: np.ndarray, y: np.ndarray) -> bool:
     """Whether an element-wise kernel on x and y may take in_float32: both float16 (y may be a bool mask)."""
     return x.dtype == FLOAT16 and (y.dtype == FLOAT16 or y.dtype == np.bool_)
+
+
+def relu_low(x: np.ndarray) -> np.ndarray:
+    """np.maximum(x, 0) for a float16 or bfloat16 x, bit for bit, on the int16 view of its values.
+
+    Negative numbers and -inf have the sign bit set and codes below -inf's (as int16): they become +0; positive
+    values, +0 and every NaN (either sign) are kept. -0: numpy's float16 maximum keeps it (it returns the first
+    argument of an equal pair), ml_dtypes' bfloat16 maximum gives +0; so does this."""
+    v = x.view(np.int16)
+    keep = v > np.array(-np.inf, x.dtype).view(np.int16)
+    if x.dtype == FLOAT16:
+        keep |= v == np.int16(-32768)  # -0
+    return (v * keep).view(x.dtype)
+
+
+def positive(y: np.ndarray) -> np.ndarray:
+    """y > 0 for a float16 or bfloat16 y, on its int16 view: sign bit clear, not zero, not above +inf (NaN)."""
+    v = y.view(np.int16)
+    return (v > 0) & (v <= np.array(np.inf, y.dtype).view(np.int16))

@@ -11,7 +11,7 @@ exe.run(startup)
 """
 
 from minipaddle.core.tensor import CPUPlace
-from minipaddle.static import nn, parameters, passes, train_switch  # noqa: F401 (the last two install nn.static_hooks)
+from minipaddle.static import nn, op_groups, parameters, passes, train_switch  # noqa: F401 (install nn.static_hooks)
 from minipaddle.static.backward import append_backward, gradients
 from minipaddle.static.builder import disable_static, enable_static, in_static_mode
 from minipaddle.static.debug import Print, py_func

@@ -11,8 +11,11 @@ each input's share to that input's running gradient. The final gradient of varia
 
 from __future__ import annotations
 
+import contextlib
+
 from minipaddle import ops
 from minipaddle.core.op import get_op
+from minipaddle.core.state import STATE
 from minipaddle.static.block_ops import block_grad
 from minipaddle.static.builder import flat_inputs
 from minipaddle.static.program import ROLE_BACKWARD, ROLE_FORWARD, Variable
@@ -77,11 +80,24 @@ def _all_vars(block) -> dict:
     return out
 
 
+@contextlib.contextmanager
+def building_backward(program):
+    """Ops appended inside have the backward role, and STATE.in_backward is True, as while dynamic backward runs
+    the grad rules: hooks on the door (AMP's auto_cast) leave the grad rules' ops in the forward's dtypes."""
+    was_in_backward = STATE.in_backward
+    STATE.in_backward = True
+    try:
+        with program.role(ROLE_BACKWARD):
+            yield
+    finally:
+        STATE.in_backward = was_in_backward
+
+
 def backward_ops(block, targets, target_grads, no_grad: set, sources=()) -> dict:
     """Append the backward ops of `block` for `targets`; return {variable name: gradient Variable}."""
     wanted = _needs_grad_set(block, targets, no_grad, sources)
     grads: dict[str, Variable] = {t.name: g for t, g in zip(targets, target_grads)}
-    with block.program.role(ROLE_BACKWARD):
+    with building_backward(block.program):
         for desc in reversed([d for d in block.ops if d.role == ROLE_FORWARD]):
             out_names = desc.outputs.get("Out", [])
             if not any(n in grads for n in out_names):
@@ -177,10 +193,10 @@ def append_backward(loss, parameter_list=None, no_grad_set=None, callbacks=None,
     else:
         params = [block.var(p) if isinstance(p, str) else p for p in parameter_list]
     no_grad = {v if isinstance(v, str) else v.name for v in (no_grad_set or ())}
-    with block.program.role(ROLE_BACKWARD):
+    with building_backward(block.program):
         seed = ops.full_like(loss, 1.0)
-    grads = backward_ops(block, [loss], [seed], no_grad)
-    named = _name_grads(block, grads, [p.name for p in params])
+        grads = backward_ops(block, [loss], [seed], no_grad)
+        named = _name_grads(block, grads, [p.name for p in params])
     return [(p, named[p.name]) for p in params if p.name in named]
 
 
@@ -190,12 +206,13 @@ def gradients(targets, inputs, target_gradients=None, no_grad_set=None):
     inputs = [inputs] if isinstance(inputs, Variable) else list(inputs)
     block = targets[0].block
     if target_gradients is None:
-        with block.program.role(ROLE_BACKWARD):
+        with building_backward(block.program):
             target_gradients = [ops.full_like(t, 1.0) for t in targets]
     else:
         target_gradients = [target_gradients] if isinstance(target_gradients, Variable) else list(target_gradients)
     no_grad = {v if isinstance(v, str) else v.name for v in (no_grad_set or ())}
     # paddle.static.gradients also differentiates for inputs marked stop_gradient (e.g. data variables)
-    grads = backward_ops(block, targets, target_gradients, no_grad, sources=inputs)
-    named = _name_grads(block, grads, [v.name for v in inputs])
+    with building_backward(block.program):
+        grads = backward_ops(block, targets, target_gradients, no_grad, sources=inputs)
+        named = _name_grads(block, grads, [v.name for v in inputs])
     return [named.get(v.name) for v in inputs]

@@ -165,6 +165,7 @@ class OpDesc:
         self.role = role
         self.scope = scope  # the Layer path the op was built under
         self.quant_attrs = {} if quant_attrs is None else quant_attrs
+        self.group = None  # the OpGroup (static/op_groups.py) when the op is part of one Paddle op, else None
 
     def input_names(self) -> list:
         return [n for names in self.inputs.values() for n in names]
@@ -360,6 +361,7 @@ class Program:
                     attrs["values"] = [False]
                 nb.ops.append(OpDesc(op.type, copy.deepcopy(op.inputs), copy.deepcopy(op.outputs), attrs,
                                      op.role, op.scope, copy.deepcopy(op.quant_attrs)))  # fmt: skip
+                nb.ops[-1].group = op.group  # (immutable: the copies share it)
             new.blocks.append(nb)
         if for_test:
             _drop_unused_vars(new)

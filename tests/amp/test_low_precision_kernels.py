@@ -65,6 +65,25 @@ def test_scale_keeps_its_factor_in_float32(dtype):
     np.testing.assert_array_equal(z.numpy(), want)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16])
+def test_relu_and_its_mask_on_the_integer_view_equal_numpys_loops_for_every_value(dtype):
+    from minipaddle.ops.low_precision import positive, relu_low
+
+    every = np.arange(65536, dtype=np.uint16).view(dtype)  # +-0, subnormals, normals, +-Inf, NaNs of both signs
+    with np.errstate(invalid="ignore"):
+        want, mask = np.maximum(every, dtype(0)), every > 0
+    got = relu_low(every)
+    assert got.dtype == every.dtype
+    np.testing.assert_array_equal(got.view(np.uint16), want.view(np.uint16))  # NaN payloads and -0 too
+    np.testing.assert_array_equal(positive(every), mask)
+    x = paddle.to_tensor(every[np.isfinite(every.astype(np.float32))][::97].astype(np.float32)).astype(
+        np.dtype(dtype).name)  # fmt: skip
+    x.stop_gradient = False
+    y = paddle.nn.functional.relu(x)
+    (dx,) = paddle.grad(y, x, paddle.ones_like(y))
+    np.testing.assert_array_equal(dx.numpy().astype(np.float32), (x.numpy() > 0).astype(np.float32))
+
+
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 def test_conv_input_gradient_is_the_float32_computation_rounded_once(dtype):
     # conv2d_transpose / conv2d's input gradient is a white-list op: cast inputs, compute in float32, cast output
@@ -77,6 +96,30 @@ def test_conv_input_gradient_is_the_float32_computation_rounded_once(dtype):
     want = paddle.nn.functional.conv2d_transpose(dout.astype("float32"), w.astype("float32"), stride=2, padding=1)
     assert got.dtype == getattr(paddle, dtype)
     np.testing.assert_array_equal(got.numpy(), want.numpy().astype(low))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_conv_and_its_filter_gradient_are_the_float32_computation_rounded_once(dtype):
+    # the kernels convert x (not its im2col columns) to float32: the same values, 25x fewer conversions on 5x5
+    rng = np.random.default_rng(2)
+    x32 = (rng.standard_normal((2, 4, 7, 7)) * 3).astype(np.float32)
+    w32 = rng.standard_normal((6, 2, 3, 3)).astype(np.float32)
+    low = np.float16 if dtype == "float16" else ml_dtypes.bfloat16
+    x, w = paddle.to_tensor(x32).astype(dtype), paddle.to_tensor(w32).astype(dtype)
+    x.stop_gradient = w.stop_gradient = False
+    args = dict(stride=2, padding=1, groups=2)
+    got = paddle.nn.functional.conv2d(x, w, **args)
+    x_, w_ = x.astype("float32").detach(), w.astype("float32").detach()
+    x_.stop_gradient = w_.stop_gradient = False
+    want = paddle.nn.functional.conv2d(x_, w_, **args)
+    assert got.dtype == getattr(paddle, dtype)
+    np.testing.assert_array_equal(got.numpy(), want.numpy().astype(low))
+    g32 = rng.standard_normal(got.shape).astype(np.float32)
+    g = paddle.to_tensor(g32).astype(dtype)
+    (dw,) = paddle.grad(got, w, g)
+    (dw_,) = paddle.grad(want, w_, g.astype("float32"))
+    assert dw.dtype == getattr(paddle, dtype)
+    np.testing.assert_array_equal(dw.numpy(), dw_.numpy().astype(low))
 
 
 def test_float16_max_pool_through_float32_picks_the_same_values_and_indices():

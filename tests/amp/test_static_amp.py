@@ -200,3 +200,35 @@ def test_master_grad_keeps_the_unscaled_gradient_float32_under_o2(static):
     w0 = float(np.float32(1e-3))
     assert update(master_grad=False) == w0  # the float16 gradient rounded to zero: no change
     assert update(master_grad=True) == float(np.float32(w0) - np.float32(2.0**-26))
+
+
+def test_static_backward_built_under_auto_cast_keeps_the_forward_dtypes(static):
+    # Static backward marks itself as dynamic backward does (STATE.in_backward), so auto_cast's hook leaves the
+    # grad rules alone. Under O2 without promotion every op in no list would be cast low: the gradients of the
+    # float32 ops (embedding and interpolation, EXTRA_BLACK_LIST) were cast to float16, and so the float32
+    # embedding table's gradient.
+    from minipaddle.core.state import STATE
+
+    main, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, start):
+        x = paddle.static.data("x", [1, 2, 4, 4], "float32")
+        x.stop_gradient = False
+        ids = paddle.static.data("ids", [4], "int64")
+        emb = paddle.nn.Embedding(5, 3)
+        with paddle.amp.cast_log() as log, paddle.amp.auto_cast(level="O2", use_promote=False):
+            y = paddle.nn.functional.interpolate(x, scale_factor=2, mode="bilinear")
+            loss = y.mean() + emb(ids).mean()
+            n = len(log)
+            ((w, w_grad),) = paddle.static.append_backward(loss)
+            (x_grad,) = paddle.static.gradients(loss, [x])
+    assert len(log) == n  # the grad rules' ops are not AMP's: no record, no cast
+    assert STATE.in_backward is False
+    assert w.dtype == w_grad.dtype == x_grad.dtype == paddle.float32
+    block = main.global_block()
+    grad_ops = {op.type: block.var(op.output_names()[0]).dtype.name for op in block.ops if op.role == "backward"}
+    assert grad_ops["embedding_grad"] == grad_ops["interpolate_grad"] == "float32"
+    exe = paddle.static.Executor()
+    exe.run(start)
+    feed = {"x": np.ones((1, 2, 4, 4), np.float32), "ids": np.array([0, 1, 1, 4])}
+    (g,) = exe.run(main, feed=feed, fetch_list=[w_grad])
+    np.testing.assert_allclose(g[1], np.full(3, 2 / 12), rtol=1e-3)  # two of the 4 ids, mean over 12 values

@@ -47,13 +47,6 @@ REFUSE_LOW_PRECISION = {
     "uniform_": "minipaddle's uniform_ fills float32/float64 tensors only",
 }
 
-# Kernels that compute a bfloat16 input's outputs in float32 (numpy's round/clip/abs-max upcast bfloat16 there):
-# their float16 results are checked; the bfloat16 gap is the quantization kernels' to close.
-BFLOAT16_KERNEL_GAPS = {
-    "fake_quantize_abs_max", "fake_channel_wise_quantize_abs_max", "fake_quantize_dequantize_moving_average_abs_max",
-    "quantize_linear",
-}  # fmt: skip
-
 CASES = [pytest.param(info, 0, id=info.name) for info in OP_TABLE if "float32" in info.dtypes]  # first sample
 
 
@@ -118,7 +111,7 @@ def test_amp_dtype_rules(info, i):
             got = [d for d in kernel_in if d in FLOATS]
             if not all(d == want for d in got):
                 failures.append(f"{where}: kernel got inputs {kernel_in}, expected {want}")
-            if op.name not in OWN_OUTPUT_DTYPE and not (low == "bfloat16" and op.name in BFLOAT16_KERNEL_GAPS):
+            if op.name not in OWN_OUTPUT_DTYPE:
                 outs = [o.dtype.name for o in outputs if o.dtype.is_floating]
                 if not all(d == want for d in outs):
                     failures.append(f"{where}: outputs {outs} from {want} inputs")

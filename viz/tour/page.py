@@ -4,10 +4,10 @@ It shows what the tour did and everything viz can draw of it: test images with t
 summary table paddle.summary printed, viz's own sections for a trained network (viz.tour_sections: the Layer
 tree, the extended summary, the training curves from the History), the autograd graph of one training step
 folded by layer (viz.draw_graph), the inference Program (viz.draw_program), the checkpoint's state dict
-(viz.draw_state_dict), the network's forward under mixed precision (viz.draw_amp), and a recorded 2-rank
-data-parallel timeline with the ring all-reduce (viz/tour/distributed.py), and a LeNet real Paddle saved, run and
-drawn (viz/tour/paddle_files.py). Without graphviz's `dot` a drawing shows its DOT source and the install hint
-instead.
+(viz.draw_state_dict), the network's cast maps under mixed precision O1 and O2 with the GradScaler's loss scale
+(viz/tour/amp.py), a recorded 2-rank data-parallel timeline with the ring all-reduce (viz/tour/distributed.py), and
+a LeNet real Paddle saved, run and drawn (viz/tour/paddle_files.py). Without graphviz's `dot` a drawing shows its
+DOT source and the install hint instead.
 """
 
 from __future__ import annotations
@@ -25,16 +25,6 @@ pre { background: #f6f8fa; padding: 0.8em; overflow-x: auto; font-size: 13px; }
 table.facts td { padding: 0.15em 1em 0.15em 0; } .note { color: #666; }
 figure { margin: 1em 0; } figure svg, figure img { max-width: 100%; height: auto; }
 """
-
-
-def _amp_map(net) -> str:
-    """The cast map of one forward of `net` on a batch of two 28x28 images under O1 float16."""
-    import minipaddle as paddle
-    import viz
-
-    with paddle.amp.auto_cast():
-        out = net(paddle.rand([2, 1, 28, 28]))
-    return viz.draw_amp(out.astype("float32").mean()).inline_html()
 
 
 def _png(fig) -> str:
@@ -63,6 +53,7 @@ def write_page(path: str, shown: dict, settings: dict) -> None:
     import minipaddle as paddle
     import viz
     from viz.quant import quant_tour_section
+    from viz.tour.amp import amp_tour_section
     from viz.tour.distributed import distributed_tour_section
     from viz.tour.paddle_files import paddle_files_tour_section
 
@@ -89,11 +80,8 @@ def write_page(path: str, shown: dict, settings: dict) -> None:
             "The checkpoint's state dict (viz.draw_state_dict)",
             viz.draw_state_dict(paddle.load(shown["checkpoint"]), title="lenet.pdparams").inline_html(),
         ),
-        (
-            "Mixed precision: LeNet's forward under paddle.amp.auto_cast() (O1, float16), ops by dtype (viz.draw_amp)",
-            _amp_map(shown["net"]),
-        ),
     ]
+    sections.append(amp_tour_section(shown["net"]))
     sections.append(distributed_tour_section())
     sections.append(paddle_files_tour_section())
     last = h.train_epochs[-1] if h.train_epochs else {}

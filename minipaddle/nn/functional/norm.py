@@ -63,9 +63,11 @@ def _as_paddle_op(paddle_op: str, inputs: tuple):
     """Run the block as Paddle's one op `paddle_op` for auto_cast (STATE.amp, set by minipaddle.amp, which this
     floor does not import): `with _as_paddle_op(...) as op:`, read the cast inputs from `op.inputs`."""
     settings = STATE.amp
-    if settings is None or settings.level == "O0":
-        return _NoAmp(inputs)
-    return settings.composite(paddle_op, inputs)
+    if settings is not None and settings.level != "O0":
+        return settings.composite(paddle_op, inputs)
+    if STATE.static_mode:  # marks the ops as one Paddle op, for the static AMP rewrite (static/op_groups.py)
+        return static_hooks.paddle_op_group(paddle_op, inputs)
+    return _NoAmp(inputs)
 
 
 def _working(x: Tensor) -> Tensor:
@@ -147,8 +149,10 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     _check_per_channel(weight, x, axis, "batch_norm", "weight")  # argument checks before any work
     _check_per_channel(bias, x, axis, "batch_norm", "bias")
     if training and use_global_stats is None and STATE.static_mode and static_hooks.needs_switch(training):
-        return static_hooks.train_or_eval(lambda t: batch_norm(x, running_mean, running_var, weight, bias, t,
-                                                               momentum, epsilon, data_format))  # fmt: skip
+        with _as_paddle_op("batch_norm", (x, running_mean, running_var, weight, bias)) as op:  # the switch is the op
+            args = op.inputs
+            y = static_hooks.train_or_eval(lambda t: batch_norm(*args, t, momentum, epsilon, data_format))
+            return op.result(y)
     if use_global_stats is None:
         use_global_stats = not training
     with _as_paddle_op("batch_norm", (x, running_mean, running_var, weight, bias)) as op:

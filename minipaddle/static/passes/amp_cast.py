@@ -16,6 +16,14 @@ every op that needs it); the output variables take the dtypes the ops' shape/dty
 data and other persistable variables keep their dtypes (O1 casts them on the fly), and ops that write into them
 (in-place updates) are left alone.
 
+A normalization is one Paddle op (batch_norm, layer_norm, group_norm, instance_norm) that minipaddle builds from
+several ops; static/op_groups.py marks them as a group, and the rewrite decides the group as that one op by the
+lists, with the rule both modes share (minipaddle/ops/amp_norms.py): batch_norm and layer_norm cast only x (and
+only x decides under use_promote), the group computes in float32 as built, and its output is rounded once to x's
+dtype. Under O2 a normalization's parameters count as `paddle.amp.decorate` leaves them: float32 for batch_norm,
+and for layer_norm and instance_norm with float16; the others are cast to the low dtype. So a static AMP
+Program computes a normalization as dynamic mode's auto_cast does.
+
 `amp_cast(program)` returns a rewritten copy (draw it with `passes.diff`); `rewrite_program` rewrites in place
 (what `paddle.static.amp.decorate` does before appending backward).
 """
@@ -28,7 +36,9 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.op import OPS, Meta
 from minipaddle.ops.amp_lists import FP16_BLACK_LIST
 from minipaddle.ops.amp_names import paddle_op_name
+from minipaddle.ops.amp_norms import cast_inputs, keeps_float32_parameters
 from minipaddle.static.builder import flat_inputs, slot_inputs
+from minipaddle.static.control_flow import _block_and_descendants
 from minipaddle.static.passes.amp_lists import AutoMixedPrecisionLists
 from minipaddle.static.program import ROLE_FORWARD, OpDesc, Program
 
@@ -57,7 +67,19 @@ def decide_dtypes(program: Program, amp_lists=None, dtype: str = "float16", leve
     black = black | amp_lists.unsupported_list
     low = dtypes.to_dtype(dtype)
     leaves = {}  # var name -> its dtype as the rewrite leaves it, for the promote rule
+    group, group_decision = None, None
     for i, op in enumerate(block.ops):
+        if op.group is not None:  # one Paddle op built of several: decided once, at its first op
+            if op.group is not group:
+                group = op.group
+                group_decision = _decide_group(block, op, amp_lists, level, black, low, dtype, use_fp16_guard,
+                                               use_promote, producer, decision, leaves)  # fmt: skip
+            decision[i] = group_decision
+            for n in op.output_names():
+                producer[n] = i
+            if group_decision is not None and group.output in op.output_names():
+                leaves[group.output] = _group_output_dtype(group_decision, low)
+            continue
         name = paddle_op_name(op.type, op.attrs)
         guarded = level != "O2" or not use_fp16_guard or GUARD in op.scope
         if op.role != ROLE_FORWARD or op.type == "cast" or _writes_state(block, op):
@@ -81,6 +103,45 @@ def decide_dtypes(program: Program, amp_lists=None, dtype: str = "float16", leve
             if decision[i] is not None and n is not None and block.has_var(n) and block.var(n).dtype in _FLOATS:
                 leaves[n] = low if decision[i] == "white" else dtypes.float32
     return decision
+
+
+def _decide_group(block, first: OpDesc, amp_lists, level, black, low, dtype, use_fp16_guard, use_promote,
+                  producer, decision, leaves):  # fmt: skip
+    """'white' | 'black' | None for the Paddle op that the group of `first` computes (the rule of decide_dtypes,
+    applied to the one op: its name, its inputs, the producers of its inputs)."""
+    group = first.group
+    name = group.paddle_op
+    guarded = level != "O2" or not use_fp16_guard or GUARD in first.scope
+    if first.role != ROLE_FORWARD:
+        return None
+    black_var = any(n in (amp_lists.black_varnames or ()) for n in (*group.inputs, group.output))
+    if name in black or not guarded or black_var:
+        return "black"
+    if name in amp_lists.white_list:
+        return "white"
+    if use_promote:
+        keep = keeps_float32_parameters(name, dtype)
+        came = [_group_input_dtype(block, group.inputs[k], leaves, low, level, keep)
+                for k in cast_inputs(name, len(group.inputs)) if group.inputs[k] is not None]  # fmt: skip
+        return "black" if dtypes.float32 in came else "white"
+    if level == "O2":
+        return "white"
+    if name in amp_lists.gray_list:
+        made_by = [decision.get(producer[n]) for n in group.inputs if n in producer]
+        return "black" if "black" in made_by else ("white" if "white" in made_by else None)
+    return "black"  # an op in no list computes in float32, as any other
+
+
+def _group_input_dtype(block, name: str, leaves: dict, low, level: str, keep_float32_parameters: bool):
+    """The dtype an input of a group has after the rewrite; under O2 a parameter has the dtype decorate gives it."""
+    if level == "O2" and keep_float32_parameters and block.has_var(name) and block.var(name).is_parameter:
+        return block.var(name).dtype
+    return _leaves_as(block, name, leaves, low, level)
+
+
+def _group_output_dtype(which: str, low):
+    """The group's output dtype after the rewrite: x's, which the rule always casts (see _enter_group)."""
+    return low if which == "white" else dtypes.float32
 
 
 def _leaves_as(block, name: str, leaves: dict, low, level: str):
@@ -112,9 +173,20 @@ def rewrite_program(program: Program, amp_lists=None, dtype: str = "float16", le
     block = program.global_block()
     decision = decide_dtypes(program, amp_lists, dtype, level, use_fp16_guard, use_promote)
     new_ops: list[OpDesc] = []
-    made: dict[str, str] = {}  # "x" + dtype -> the cast variable's name
+    made: set[str] = set()  # the cast variables made so far ("x.cast_fp16")
+    group, renames, rounded_to = None, {}, None
     for i, op in enumerate(block.ops):
         which = decision.get(i)
+        if op.group is not None:  # one Paddle op: its inputs are cast once, the ops inside compute as built
+            if op.group is not group:
+                group, renames, rounded_to = op.group, {}, None
+                if which is not None:
+                    renames, rounded_to = _enter_group(block, op, which, low, level, dtype, made, new_ops)
+            _rename_inputs(program, op, renames)
+            new_ops.append(op)
+            if rounded_to is not None and group.output in op.output_names():
+                _round_output(block, op, group.output, rounded_to, new_ops)
+            continue
         if which is not None:
             want = low if which == "white" else dtypes.float32
             for names in op.inputs.values():
@@ -124,17 +196,77 @@ def rewrite_program(program: Program, amp_lists=None, dtype: str = "float16", le
                     var = block.var(n)
                     if var.dtype not in _FLOATS or var.dtype is want:
                         continue
-                    key = f"{n}.cast_{_SHORT[want.name]}"
-                    if key not in made:
-                        block.create_var(key, var.shape, want)
-                        new_ops.append(_cast_op(n, key, want, op))
-                        made[key] = key
-                    names[k] = key
+                    names[k] = _cast_var(block, n, want, made, new_ops, op)
         new_ops.append(op)
         _infer_outputs(block, op)
     block.ops = new_ops
     program._version += 1
     return program
+
+
+def _cast_var(block, name: str, dtype, made: set, new_ops: list, like: OpDesc) -> str:
+    """The name of `name` cast to `dtype` ("x.cast_fp16"), appending its cast op the first time it is needed."""
+    key = f"{name}.cast_{_SHORT[dtype.name]}"
+    if key not in made:
+        block.create_var(key, block.var(name).shape, dtype)
+        new_ops.append(_cast_op(name, key, dtype, like))
+        made.add(key)
+    return key
+
+
+def _enter_group(block, first: OpDesc, which: str, low, level: str, dtype: str, made: set, new_ops: list):
+    """Cast the group's inputs for the Paddle op it computes, as decided (`which`): the inputs the rule casts go to
+    the op's dtype; under O2 the parameters decorate would cast go to the low dtype; then each low input gets a
+    float32 copy, as the fused kernel computes in float32. Returns ({input name: the name the group's ops read
+    instead}, the dtype to round the output to, or None to leave it as built)."""
+    group = first.group
+    want = low if which == "white" else dtypes.float32
+    cast = cast_inputs(group.paddle_op, len(group.inputs))
+    keep_parameters = keeps_float32_parameters(group.paddle_op, dtype)
+    renames, x_dtype = {}, None
+    for k, name in enumerate(group.inputs):
+        if name is None or not block.has_var(name) or block.var(name).dtype not in _FLOATS:
+            continue
+        var = block.var(name)
+        if k in cast:
+            target = want
+        elif level == "O2" and var.is_parameter and not keep_parameters:
+            target = low
+        else:
+            target = var.dtype
+        now = name if target is var.dtype else _cast_var(block, name, target, made, new_ops, first)
+        if target is not dtypes.float32:
+            now = _cast_var(block, now, dtypes.float32, made, new_ops, first)
+        if now != name:
+            renames[name] = now
+        if k == 0:
+            x_dtype = target
+    built = block.var(group.output).dtype if block.has_var(group.output) else None
+    rounded_to = x_dtype if x_dtype is not None and x_dtype is not built and built is dtypes.float32 else None
+    return renames, rounded_to
+
+
+def _rename_inputs(program: Program, op: OpDesc, renames: dict) -> None:
+    """Make `op`, and the ops of its sub-blocks (a switch's branches read the outer variables by name), read the
+    renamed variables."""
+    if not renames:
+        return
+    descs = [op] + [d for k, v in op.attrs.items() if k.endswith("_block")
+                    for idx in _block_and_descendants(program, v) for d in program.blocks[idx].ops]  # fmt: skip
+    for desc in descs:
+        for names in desc.inputs.values():
+            names[:] = [renames.get(n, n) for n in names]
+
+
+def _round_output(block, op: OpDesc, name: str, dtype, new_ops: list) -> None:
+    """`op` writes the group's float32 result into `name@fp32`, and a cast rounds it once into `name` (`dtype`)."""
+    var = block.var(name)
+    inner = f"{name}@fp32"
+    block.create_var(inner, var.shape, dtypes.float32, stop_gradient=var.stop_gradient)
+    for names in op.outputs.values():
+        names[:] = [inner if n == name else n for n in names]
+    new_ops.append(_cast_op(inner, name, dtype, op))
+    _set_dtype(var, dtype)
 
 
 def _cast_op(name: str, out: str, dtype, like: OpDesc) -> OpDesc:
