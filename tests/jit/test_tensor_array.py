@@ -263,15 +263,40 @@ def test_lists_appended_in_the_branches_of_a_tensor_if():
         assert "cond" in _ops(sf) and "write_to_array" in _ops(sf)
 
 
-def test_other_list_changes_in_a_tensor_loop_are_refused_clearly():
+def test_extend_in_a_tensor_loop_appends_each_item():
+    """`outs.extend([a, b])` in a loop on a Tensor: the list becomes a tensor array that gets a and b appended
+    (paddle 2.6.2 crashes here); values, length and gradients equal dynamic mode for two lengths, one Program."""
+
     def extends(x, n):
         outs = []
+        for i in range(n):
+            outs.extend([x * (i + 1), x + i])
+        return paddle.stack(outs).sum(0), len(outs)
+
+    converted = paddle.jit.to_static(extends)
+    for steps in (1, 3):
+        x1, x2 = _t(X), _t(X)
+        x1.stop_gradient = x2.stop_gradient = False
+        got, length = converted(x1, _n(steps))
+        want, want_length = extends(x2, steps)
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+        assert int(length) == want_length == 2 * steps
+        got.sum().backward()
+        want.sum().backward()
+        np.testing.assert_allclose(x1.grad.numpy(), x2.grad.numpy(), rtol=1e-6)
+    assert converted.get_traced_count() == 1
+    assert "push_pop_names=('outs',)" in converted.code
+
+
+def test_other_list_changes_in_a_tensor_loop_are_refused_clearly():
+    def inserts(x, n):
+        outs = [x]
         for _i in range(n):
-            outs.extend([x])
+            outs.insert(0, x)
         return outs
 
     with pytest.raises(NotImplementedError, match="the list 'outs' changes inside a `while` on a Tensor condition"):
-        paddle.jit.to_static(extends)(_t(X), _n(2))
+        paddle.jit.to_static(inserts)(_t(X), _n(2))
 
     def nested(x, n):
         outs = [[x]]
