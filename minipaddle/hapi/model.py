@@ -137,14 +137,9 @@ class Model:
         for metric in metrics:
             if not isinstance(metric, Metric):
                 raise TypeError(f"{type(metric).__name__} is not sub class of Metric")
-        if self._adapter is not None:
-            if amp_configs not in (None, "O0") and not (isinstance(amp_configs, dict) and
-                                                         amp_configs.get("level", "O1") == "O0"):  # fmt: skip
-                raise NotImplementedError(
-                    "Model.prepare: amp_configs in static mode (paddle 2.6's static adapter applies them on CUDA "
-                    "only); train with AMP in dynamic mode"
-                )
+        if self._adapter is not None:  # (AMP: the adapter decorates the optimizer with paddle.static.amp)
             self._optimizer, self._loss, self._metrics = optimizer, loss, metrics
+            self._amp = AmpTraining(amp_configs, static=True)
             self._adapter.prepare()
             return
         self._amp = AmpTraining(amp_configs)

@@ -3,7 +3,8 @@
 In static mode the network's Layers hold Variables, not values, so Model cannot run a batch by calling them.
 Instead `prepare` builds three Programs once, as Paddle's adapter does:
 
-    train   inputs -> network -> loss, metrics' compute -> optimizer.minimize(loss)   (backward + update ops)
+    train   inputs -> network -> loss, metrics' compute -> optimizer.minimize(loss)   (backward + update ops;
+            with amp_configs the optimizer is wrapped by paddle.static.amp.decorate, as Paddle's adapter does)
     eval    inputs -> network -> loss, metrics' compute                                (a for_test clone)
     test    inputs -> network -> outputs                                               (a for_test clone)
 
@@ -78,7 +79,9 @@ class StaticGraphAdapter:
             if mode != "test":
                 metrics = [_to_list(m.compute(*(outputs + labels))) for m in model._metrics]
             if mode == "train" and model._optimizer is not None:
-                model._optimizer.minimize(add_n(losses))
+                amp = getattr(model, "_amp", None)
+                optimizer = amp.static_decorate(model._optimizer) if amp is not None and amp.enabled else None
+                (optimizer or model._optimizer).minimize(add_n(losses))
         if mode != "train":
             prog = prog.clone(for_test=True)  # dropout off, batch norm on its running statistics
         self._progs[mode] = prog

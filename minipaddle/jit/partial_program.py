@@ -161,6 +161,7 @@ class ProgramRunner:
         # intermediate arrays, in the forward and (through fc's grad rule) in the backward ops appended below
         self.program = fuse_fc(main.clone(for_test=not training), keep=list(input_names) + list(output_names))
         self.input_names, self.output_names, self.written = input_names, output_names, written
+        self.wanted = wanted
         self.seed_names, self.grad_names = [], [None] * len(input_names)
         block = self.program.global_block()
         if any(wanted):
@@ -190,10 +191,13 @@ class ProgramRunner:
 
         env = dict(zip(self.input_names, arrays))
         run_plan(self.forward_plan, env)
-        fed = {id(a) for a in arrays}
-        outs = tuple(env[n].copy() if id(env[n]) in fed else env[n] for n in self.output_names)
-        outs += tuple(env[n] for n in self.written)
-        return outs, (env if self.keeps_values else None)
+        fed = set(map(id, arrays))  # an output that IS a fed array (`return x`) is returned as a copy
+        outs = []
+        for n in self.output_names:
+            v = env[n]
+            outs.append(v.copy() if id(v) in fed else v)
+        outs.extend([env[n] for n in self.written])
+        return tuple(outs), (env if self.keeps_values else None)
 
     def run_backward(self, env: dict, out_grads, wanted) -> tuple:
 
@@ -223,6 +227,7 @@ class PartialProgramLayer:
         self._runners: dict = {}
         main = concrete.main_program
         self._written = _written_names(main, {v.name for _, v in concrete.parameters})
+        self._parameter_tensors = [t for t, _ in concrete.parameters]
 
     def runner(self, training: bool, wanted: tuple) -> ProgramRunner:
         key = (training, wanted)
@@ -241,9 +246,11 @@ class PartialProgramLayer:
     def __call__(self, inputs: list) -> list:
 
         c = self.concrete
-        tensors = list(inputs) + [t for t, _ in c.parameters]
-        need = STATE.grad_enabled and any(not t.stop_gradient for t in tensors)
-        wanted = tuple(need and not t.stop_gradient for t in tensors)
+        tensors = [*inputs, *self._parameter_tensors]
+        if STATE.grad_enabled:  # (all False when no input wants one: then no grad node either)
+            wanted = tuple([not t.stop_gradient for t in tensors])
+        else:
+            wanted = (False,) * len(tensors)
         runner = self.runner(self.training, wanted)
         try:
             outs = run_program(tuple(tensors), runner)

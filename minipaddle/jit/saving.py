@@ -72,9 +72,16 @@ def save(layer, path, input_spec=None, **configs) -> None:
             skip_prune_program (bool): keep every op of the traced Program, not only those the outputs need.
             input_names_after_prune (list of str): the feeds to keep, by the names of input_spec's InputSpecs
                 (for outputs that do not need every input).
-            clip_extra (bool): True (Paddle's default) writes ops without extra attributes, which is all that
-                minipaddle writes; False (keep them) is refused.
-            combine_params (bool): refused when True (one parameter file for several methods is not built).
+            clip_extra (bool): True (Paddle's default) writes ops without their extra attributes, which is all
+                minipaddle writes; False is refused: in paddle 2.6.2 it adds to every op `op_callstack` (the
+                Python stack that built it) and `with_quant_attr`, which minipaddle's ops do not record.
+            combine_params (bool): refused when True: paddle 2.6.2 then writes, besides each method's files, the
+                parameters of all methods in one more .pdiparams and the property values in a `.meta` Property
+                protobuf, both at the prefix of the last method saved (`path.<method>`), whose own .pdiparams
+                it thereby replaces, so its jit.load fails on such a Layer ("Not allowed to load partial data
+                via load_combine_op"); minipaddle writes each method with its own .pdiparams.
+            to_static functions with property=True are values, not Programs: they are not saved (as Paddle
+            without combine_params).
 
     Example:
         >>> paddle.jit.save(net, "./infer/net", input_spec=[paddle.static.InputSpec([None, 4], "float32")])
@@ -122,13 +129,15 @@ def _check_configs(configs: dict) -> None:
         raise TypeError(f"jit.save: input_names_after_prune must be a list of str, got {names!r}")
     if configs.get("combine_params"):
         raise NotImplementedError(
-            "jit.save: combine_params=True (all methods' parameters in one .pdiparams, properties in .meta) is not "
-            "built in minipaddle; each to_static method is saved with its own .pdiparams"
+            "jit.save: combine_params=True (all methods' parameters in one more .pdiparams and the property values "
+            "in a .meta file, written by paddle 2.6.2 at the last method's prefix in place of its own parameters) is "
+            "not built in minipaddle; each to_static method is saved with its own .pdiparams"
         )
     if configs.get("clip_extra") is False:
         raise NotImplementedError(
-            "jit.save: clip_extra=False asks to keep ops' extra attributes (op_callstack, op_namescope, ...), which "
-            "minipaddle's saved Programs never hold; leave clip_extra at its default (True)"
+            "jit.save: clip_extra=False asks to keep ops' extra attributes (paddle 2.6.2 adds op_callstack, the "
+            "Python stack that built each op, and with_quant_attr), which minipaddle's ops do not record; leave "
+            "clip_extra at its default (True)"
         )
 
 
@@ -136,7 +145,9 @@ def _save_layer(layer, prefix: str, spec, configs: dict) -> None:
     forward = layer.__dict__.get("forward") or layer.forward
     if not isinstance(forward, StaticFunction):  # a plain Layer: converted for this save only
         forward = StaticFunction(types.MethodType(type(layer).forward, layer), spec)
-    others = [n for n in sorted(dir(layer)) if n != "forward" and isinstance(getattr(layer, n, None), StaticFunction)]
+    methods = {n: getattr(layer, n, None) for n in sorted(dir(layer)) if n != "forward"}
+    # (functions with property=True are values, not Programs: Paddle skips them too)
+    others = [n for n, f in methods.items() if isinstance(f, StaticFunction) and not f._property]
     if others and spec is not None:
         raise ValueError("jit.save: input_spec must be None when the Layer has to_static methods besides forward")
     with_hook = bool(configs.get("with_hook")) or bool(layer._forward_pre_hooks or layer._forward_post_hooks)

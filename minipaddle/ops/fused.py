@@ -46,7 +46,8 @@ class _OutputOf:
 def _bias_act(out, b, activation):
     """activation(out + b), written into `out` (a fresh GEMM result) when the shapes and dtypes allow."""
     if b is not None:
-        if np.broadcast_shapes(out.shape, b.shape) == out.shape and np.result_type(out, b) == out.dtype:
+        # the usual bias (the trailing dimensions, the same dtype) is added in place; anything else the general way
+        if b.dtype == out.dtype and b.shape == out.shape[out.ndim - b.ndim :]:
             np.add(out, b, out=out)
         else:
             out = out + b

@@ -45,7 +45,7 @@ class RunProgram(OpDef):
         return outs
 
     def grad(self, node, *grads):
-        wanted = tuple(node.needs_grad(i) for i in range(len(node.inputs)))
+        wanted = node.attrs["runner"].wanted  # (the runner was compiled for exactly these inputs' gradients)
         attrs = {"runner": node.attrs["runner"], "scope": node.attrs["scope"], "wanted": wanted, "serializable": False}
         result = apply(RunProgramGrad, tuple(grads), attrs)
         it = iter(result)

@@ -123,8 +123,10 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
     for fn in (true_fn, false_fn):
         with program.sub_block() as block:
             out = fn() if fn is not None else None
-            flat = [_as_var(x, "cond") for x in _flatten(out)] if out is not None else []
-        results.append((block, out, flat))
+        results.append((block, out, _flatten(out) if out is not None else []))
+    arrays = _branch_arrays(program, results)
+    results = [(b, out, [_as_var(x.var if isinstance(x, TensorArray) else x, "cond") for x in flat])
+               for b, out, flat in results]  # fmt: skip
     (tb, t_out, t_flat), (fb, f_out, f_flat) = results
     if t_out is None or f_out is None:
         if not (t_out is None and f_out is None):
@@ -162,7 +164,37 @@ def cond(pred, true_fn=None, false_fn=None, name=None, return_names=None):
         },  # fmt: skip
         scope=STATE.scope,
     )
+    outs = [TensorArray(o.dtype, o) if i in arrays else o for i, o in enumerate(outs)]
     return _pack(t_out, outs) if outs else None
+
+
+def _branch_arrays(program, results) -> set:
+    """The positions where the branches of a cond return tensor arrays (travelling as their values, so the
+    result is a tensor array again). An empty array (no element written yet) becomes, in its own branch, an empty
+    array of the elements the other branch's array holds."""
+    (_, _, t_flat), (_, _, f_flat) = results
+    arrays = set()
+    for i, (a, b) in enumerate(zip(t_flat, f_flat)):
+        if not (isinstance(a, TensorArray) or isinstance(b, TensorArray)):
+            continue
+        if not (isinstance(a, TensorArray) and isinstance(b, TensorArray)):
+            kinds = [type(v).__name__ for v in (a, b)]
+            raise TypeError(f"cond: output {i} is a {kinds[0]} in true_fn but a {kinds[1]} in false_fn; a tensor "
+                            "array must meet a tensor array")  # fmt: skip
+        if a.var is None and b.var is None:
+            raise ValueError(f"cond: output {i} is an empty tensor array in both branches: its element shape is "
+                             "not known; write an element in one of them")  # fmt: skip
+        for (block, _, _), empty, full in ((results[0], a, b), (results[1], b, a)):
+            if empty.var is None:
+                prev = program.current_block_idx
+                program.current_block_idx = block.idx
+                try:
+                    empty.var = ops.create_array((empty.dtype or full.dtype).np.name, tuple(full.var.shape[1:]))
+                    empty.dtype = empty.dtype or full.dtype
+                finally:
+                    program.current_block_idx = prev
+        arrays.add(i)
+    return arrays
 
 
 class CondStep:
@@ -242,12 +274,8 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
     parent = program.current_block()
     # A tensor array travels as its current value; cond and body see it as a TensorArray (a fresh handle).
     arrays = {i for i, v in enumerate(loop_vars) if isinstance(v, TensorArray)}
-    for i in arrays:
-        if loop_vars[i].var is None:
-            raise ValueError(
-                f"while_loop: loop variable {i} is an empty tensor array whose element shape is not known yet; "
-                "write an element before the loop (or create it with initialized_list)"
-            )
+    if any(loop_vars[i].var is None for i in arrays):
+        _elements_from_trial(program, body, loop_vars, arrays)
     # The loop state lives in variables of the parent block, copied from loop_vars (so loop_vars stay intact).
     state = [ops.assign(_as_var(v.var if i in arrays else v, "while_loop")) for i, v in enumerate(loop_vars)]
 
@@ -293,6 +321,25 @@ def while_loop(cond, body, loop_vars, is_test=False, name=None):
     for i in arrays:  # a tensor array is updated in place, as Paddle's LoDTensorArray variable
         loop_vars[i].var = outs[i]
     return [loop_vars[i] if i in arrays else o for i, o in enumerate(outs)]
+
+
+def _elements_from_trial(program, body, loop_vars, arrays: set) -> None:
+    """An empty tensor array among a while_loop's variables (create_array, written inside the loop, as Paddle
+    allows): a trial trace of the body, thrown away, tells the shape of the elements it writes; the array then
+    starts as an empty array of such elements."""
+    n_blocks = len(program.blocks)
+    trial = [TensorArray(v.dtype, v.var) if i in arrays else v for i, v in enumerate(loop_vars)]
+    with program.sub_block():
+        body(*trial)
+    del program.blocks[n_blocks:]
+    for i in arrays:
+        v, written = loop_vars[i], trial[i]
+        if v.var is None:
+            if written.var is None:
+                raise ValueError(f"while_loop: loop variable {i} is an empty tensor array that the body never "
+                                 "writes to: its element shape is not known")  # fmt: skip
+            v.dtype = written.dtype
+            v.var = ops.create_array(written.dtype.np.name, tuple(written.var.shape[1:]))
 
 
 class WhileStep:

@@ -61,6 +61,14 @@ class TensorArray:
         self._ready_for(x)
         self.write(x, self.length())
 
+    def extend(self, values) -> None:
+        """`array.extend(values)`: each Tensor of the list or tuple `values` appended, in order."""
+        if not isinstance(values, (list, tuple)):
+            raise TypeError(f"extend: a tensor array is extended by a list or tuple of Tensors, got "
+                            f"{type(values).__name__}")  # fmt: skip
+        for v in values:
+            self.append(v)
+
     def pop(self, index: int = -1) -> Tensor:
         """`array.pop(index=-1)`: element `index` (a Python int, as in Paddle), removed from the array."""
         if isinstance(index, Tensor):

@@ -22,6 +22,7 @@ from minipaddle.tensor.checks import (
     check_tensor,
     normalize_axis,
 )
+from minipaddle.tensor.runtime_shape import runtime_shape
 
 __all__ = [
     "to_tensor",
@@ -135,6 +136,12 @@ def _fill_value(value, fn: str):
 
 
 def _filled(shape, fill_value, dtype, fn: str) -> Tensor:
+    at_run_time = runtime_shape(shape, fn)
+    if at_run_time is not None:  # sizes the Program computes (a batch-agnostic converted model): an op reads them
+        template, sizes = at_run_time
+        check_size(tuple(0 if d is None else d for d in template), fn)
+        d = np.dtype(_dtype_or(dtype, STATE.default_dtype, fn)).name
+        return ops.full_with_shape(sizes, template, _fill_value(fill_value, fn), d)
     shape = check_size(check_shape(shape, fn), fn)
     return Tensor(np.full(shape, _fill_value(fill_value, fn), dtype=_dtype_or(dtype, STATE.default_dtype, fn)))
 
@@ -175,6 +182,8 @@ def empty(shape, dtype=None, name=None) -> Tensor:
     Example:
         >>> paddle.empty([2, 3]).shape    # [2, 3]
     """
+    if runtime_shape(shape, "empty") is not None:  # sizes the Program computes: zeros (an op reads the sizes)
+        return _filled(shape, 0, dtype, "empty")
     shape = check_size(check_shape(shape, "empty"), "empty")
     return Tensor(np.empty(shape, dtype=_dtype_or(dtype, STATE.default_dtype, "empty")))
 

@@ -37,6 +37,7 @@ from minipaddle.tensor.checks import (
     normalize_axis,
 )
 from minipaddle.tensor.manipulation import _diag_axes
+from minipaddle.tensor.runtime_shape import has_no_value
 from minipaddle.tensor.write_back import write_back
 
 __all__ = [
@@ -140,6 +141,9 @@ def _slice_bound(b, fn: str):
 
 def getitem(x: Tensor, index) -> Tensor:
     """x[index] (bound as Tensor.__getitem__)."""
+    if x.ndim and has_no_value(index) and index.dtype.is_integer and index.size == 1:
+        # x[i] with i a size or loop index a Program computes (converted code): row i, read when it runs
+        return ops.index_view(ops.gather(x, ops.reshape(index, (1,))), (0,))
     idx, basic = normalize_index(index, x.shape, "Tensor.__getitem__")
     return ops.index_view(x, idx) if basic else ops.getitem(x, idx)
 

@@ -31,6 +31,7 @@ from minipaddle.tensor.checks import (
 )
 from minipaddle.tensor.creation import to_tensor
 from minipaddle.tensor.math import binary_operands
+from minipaddle.tensor.runtime_shape import runtime_shape
 
 __all__ = [
     "reshape",
@@ -78,15 +79,27 @@ __all__ = [
 def reshape(x, shape, name=None) -> Tensor:
     """Give x a new shape with the same number of elements. 0 keeps x's dimension; one -1 is inferred."""
     check_tensor(x, "reshape")
+    at_run_time = runtime_shape(shape, "reshape")
+    if at_run_time is not None:  # sizes the Program computes (a batch-agnostic converted model): an op reads them
+        template, sizes = at_run_time
+        _check_reshape_target(x, template, list(shape))
+        return ops.reshape_with_shape(x, sizes, template)
     shape = check_shape(shape, "reshape")
+    _check_reshape_target(x, shape, list(shape))
+    return ops.reshape(x, shape)
+
+
+def _check_reshape_target(x: Tensor, shape: tuple, given: list) -> None:
+    """At most one -1, no size below -1, a 0 only where x has that dimension (None: a size read at run time)."""
     if shape.count(-1) > 1:
         raise ValueError(f"reshape: only one dimension can be -1, got {list(shape)}")
     for i, d in enumerate(shape):
+        if d is None:
+            continue
         if d < -1:
-            raise ValueError(f"reshape: dimensions must be >= -1, got {list(shape)}")
+            raise ValueError(f"reshape: dimensions must be >= -1, got {given}")
         if d == 0 and i >= x.ndim:
             raise ValueError(f"reshape: 0 at position {i} copies x's dimension {i}, but x has shape {x.shape}")
-    return ops.reshape(x, shape)
 
 
 def transpose(x, perm, name=None) -> Tensor:
@@ -233,20 +246,29 @@ def t(input, name=None) -> Tensor:
 def expand(x, shape, name=None) -> Tensor:
     """Broadcast x to `shape` (a copy); -1 keeps x's size on that axis, and only size-1 axes can grow."""
     check_tensor(x, "expand")
-    shape = check_shape(shape, "expand")
+    at_run_time = runtime_shape(shape, "expand")
+    shape = at_run_time[0] if at_run_time is not None else check_shape(shape, "expand")
     if len(shape) < x.ndim:
         raise ValueError(f"expand: shape {list(shape)} has fewer dimensions than x {x.shape}")
     lead = len(shape) - x.ndim
     target = []
     for i, d in enumerate(shape):
         have = x.shape[i - lead] if i >= lead else None
+        if d is None:  # a size the Program computes: the op reads it (and numpy checks it) when it runs
+            target.append(None)
+            continue
         if d == -1:
             if have is None:
                 raise ValueError(f"expand: -1 at position {i} of {list(shape)} has no dimension of x to keep")
+            if have == -1:  # x's size there is known only when the Program runs: the op keeps it then
+                target.append(-1)
+                continue
             d = have
-        if d < 0 or (have is not None and have != 1 and have != d):
+        if d < 0 or (have is not None and have not in (1, -1, d)):
             raise ValueError(f"expand: x of shape {x.shape} cannot be expanded to {list(shape)} (dimension {i})")
         target.append(d)
+    if at_run_time is not None:
+        return ops.expand_with_shape(x, at_run_time[1], tuple(target))
     return ops.expand(x, tuple(target))
 
 
@@ -266,9 +288,12 @@ def expand_as(x, y, name=None) -> Tensor:
 def tile(x, repeat_times, name=None) -> Tensor:
     """Repeat x repeat_times[i] times along axis i (x gets leading size-1 axes when repeat_times is longer)."""
     check_tensor(x, "tile")
-    reps = check_shape(repeat_times, "tile")
-    if any(r <= 0 for r in reps):
+    at_run_time = runtime_shape(repeat_times, "tile")
+    reps = at_run_time[0] if at_run_time is not None else check_shape(repeat_times, "tile")
+    if any(r is not None and r <= 0 for r in reps):
         raise ValueError(f"tile: repeat_times must be positive, got {list(reps)}")
+    if at_run_time is not None:  # counts the Program computes: the op reads them when it runs
+        return ops.tile_with_repeats(x, at_run_time[1], reps)
     return ops.tile(x, reps)
 
 

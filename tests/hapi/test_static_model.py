@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -125,9 +126,57 @@ def test_static_model_argument_errors():
         model = paddle.Model(paddle.vision.models.LeNet(), INPUTS, LABELS)
         with pytest.raises(RuntimeError, match="call `model.prepare\\(\\)` first"):
             model.train_batch([np.zeros((1, 1, 28, 28), "float32")], [np.zeros((1, 1), "int64")])
-        with pytest.raises(NotImplementedError, match="amp_configs in static mode"):
+        with pytest.raises(ValueError, match="The level of amp_configs should be 'O0', 'O1' or 'O2'"):
             model.prepare(paddle.optimizer.SGD(parameters=model.parameters()), paddle.nn.CrossEntropyLoss(),
-                          amp_configs="O1")  # fmt: skip
+                          amp_configs="O3")  # fmt: skip
+        with pytest.raises(ValueError, match="could not be recognized"):
+            model.prepare(paddle.optimizer.SGD(parameters=model.parameters()), paddle.nn.CrossEntropyLoss(),
+                          amp_configs={"level": "O1", "loss_scale": 2.0})  # fmt: skip
         _prepare(model)
         with pytest.raises(NotImplementedError, match="update=False"):
             model.train_batch([np.zeros((1, 1, 28, 28), "float32")], [np.zeros((1, 1), "int64")], update=False)
+
+
+AMP_CONFIGS = [  # (amp_configs, tolerance against the dynamic Model, steps skipped on overflow)
+    ("O1", 1e-4, 0),
+    # a loss scale float16 cannot hold: the first steps overflow and are skipped (the scale falls 4x each time)
+    ({"level": "O1", "init_loss_scaling": 2.0**20, "decr_ratio": 0.25, "custom_black_list": ["relu"]}, 1e-4, 1),
+    # static O2 casts the whole Program, the loss too (Paddle's static rewrite), the dynamic Model only the
+    # forward: the losses agree to float16's rounding (use_fp16_guard=False, a static-only key: cast every op)
+    ({"level": "O2", "init_loss_scaling": 64.0, "use_fp16_guard": False}, 2e-3, 0),
+]
+
+
+@pytest.mark.parametrize("amp_configs,tol,skipped", AMP_CONFIGS, ids=["O1", "O1-overflow-lists", "O2"])
+def test_static_model_with_amp_trains_as_the_dynamic_model(amp_configs, tol, skipped, tmp_path):
+    """prepare(amp_configs=...) in static mode wraps the optimizer with paddle.static.amp.decorate (as Paddle's
+    static adapter): the train Program computes in float16 where the lists say, with loss scaling; its losses
+    over a few SGD steps equal the dynamic Model's under the same amp_configs (overflowing steps skipped alike)."""
+    paddle.seed(3)
+    net = paddle.nn.Sequential(paddle.nn.Linear(16, 32), paddle.nn.ReLU(), paddle.nn.Linear(32, 4))
+    start = str(tmp_path / "start")
+    paddle.save(net.state_dict(), start + ".pdparams")
+    inputs, labels = [InputSpec([None, 16], "float32", "x")], [InputSpec([None, 1], "int64", "y")]
+    rng = np.random.default_rng(0)
+    batch = (rng.standard_normal((8, 16)).astype("float32"), rng.integers(0, 4, (8, 1)).astype("int64"))
+
+    def train(model, cfg):
+        model.prepare(paddle.optimizer.SGD(0.2, parameters=model.parameters()), paddle.nn.CrossEntropyLoss(),
+                      amp_configs=cfg)  # fmt: skip
+        model.load(start)
+        return np.array([float(model.train_batch([batch[0]], [batch[1]])[0]) for _ in range(5)])
+
+    in_dynamic = amp_configs  # (use_fp16_guard is a static-mode key)
+    if isinstance(amp_configs, dict):
+        in_dynamic = {k: v for k, v in amp_configs.items() if k != "use_fp16_guard"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the overflowing steps warn)
+        dynamic = train(paddle.Model(net, inputs, labels), in_dynamic)
+        with _static():
+            network = paddle.nn.Sequential(paddle.nn.Linear(16, 32), paddle.nn.ReLU(), paddle.nn.Linear(32, 4))
+            model = paddle.Model(network, inputs, labels)
+            static = train(model, amp_configs)
+            block = model._adapter._progs["train"].global_block()
+    assert "cast" in [d.type for d in block.ops] and any(v.dtype == paddle.float16 for v in block.vars.values())
+    np.testing.assert_allclose(static, dynamic, rtol=tol, atol=tol)
+    assert np.all(static[: skipped + 1] == static[0]) and static[skipped + 1] < static[skipped]

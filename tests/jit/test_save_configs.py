@@ -143,3 +143,35 @@ def test_clip_extra_and_combine_params(tmp_path):
         paddle.jit.save(net, path, input_spec=SPECS, with_hook="yes")
     with pytest.raises(ValueError, match="unknown configs"):
         paddle.jit.save(net, path, input_spec=SPECS, prune=True)
+
+
+def test_property_functions_are_not_saved_as_programs(tmp_path):
+    """A to_static function with property=True is a value (paddle 2.6.2 evaluates it for combine_params' .meta
+    only): jit.save writes forward and the other methods, and no file for the property."""
+
+    class WithProperty(paddle.nn.Layer):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = paddle.nn.Linear(3, 2), paddle.nn.Linear(3, 4)
+
+        @paddle.jit.to_static(input_spec=[paddle.static.InputSpec([None, 3], "float32")])
+        def forward(self, x):
+            return self.a(x)
+
+        @paddle.jit.to_static(input_spec=[paddle.static.InputSpec([None, 3], "float32")])
+        def other(self, x):
+            return self.b(x)
+
+        @paddle.jit.to_static(property=True)
+        def fsize(self):
+            return 7
+
+    net = WithProperty()
+    assert net.fsize() == 7
+    path = str(tmp_path / "p")
+    paddle.jit.save(net, path)
+    written = sorted(f for f in os.listdir(tmp_path) if not f.endswith(".pdset"))  # (.pdset: the file set's list)
+    assert written == ["p.other.pdiparams", "p.other.pdiparams.info", "p.other.pdmodel", "p.pdiparams",
+                       "p.pdiparams.info", "p.pdmodel"]  # fmt: skip
+    x = paddle.ones([2, 3])
+    np.testing.assert_allclose(paddle.jit.load(path)(x).numpy(), net.a(x).numpy(), rtol=1e-6)

@@ -122,13 +122,13 @@ def test_set_code_level_prints_after_a_transformer(capsys):
             x = x + 1
         return x
 
-    paddle.jit.set_code_level(7, also_to_stdout=True)
+    paddle.jit.set_code_level(8, also_to_stdout=True)
     try:
         paddle.jit.to_static(h)(_t(2))
     finally:
         paddle.jit.set_code_level(-1)
     out = capsys.readouterr().out
-    assert "After the level 7 ast transformer: 'IfElseTransformer', the transformed code:" in out
+    assert "After the level 8 ast transformer: 'IfElseTransformer', the transformed code:" in out
     assert "_jst.IfElse(" in out
     paddle.jit.set_verbosity(1, also_to_stdout=True)
     try:

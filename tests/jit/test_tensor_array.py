@@ -7,6 +7,7 @@ import pytest
 
 import minipaddle as paddle
 import minipaddle.nn as nn
+from minipaddle.tensor.array import TensorArray
 
 
 def _t(a, dtype="float32", stop_gradient=True):
@@ -262,15 +263,40 @@ def test_lists_appended_in_the_branches_of_a_tensor_if():
         assert "cond" in _ops(sf) and "write_to_array" in _ops(sf)
 
 
-def test_other_list_changes_in_a_tensor_loop_are_refused_clearly():
+def test_extend_in_a_tensor_loop_appends_each_item():
+    """`outs.extend([a, b])` in a loop on a Tensor: the list becomes a tensor array that gets a and b appended
+    (paddle 2.6.2 crashes here); values, length and gradients equal dynamic mode for two lengths, one Program."""
+
     def extends(x, n):
         outs = []
+        for i in range(n):
+            outs.extend([x * (i + 1), x + i])
+        return paddle.stack(outs).sum(0), len(outs)
+
+    converted = paddle.jit.to_static(extends)
+    for steps in (1, 3):
+        x1, x2 = _t(X), _t(X)
+        x1.stop_gradient = x2.stop_gradient = False
+        got, length = converted(x1, _n(steps))
+        want, want_length = extends(x2, steps)
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+        assert int(length) == want_length == 2 * steps
+        got.sum().backward()
+        want.sum().backward()
+        np.testing.assert_allclose(x1.grad.numpy(), x2.grad.numpy(), rtol=1e-6)
+    assert converted.get_traced_count() == 1
+    assert "push_pop_names=('outs',)" in converted.code
+
+
+def test_other_list_changes_in_a_tensor_loop_are_refused_clearly():
+    def inserts(x, n):
+        outs = [x]
         for _i in range(n):
-            outs.extend([x])
+            outs.insert(0, x)
         return outs
 
     with pytest.raises(NotImplementedError, match="the list 'outs' changes inside a `while` on a Tensor condition"):
-        paddle.jit.to_static(extends)(_t(X), _n(2))
+        paddle.jit.to_static(inserts)(_t(X), _n(2))
 
     def nested(x, n):
         outs = [[x]]
@@ -408,7 +434,7 @@ def test_static_while_loop_carries_a_tensor_array_with_gradients():
             assert out is arr  # updated in place, as Paddle's LoDTensorArray variable
             stacked = paddle.stack(arr)
             (grad,) = paddle.static.gradients([stacked.sum()], [x])
-            with pytest.raises(ValueError, match="empty tensor array"):
+            with pytest.raises(ValueError, match="empty tensor array that the body never writes to"):
                 paddle.static.nn.while_loop(lambda a: n > 0, lambda a: [a], [paddle.tensor.create_array("float32")])
         feed = {"x": np.array([1.0, 3.0], "float32"), "n": np.array([3])}
         got, g = paddle.static.Executor().run(main, feed=feed, fetch_list=[stacked, grad])
@@ -416,6 +442,102 @@ def test_static_while_loop_carries_a_tensor_array_with_gradients():
         paddle.disable_static()
     np.testing.assert_allclose(got, [[1, 3], [2, 6], [4, 12], [8, 24]])
     np.testing.assert_allclose(g, [15.0, 15.0])
+
+
+def _run_static(build, feed):
+    """Build a Program with `build()` (returning the Variables to fetch) and run it with `feed`."""
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main):
+            fetch = build()
+        return paddle.static.Executor().run(main, feed=feed, fetch_list=fetch)
+    finally:
+        paddle.disable_static()
+
+
+def test_static_while_loop_starts_from_an_empty_tensor_array():
+    """create_array() then written inside the loop (as Paddle 2.6 allows): a trial trace of the body gives the
+    element shape; values and the gradient equal the loop written out by hand."""
+
+    def build():
+        x = paddle.static.data("x", [3], "float32")
+        x.stop_gradient = False
+        n = paddle.static.data("n", [1], "int64")
+        arr = paddle.tensor.create_array("float32")
+
+        def body(i, a):
+            paddle.tensor.array_write(x * i.astype("float32") + 1.0, i, a)
+            return [i + 1, a]
+
+        _, out = paddle.static.nn.while_loop(lambda i, a: i < n, body, [paddle.zeros([1], "int64"), arr])
+        assert out is arr and arr.element_shape == [3]
+        stacked, _ = paddle.tensor.manipulation.tensor_array_to_tensor(arr, axis=0, use_stack=True)
+        (grad,) = paddle.static.gradients([(stacked * stacked).sum()], [x])
+        return [stacked, grad]
+
+    xs = np.array([1.0, 2.0, 3.0], "float32")
+    for steps in (1, 4):
+        got, g = _run_static(build, {"x": xs, "n": np.array([steps])})
+        ks = np.arange(steps, dtype="float32")[:, None]
+        np.testing.assert_allclose(got, xs * ks + 1.0)
+        np.testing.assert_allclose(g, (2 * (xs * ks + 1.0) * ks).sum(0), rtol=1e-6)
+
+
+@pytest.mark.parametrize("take", [True, False])
+def test_static_cond_returns_a_tensor_array(take):
+    """paddle.static.nn.cond whose branches return tensor arrays (one of them empty before its write): the result
+    is a tensor array; values and gradients equal dynamic mode, where the arrays are lists."""
+
+    def branches(x):
+        def true_fn():
+            a = paddle.tensor.create_array("float32", initialized_list=[x * 2.0])
+            a.append(x + 1.0)
+            return a
+
+        def false_fn():
+            a = paddle.tensor.create_array("float32")
+            i = paddle.zeros([1], "int64")
+            return paddle.tensor.array_write(x * x, i, a)
+
+        return true_fn, false_fn
+
+    xs = np.array([1.0, -2.0], "float32")
+
+    def build():
+        x = paddle.static.data("x", [2], "float32")
+        x.stop_gradient = False
+        p = paddle.static.data("p", [1], "bool")
+        out = paddle.static.nn.cond(p, *branches(x))
+        assert isinstance(out, TensorArray)
+        total = paddle.stack(out).sum()
+        first = paddle.tensor.array_read(out, paddle.zeros([1], "int64"))
+        (grad,) = paddle.static.gradients([total], [x])
+        return [total, first, grad]
+
+    total, first, grad = _run_static(build, {"x": xs, "p": np.array([take])})
+    x = paddle.to_tensor(xs, stop_gradient=False)
+    dynamic = paddle.static.nn.cond(paddle.to_tensor([take]), *branches(x))
+    assert isinstance(dynamic, list)
+    want = paddle.stack(dynamic).sum()
+    want.backward()
+    np.testing.assert_allclose(total, want.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(first, dynamic[0].numpy(), rtol=1e-6)
+    np.testing.assert_allclose(grad, x.grad.numpy(), rtol=1e-6)
+
+
+def test_static_cond_tensor_array_errors():
+    def build():
+        x = paddle.static.data("x", [2], "float32")
+        p = paddle.static.data("p", [1], "bool")
+        empty = paddle.tensor.create_array
+        with pytest.raises(ValueError, match="output 0 is an empty tensor array in both branches"):
+            paddle.static.nn.cond(p, lambda: empty("float32"), lambda: empty("float32"))
+        with pytest.raises(TypeError, match="output 0 is a TensorArray in true_fn but a Variable in false_fn"):
+            paddle.static.nn.cond(p, lambda: empty("float32", initialized_list=[x]), lambda: x)
+        return [x]
+
+    _run_static(build, {"x": np.ones(2, "float32"), "p": np.array([True])})
 
 
 def test_a_layer_with_a_tensor_array_loop_saves_and_loads(tmp_path):

@@ -1,4 +1,5 @@
-"""Op-table section: the ops of dynamic-to-static (shape, assert, run_program and its grad, run_program_grad)."""
+"""Op-table section: the ops of dynamic-to-static (shape, assert, run_program and its grad, run_program_grad) and
+the ops whose sizes come from Tensors (full/reshape/expand/tile_with_..., a batch-agnostic converted model's)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import numpy as np
 
 import minipaddle as paddle
 from minipaddle import ops
-from tests.op_table.common import OpInfo, r, unary_samples
+from tests.op_table.common import OpInfo, Sample, r, unary_samples
 
 
 @paddle.jit.to_static
@@ -23,7 +24,74 @@ def _np_converted(x):
     return np.tanh(x) * 2 if x.mean() > 0 else x * x + 1
 
 
+def _size(n: int) -> np.ndarray:
+    return np.asarray(n, dtype=np.int64)  # a 0-d int Tensor in the table: a data variable in the static check
+
+
+def _full_samples(rng):
+    return [
+        Sample((_size(3), _size(2)), {"template": (None, 4, None)}, "two sizes"),
+        Sample((np.asarray([2, 5], np.int32),), {"template": (None, None)}, "one shape tensor"),
+    ]
+
+
+def _reshape_samples(rng):
+    return [
+        Sample((r(rng, 3, 4, 2), _size(3)), {"template": (None, -1)}, "[n, -1]"),
+        Sample((r(rng, 3, 4, 2), _size(2)), {"template": (0, None, 4)}, "0 copies"),
+        Sample((r(rng, 2, 6), np.asarray([3, 4], np.int64)), {"template": (None, None)}, "shape tensor"),
+    ]
+
+
+def _expand_samples(rng):
+    return [
+        Sample((r(rng, 1, 3), _size(4)), {"template": (None, 3)}, "grow axis 0"),
+        Sample((r(rng, 3, 1), _size(2), _size(5)), {"template": (None, -1, None)}, "lead axis, keep, grow"),
+    ]
+
+
+def _tile_samples(rng):
+    return [
+        Sample((r(rng, 2, 3), _size(3)), {"template": (None, 1)}, "repeat rows"),
+        Sample((r(rng, 2, 3), _size(2), _size(2)), {"template": (None, 1, None)}, "longer reps"),
+    ]
+
+
+def _tile_ref(x, *sizes, template):
+    it = iter(int(s) for s in sizes)
+    return np.tile(x, [next(it) if t is None else t for t in template])
+
+
+def _template_ref(template, sizes):
+    flat = iter(int(v) for s in sizes for v in np.asarray(s).reshape(-1))
+    return [next(flat) if t is None else t for t in template]
+
+
+def _expand_ref(x, *sizes, template):
+    shape = _template_ref(template, sizes)
+    lead = len(shape) - x.ndim
+    return np.broadcast_to(x, [x.shape[i - lead] if d == -1 else d for i, d in enumerate(shape)])
+
+
 ENTRIES: list[OpInfo] = [
+    OpInfo("full_with_shape", lambda *sizes, template: ops.full_with_shape(sizes, template, 2.5, "float64"),
+           lambda *sizes, template: np.full(_template_ref(template, sizes), 2.5), _full_samples, grad=False),
+    OpInfo("reshape_with_shape", lambda x, *sizes, template: ops.reshape_with_shape(x, sizes, template),
+           lambda x, *sizes, template: x.reshape([x.shape[i] if d == 0 else d
+                                                  for i, d in enumerate(_template_ref(template, sizes))]),
+           _reshape_samples, double_grad=True),
+    OpInfo("expand_with_shape", lambda x, *sizes, template: ops.expand_with_shape(x, sizes, template),
+           _expand_ref, _expand_samples, double_grad=True),
+    OpInfo("tile_with_repeats", lambda x, *sizes, template: ops.tile_with_repeats(x, sizes, template),
+           _tile_ref, _tile_samples, double_grad=True),
+    OpInfo("tile_with_repeats_grad",
+           lambda g, x, *sizes, template: ops.tile_with_repeats_grad(g, x, sizes, template),
+           lambda g, x, *sizes, template: g.reshape(3, 2, 1, 3).sum(axis=(0, 2)),
+           lambda rng: [Sample((r(rng, 6, 3), r(rng, 2, 3), _size(3)), {"template": (None, 1)}, "rows")],
+           double_grad=True, no_grad_args=(1,)),
+]  # fmt: skip
+
+ENTRIES += [
     OpInfo("shape", ops.shape_of, lambda x: np.asarray(x.shape, np.int32), unary_samples(r), grad=False),
     OpInfo(
         "assert",

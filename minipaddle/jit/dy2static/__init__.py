@@ -18,6 +18,7 @@ from minipaddle.jit.dy2static.convert_operators import (
     convert_print,
     convert_python_only,
     convert_range,
+    convert_shape,
     convert_var_dtype,
     convert_while_loop,
     to_static_variable,
@@ -32,6 +33,7 @@ Or = convert_logical_or
 Not = convert_logical_not
 AsDtype = convert_var_dtype
 Len = convert_len
+Shape = convert_shape
 Assert = convert_assert
 Print = convert_print
 Pop = convert_pop
@@ -43,8 +45,9 @@ PythonOnly = convert_python_only
 
 __all__ = [
     "And", "AsDtype", "Assert", "Call", "Enumerate", "IfElse", "IfExp", "Index", "Indexable", "Len", "Not", "Or",
-    "Pop", "Print", "PythonOnly", "Range", "UndefinedVar", "While", "convert_assert", "convert_call",
+    "Pop", "Print", "PythonOnly", "Range", "Shape", "UndefinedVar", "While", "convert_assert", "convert_call",
     "convert_enumerate", "convert_ifelse", "convert_ifexp", "convert_index", "convert_indexable", "convert_len",
     "convert_logical_and", "convert_logical_not", "convert_logical_or", "convert_pop", "convert_print",
-    "convert_python_only", "convert_range", "convert_var_dtype", "convert_while_loop", "to_static_variable",
+    "convert_python_only", "convert_range", "convert_shape", "convert_var_dtype", "convert_while_loop",
+    "to_static_variable",
 ]  # fmt: skip

@@ -6,7 +6,7 @@ hold values) it does what Python would; on a static Variable it builds the op th
     IfElse(pred, ...)   a Python bool runs one branch now; a bool Variable builds a `cond` op with both branches
     While(cond, ...)    a Python bool loops now (unrolled into the Program); a Variable builds one `while` op
     And / Or / Not      Python's and/or/not (short-circuit included), or logical_and/_or/_not ops
-    Len, AsDtype, Assert, Print, Index, Range, Enumerate, Indexable, Pop, IfExp, UndefinedVar
+    Len, Shape, AsDtype, Assert, Print, Index, Range, Enumerate, Indexable, Pop, IfExp, UndefinedVar
 
 This is why control flow that does not depend on a Tensor stays Python: only a Variable makes an op.
 
@@ -519,6 +519,19 @@ def convert_len(x):
     if isinstance(x, TensorArray):  # an int64 Tensor of shape [1], as Paddle's convert_len gives
         return x.length()
     return len(x)
+
+
+def convert_shape(x):
+    """`x.shape`: for a Variable, the list of its sizes with each size known only when the Program runs (-1, e.g.
+    an InputSpec's None batch dimension) as a 0-d int32 Tensor, `paddle.shape(x)[i]` (Paddle 2.6's convert_shape);
+    anything else's own `.shape`."""
+    if not is_variable(x):
+        return x.shape
+    sizes = list(x.shape)
+    if any(d < 0 for d in sizes):
+        at_run_time = attribute.shape(x)
+        sizes = [at_run_time[i] if d < 0 else d for i, d in enumerate(sizes)]
+    return sizes
 
 
 # ---- loops over things ----------------------------------------------------------------------------------------------

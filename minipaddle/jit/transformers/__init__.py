@@ -16,10 +16,12 @@ from minipaddle.jit.transformers.logical import LogicalTransformer
 from minipaddle.jit.transformers.loop import LoopTransformer
 from minipaddle.jit.transformers.print_call import PrintTransformer
 from minipaddle.jit.transformers.return_statement import ReturnTransformer
+from minipaddle.jit.transformers.tensor_shape import TensorShapeTransformer
 
 TRANSFORMERS = (
     EarlyReturnTransformer,
     BasicApiTransformer,
+    TensorShapeTransformer,
     BreakContinueTransformer,
     ReturnTransformer,
     LogicalTransformer,

@@ -10,7 +10,7 @@ from minipaddle.jit.transformers.base import Transformer, const, jst_call, locat
 
 class AssertTransformer(Transformer):
     name = "AssertTransformer"
-    level = 8
+    level = 9
     doc = "assert t, msg -> _jst.Assert(t, msg): an assert op on Variables"
 
     def visit_Assert(self, node):

@@ -218,9 +218,9 @@ def mutated_lists(stmts, methods=("append", "extend", "insert", "pop")) -> list:
 
 
 def push_pop_names(stmts) -> list:
-    """The lists a loop or branch body appends to or pops from (Paddle's push_pop_names): these become tensor
-    arrays when the body runs under a Tensor condition."""
-    return mutated_lists(stmts, ("append", "pop"))
+    """The lists a loop or branch body appends to, extends or pops from (Paddle's push_pop_names, which has
+    append and pop only): these become tensor arrays when the body runs under a Tensor condition."""
+    return mutated_lists(stmts, ("append", "extend", "pop"))
 
 
 def function_locals(node) -> set:

@@ -62,7 +62,7 @@ class _Flags:
 
 class BreakContinueTransformer(Transformer):
     name = "BreakContinueTransformer"
-    level = 3
+    level = 4
     doc = "break/continue -> bool flags; the statements after them guarded by `if not flag`"
 
     def visit_For(self, node):

@@ -32,7 +32,7 @@ def _is_set_trace(f) -> bool:
 
 class CallTransformer(Transformer):
     name = "CallTransformer"
-    level = 10
+    level = 11
     doc = "f(x) -> _jst.Call(f)(x): user functions and Layers called from here are converted when called"
 
     def __init__(self, ctx) -> None:

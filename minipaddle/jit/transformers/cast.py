@@ -10,7 +10,7 @@ from minipaddle.jit.transformers.base import Transformer, const, jst_call, locat
 
 class CastTransformer(Transformer):
     name = "CastTransformer"
-    level = 11
+    level = 12
     doc = "int(x)/float(x)/bool(x) -> _jst.AsDtype(x, 'int'): a cast op on Variables"
 
     def visit_Call(self, node):

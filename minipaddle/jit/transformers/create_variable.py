@@ -29,7 +29,7 @@ def _own_nodes(fn):
 
 class CreateVariableTransformer(Transformer):
     name = "CreateVariableTransformer"
-    level = 12
+    level = 13
     doc = "names the closures write get a first binding: y = _jst.UndefinedVar('y')"
 
     def visit_FunctionDef(self, node):

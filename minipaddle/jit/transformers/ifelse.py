@@ -36,7 +36,7 @@ from minipaddle.jit.transformers.loop import push_pop_keyword
 
 class IfElseTransformer(ControlFlowTransformer):
     name = "IfElseTransformer"
-    level = 7
+    level = 8
     doc = "if/elif/else -> _jst.IfElse(test, true_fn, false_fn, ...): a cond op when the test is a Variable"
 
     def visit_If(self, node):

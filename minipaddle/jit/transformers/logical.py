@@ -11,7 +11,7 @@ from minipaddle.jit.transformers.base import Transformer, jst_call, lambda0, loc
 
 class LogicalTransformer(Transformer):
     name = "LogicalTransformer"
-    level = 5
+    level = 6
     doc = "and/or/not -> _jst.And/Or/Not (logical ops on Variables, Python semantics otherwise)"
 
     def visit_BoolOp(self, node):

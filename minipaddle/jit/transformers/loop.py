@@ -53,7 +53,7 @@ def for_to_while(node: ast.For, ctx) -> list:
 
 class LoopTransformer(ControlFlowTransformer):
     name = "LoopTransformer"
-    level = 6
+    level = 7
     doc = "while/for -> _jst.While(cond_fn, body_fn, ...): a while_loop op when the condition is a Variable"
 
     def visit_For(self, node):

@@ -10,7 +10,7 @@ from minipaddle.jit.transformers.base import Transformer, jst, located
 
 class PrintTransformer(Transformer):
     name = "PrintTransformer"
-    level = 9
+    level = 10
     doc = "print(...) -> _jst.Print(...): a print op for Variables"
 
     def visit_Call(self, node):

@@ -75,7 +75,7 @@ class _Returns:
 
 class ReturnTransformer(Transformer):
     name = "ReturnTransformer"
-    level = 4
+    level = 5
     doc = "returns inside branches and loops -> a return flag and value, one return at the end"
 
     def visit_FunctionDef(self, node):

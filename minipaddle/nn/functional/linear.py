@@ -20,7 +20,7 @@ def linear(x, weight, bias=None, name=None) -> Tensor:
     check_tensor(weight, "linear", "weight")
     if weight.ndim != 2:
         raise ValueError(f"linear: weight must be 2-D [in_features, out_features], got shape {weight.shape}")
-    if x.ndim == 0 or x.shape[-1] != weight.shape[0]:
+    if x.ndim == 0 or x.shape[-1] not in (weight.shape[0], -1):  # (-1: a size a Program knows only when it runs)
         raise ValueError(f"linear: x has shape {x.shape}, whose last dimension must equal weight's first "
                          f"({weight.shape[0]}; weight has shape {weight.shape})")  # fmt: skip
     if x.dtype != weight.dtype and STATE.amp is None:  # (under auto_cast the AMP hook casts both to one dtype)
