@@ -14,6 +14,7 @@ passes/        the IR passes by paddle's names
 enums.py       DataType, PlaceType, PrecisionType, get_version
 mixed_precision.py  convert_to_mixed_precision
 xpu.py         XpuConfig (paddle's fields; there is no XPU here, so Config.enable_xpu raises paddle's error)
+internal_utils.py  InternalUtils (TensorRT settings: stored, no effect, as on paddle's CPU build)
 """
 
 from minipaddle.inference.config import Config, PassBuilder
@@ -27,6 +28,7 @@ from minipaddle.inference.enums import (
     get_version,
 )
 from minipaddle.inference.handle import Tensor
+from minipaddle.inference.internal_utils import InternalUtils
 from minipaddle.inference.mixed_precision import convert_to_mixed_precision
 from minipaddle.inference.predictor import PassStep, Predictor, PredictorPool, create_predictor
 from minipaddle.inference.xpu import XpuConfig
@@ -34,5 +36,5 @@ from minipaddle.inference.xpu import XpuConfig
 __all__ = [
     "Config", "DataType", "PassBuilder", "PassStep", "PlaceType", "PrecisionType", "Predictor", "PredictorPool",
     "Tensor", "convert_to_mixed_precision", "create_predictor", "get_num_bytes_of_data_type", "get_trt_compile_version",
-    "get_trt_runtime_version", "get_version", "XpuConfig",
+    "get_trt_runtime_version", "get_version", "XpuConfig", "InternalUtils",
 ]  # fmt: skip

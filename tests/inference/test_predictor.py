@@ -412,3 +412,24 @@ def test_xpu_config_fields_and_paddles_errors(models):
         c.enable_xpu(l3_size="big")
     assert not c.use_xpu() and c.xpu_device_id() == 0 and c.xpu_config().device_id == 0
     inference.create_predictor(c)  # the refused calls left a usable CPU config
+
+
+def test_internal_utils_stores_tensorrt_settings_as_paddles_cpu_build(models):
+    c = _config(models, "lenet")
+    with pytest.raises(TypeError, match="No constructor defined"):
+        inference.InternalUtils()
+    assert inference.InternalUtils.disable_tensorrt_half_ops(c, {"conv2d", "fc"}) is None
+    inference.InternalUtils.set_transformer_posid(c, "pos_ids")
+    inference.InternalUtils.set_transformer_maskid(c, "mask")
+    assert (c._trt_float32_ops, c._transformer_posid, c._transformer_maskid) == ({"conv2d", "fc"}, "pos_ids", "mask")
+    with pytest.raises(TypeError, match=r"disable_tensorrt_half_ops\(\): incompatible .*set\[str\].*list"):
+        inference.InternalUtils.disable_tensorrt_half_ops(c, ["conv2d"])  # paddle's pybind takes a set only
+    with pytest.raises(TypeError, match=r"set_transformer_posid\(\): incompatible .*int"):
+        inference.InternalUtils.set_transformer_posid(c, 3)
+    with pytest.raises(TypeError, match="expected \\(Config, str\\), got \\(str, str\\)"):
+        inference.InternalUtils.set_transformer_maskid("config", "mask")
+    before = c.summary()
+    assert "pos_ids" not in before  # no effect on the CPU predictor, as in paddle's summary
+    x = np.random.default_rng(0).standard_normal((2, 1, 28, 28)).astype("float32")
+    p = inference.create_predictor(c)
+    assert p.run([x])[0].shape == [2, 10]

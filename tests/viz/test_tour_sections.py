@@ -22,6 +22,8 @@ def test_sections_are_the_tree_the_table_and_the_curves():
     ]
     tree, table, plot, profile, passes = (html for _, html in sections)
     assert "fc_fuse_pass" in passes and "ops" in passes
+    assert "the Program before and after" in passes and "paddle.onnx.export" in passes
+    assert "Gemm" in passes or "MatMul" in passes  # the ONNX graph's nodes
     assert profile.startswith("<svg") and "ms per step" in profile
     assert tree.startswith("<svg") if shutil.which("dot") else "digraph" in tree
     assert table.startswith("<pre>") and "Total mult-adds: 3,115" in table and "├─ features: Sequential" in table

@@ -45,10 +45,12 @@ def tour_sections(net, history=None, input_size=None, dtypes=None, input=None) -
 
 
 def _passes(net, input_size) -> str:
-    """The trained net saved with jit.save, loaded by paddle.inference's predictor: its IR pass pipeline."""
+    """The trained net saved with jit.save, loaded by paddle.inference's predictor: its IR pass pipeline, the
+    Program before and after the first pass that changed it, and the same net exported to ONNX."""
     import tempfile
 
     import minipaddle as paddle
+    from viz.onnx_graph import draw_onnx
     from viz.passes import draw_passes
 
     was_training = net.training
@@ -59,10 +61,22 @@ def _passes(net, input_size) -> str:
         config = paddle.inference.Config(f"{d}/model.pdmodel", f"{d}/model.pdiparams")
         config.disable_glog_info()
         config.enable_memory_optim()
+        config.switch_ir_debug(True)  # keep each pass's Program, to draw one before/after
         predictor = paddle.inference.create_predictor(config)
+        try:
+            onnx_html = draw_onnx(paddle.onnx.export(net, f"{d}/model", spec)).inline_html()
+        except paddle.onnx.NotExportableError as e:
+            onnx_html = f"<p>Not exportable to ONNX: {escape(str(e))}</p>"
     if was_training:
         net.train()
-    return draw_passes(predictor).inline_html()
+    html = [draw_passes(predictor).inline_html()]
+    changed = [s for s in predictor.pass_log()[1:] if s.ran and s.ops_after < s.ops_before]
+    if changed:
+        html.append(f"<h4>{escape(changed[0].name)}: the Program before and after</h4>")
+        html.append(draw_passes(predictor, step=changed[0].name).inline_html())
+    html.append("<h4>The same net exported with paddle.onnx.export (viz.draw_onnx)</h4>")
+    html.append(onnx_html)
+    return "\n".join(html)
 
 
 def _profile(net, input_size, input) -> str:
