@@ -62,15 +62,16 @@ NOT_YET = {
     # CUDA graphs: there is no GPU
     "paddle.device.cuda.cuda_graphed_layer", "paddle.device.cuda.graphs",
     # not implemented: sparse convolution, pooling and attention (the dense ones are not them), sparse_attention,
-    # saved_tensors_hooks, LazyGuard, the profiler's Benchmark timer
+    # LazyGuard, the profiler's Benchmark timer
     "paddle.sparse.nn.functional.conv", "paddle.sparse.nn.functional.pooling",
     "paddle.sparse.nn.functional.transformer", "paddle.nn.functional.sparse_attention",
-    "paddle.autograd.saved_tensors_hooks", "paddle.nn.initializer.lazy_init", "paddle.profiler.timer",
+    "paddle.nn.initializer.lazy_init", "paddle.profiler.timer",
 }  # fmt: skip
 
 # Modules named as a function or class of their package: the package imports the module and then binds the name,
 # as paddle's __init__ files do, so the name stays the function or class after the module path is imported.
 SHADOWED = (
+    "paddle.autograd.saved_tensors_hooks",
     "paddle.batch",
     "paddle.nn.initializer.Bilinear",
     "paddle.nn.utils.clip_grad_norm_",

@@ -12,6 +12,7 @@ grad rules that use it (tanh: 1 - y*y) can themselves be differentiated.
 from __future__ import annotations
 
 from minipaddle.core import dtype as dtypes
+from minipaddle.core.saved_hooks import pack_saved
 from minipaddle.core.tensor import Tensor
 
 
@@ -29,6 +30,7 @@ class GradNode:
         "scope",
         "out_hooks",
         "released",
+        "packed",
         "__weakref__",
     )
 
@@ -60,6 +62,7 @@ class GradNode:
         self.scope = scope
         self.out_hooks = None  # {output index: [hook, ...]} from Tensor.register_hook on a non-leaf
         self.released = False  # True once backward has run without retain_graph
+        self.packed = pack_saved(op, inputs, outputs)  # what saved_tensors_hooks packed, or None (core/saved_hooks)
 
     # ---- what grad rules read ----
 
@@ -94,6 +97,7 @@ class GradNode:
         anyone holds the loss (`losses.append(loss)`)."""
         self.released = True
         self.out_data = None
+        self.packed = None
         self.inputs = tuple([t if t is None or (t._node is None and not t.stop_gradient) else _Released(t)
                              for t in self.inputs])  # fmt: skip
 
