@@ -62,10 +62,10 @@ NOT_YET = {
     # CUDA graphs: there is no GPU
     "paddle.device.cuda.cuda_graphed_layer", "paddle.device.cuda.graphs",
     # not implemented: sparse convolution, pooling and attention (the dense ones are not them), sparse_attention,
-    # LazyGuard, the profiler's Benchmark timer
+    # the profiler's Benchmark timer
     "paddle.sparse.nn.functional.conv", "paddle.sparse.nn.functional.pooling",
     "paddle.sparse.nn.functional.transformer", "paddle.nn.functional.sparse_attention",
-    "paddle.nn.initializer.lazy_init", "paddle.profiler.timer",
+    "paddle.profiler.timer",
 }  # fmt: skip
 
 # Modules named as a function or class of their package: the package imports the module and then binds the name,
