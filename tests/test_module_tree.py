@@ -61,11 +61,9 @@ NOT_YET = {
     "paddle.utils.op_version", "paddle.utils.environments", "paddle.utils.image_util",
     # CUDA graphs: there is no GPU
     "paddle.device.cuda.cuda_graphed_layer", "paddle.device.cuda.graphs",
-    # not implemented: sparse convolution, pooling and attention (the dense ones are not them), sparse_attention,
-    # the profiler's Benchmark timer
+    # not implemented: sparse convolution, pooling and attention (the dense ones are not them), sparse_attention
     "paddle.sparse.nn.functional.conv", "paddle.sparse.nn.functional.pooling",
     "paddle.sparse.nn.functional.transformer", "paddle.nn.functional.sparse_attention",
-    "paddle.profiler.timer",
 }  # fmt: skip
 
 # Modules named as a function or class of their package: the package imports the module and then binds the name,
