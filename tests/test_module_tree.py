@@ -57,7 +57,7 @@ NOT_YET = {
     # private helpers of paddle's own implementation, with no counterpart here (minipaddle's have other shapes)
     "paddle.io.dataloader.flat", "paddle.geometric.message_passing.utils", "paddle.autograd.backward_utils",
     "paddle.framework.io_utils", "paddle.io.multiprocess_utils", "paddle.nn.utils.dygraph_utils",
-    "paddle.utils.inplace_utils", "paddle.utils.layers_utils",
+    "paddle.utils.inplace_utils",
     "paddle.utils.op_version", "paddle.utils.environments", "paddle.utils.image_util",
     # CUDA graphs: there is no GPU
     "paddle.device.cuda.cuda_graphed_layer", "paddle.device.cuda.graphs",
