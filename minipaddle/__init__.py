@@ -86,6 +86,7 @@ from minipaddle.framework.flags import get_flags, set_flags
 from minipaddle.framework.io import async_save, clear_async_save_task_queue, load, save
 from minipaddle.framework.runtime import IrGuard, check_shape, disable_signal_handler
 from minipaddle.hapi import Model, flops, summary
+from minipaddle.nn.initializer.lazy_init import LazyGuard
 from minipaddle.nn.param_attr import ParamAttr, create_parameter
 from minipaddle.static import disable_static, enable_static
 from minipaddle.tensor.attribute import *  # noqa: F403

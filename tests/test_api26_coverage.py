@@ -47,8 +47,6 @@ MISSING = {
         "to_static",
     },  # fmt: skip
     "paddle.inference": {"_get_phi_kernel_name"},  # a paddle C++ internal
-    "paddle": {"LazyGuard"},  # layers have no lazy parameter creation
-    "paddle.autograd": {"saved_tensors_hooks"},  # would change how core/node.py saves values
     # Methods of paddle's sparse, selected-rows, string and distributed tensors (minipaddle's sparse tensors are
     # their own classes, which have them), and internals of paddle's C++ tensor.
     "paddle.Tensor": {

@@ -166,8 +166,8 @@ def test_fftshift_and_ifftshift():
     np.testing.assert_array_equal(F.ifftshift(x, axes=-1).numpy(), [[1, 2, 0], [4, 5, 3]])
     np.testing.assert_array_equal(F.fftshift(x, axes=[-1]).numpy(), [[2, 0, 1], [5, 3, 4]])  # Paddle 2.6 fails
     np.testing.assert_array_equal(F.fftshift(x, axes=[1, 1]).numpy(), [[1, 2, 0], [4, 5, 3]])  # rolled twice
-    b = paddle.to_tensor([True, False, False])
-    np.testing.assert_array_equal(F.ifftshift(F.fftshift(b)).numpy(), b.numpy())
+    with pytest.raises(TypeError, match="roll: the data type of 'x'"):  # paddle 2.6's roll has no bool kernel
+        F.fftshift(paddle.to_tensor([True, False, False]))
 
 
 def test_fftfreq_ignores_dtype_as_paddle_26_does():

@@ -25,7 +25,8 @@ PACKAGE = ROOT / "minipaddle"
 # the floors below. Inside a floor, families are siblings: they may import each other, never in a circle.
 FLOORS = [
     ("core", ["minipaddle.core", "minipaddle.version"]),  # the engine: state, dtype, tensor, op, autograd; the version
-    ("ops", ["minipaddle.ops", "minipaddle.profiler.events"]),  # every op, defined once; the profiler's event marks
+    # every op, defined once; the profiler's event marks and its Benchmark (the DataLoader times its reads)
+    ("ops", ["minipaddle.ops", "minipaddle.profiler.events", "minipaddle.profiler.timer"]),
     (
         "tensor",  # the public tensor functions and the namespaces made of them
         [

@@ -54,23 +54,29 @@ PADDLE_INTERNALS = (
 DOWNLOADING_READERS = ("paddle.dataset", "paddle.audio.datasets", "paddle.audio.backends")  # legacy 1.x readers
 
 NOT_YET = {
-    # private helpers of paddle's own implementation, with no counterpart here (minipaddle's have other shapes)
-    "paddle.io.dataloader.flat", "paddle.geometric.message_passing.utils", "paddle.autograd.backward_utils",
-    "paddle.framework.io_utils", "paddle.io.multiprocess_utils", "paddle.nn.utils.dygraph_utils",
-    "paddle.utils.inplace_utils", "paddle.utils.layers_utils",
-    "paddle.utils.op_version", "paddle.utils.environments", "paddle.utils.image_util",
+    # private helpers of paddle's own implementation, with no counterpart here (minipaddle's have other shapes);
+    # each holds only underscored or C++-facing names (read from paddle 2.6's source):
+    "paddle.io.dataloader.flat",  # _flatten_batch/_restore_batch for its C++ reader queue
+    "paddle.geometric.message_passing.utils",  # out_size tensors for its static op builders
+    "paddle.autograd.backward_utils",  # State and a guard of its PIR prim backward
+    "paddle.framework.io_utils",  # _open_file_buffer, is_persistable/is_parameter on static Variables, legacy save
+    "paddle.io.multiprocess_utils",  # its worker queues' SIGCHLD and mmap cleanup
+    "paddle.nn.utils.dygraph_utils",  # _append_bias_in_dygraph (a C++ op call)
+    "paddle.utils.inplace_utils",  # _inplace_apis_in_dygraph_only_ (a decorator for its own API)
+    "paddle.utils.op_version",  # C++ op-version registry checks
+    "paddle.utils.environments",  # typed wrappers of its FLAGS environment variables
+    "paddle.utils.image_util",  # paddle 1.x image preprocessing, in no __all__, superseded by paddle.vision
     # CUDA graphs: there is no GPU
     "paddle.device.cuda.cuda_graphed_layer", "paddle.device.cuda.graphs",
-    # not implemented: sparse convolution, pooling and attention (the dense ones are not them), sparse_attention,
-    # saved_tensors_hooks, LazyGuard, the profiler's Benchmark timer
+    # not implemented: sparse convolution, pooling and attention (the dense ones are not them), sparse_attention
     "paddle.sparse.nn.functional.conv", "paddle.sparse.nn.functional.pooling",
     "paddle.sparse.nn.functional.transformer", "paddle.nn.functional.sparse_attention",
-    "paddle.autograd.saved_tensors_hooks", "paddle.nn.initializer.lazy_init", "paddle.profiler.timer",
 }  # fmt: skip
 
 # Modules named as a function or class of their package: the package imports the module and then binds the name,
 # as paddle's __init__ files do, so the name stays the function or class after the module path is imported.
 SHADOWED = (
+    "paddle.autograd.saved_tensors_hooks",
     "paddle.batch",
     "paddle.nn.initializer.Bilinear",
     "paddle.nn.utils.clip_grad_norm_",

@@ -13,6 +13,7 @@ PyLayer (py_layer.py): a custom op whose forward and backward are Python functio
 
 from minipaddle.autograd.functional import Hessian, Jacobian, hessian, jacobian
 from minipaddle.autograd.py_layer import PyLayer, PyLayerContext
+from minipaddle.autograd.saved_tensors_hooks import saved_tensors_hooks
 from minipaddle.core.autograd import backward, grad, topological_order
 from minipaddle.core.node import GradNode
 from minipaddle.core.state import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
@@ -28,5 +29,5 @@ def graph_nodes(tensors) -> list:
 
 __all__ = [
     "GradNode", "Hessian", "Jacobian", "PyLayer", "PyLayerContext", "backward", "enable_grad", "grad", "graph_nodes",
-    "hessian", "is_grad_enabled", "jacobian", "no_grad", "set_grad_enabled",
+    "hessian", "is_grad_enabled", "jacobian", "no_grad", "set_grad_enabled", "saved_tensors_hooks",
 ]  # fmt: skip

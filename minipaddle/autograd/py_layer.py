@@ -33,10 +33,20 @@ from __future__ import annotations
 
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import OpDef
+from minipaddle.core.saved_hooks import active_hooks
 from minipaddle.core.state import in_dynamic_mode, is_grad_enabled, no_grad
 from minipaddle.core.tensor import Tensor
 
 __all__ = ["PyLayer", "PyLayerContext"]
+
+
+class _PackedValue:
+    """What pack_hook returned for one saved tensor (told apart from a non-Tensor saved as it is)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value) -> None:
+        self.value = value
 
 
 class PyLayerContext:
@@ -51,6 +61,7 @@ class PyLayerContext:
         self.non_differentiable = ()
         self.not_inplace_tensors = ()
         self.needs_input_grad = ()
+        self.packed = None  # (unpack_hook, packed values) under saved_tensors_hooks
 
     def save_for_backward(self, *tensors) -> None:
         """Keep `tensors` for backward (call it once, in forward); backward gets them from `saved_tensor()`."""
@@ -58,6 +69,10 @@ class PyLayerContext:
 
     def saved_tensor(self):
         """The tensors given to `save_for_backward`, as a tuple, or None when nothing was saved."""
+        if self.packed is not None:  # saved_tensors_hooks: unpacked when backward first asks
+            unpack, values = self.packed
+            self.container = tuple(unpack(v.value) if isinstance(v, _PackedValue) else v for v in values)
+            self.packed = None
         return self.container
 
     def mark_non_differentiable(self, *tensors) -> None:
@@ -163,6 +178,11 @@ class PyLayer:
                 swap[id(t)].stop_gradient = True
         if ctx.container is not None:
             ctx.container = tuple(swap.get(id(t), t) for t in ctx.container)
+            hooks = active_hooks()
+            if hooks is not None and recorded[0]._node is not None:  # saved_tensors_hooks: pack what was saved
+                ctx.packed = hooks.unpack, tuple(_PackedValue(hooks.pack(t)) if isinstance(t, Tensor) else t
+                                                 for t in ctx.container)  # fmt: skip
+                ctx.container = None
         if not isinstance(out, (tuple, list)):
             return swap[id(out)]
         return type(out)(swap.get(id(o), o) for o in out)

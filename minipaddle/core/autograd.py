@@ -115,7 +115,10 @@ def run_backward(
             if node.input_versions is not None or node.out_versions is not None:
                 _check_versions(node)
 
-            in_grads = node.op.grad(node, *out_grads)
+            if node.packed is None:
+                in_grads = node.op.grad(node, *out_grads)
+            else:  # saved_tensors_hooks: the grad rule reads what unpack_hook gives back
+                in_grads = node.packed.run_grad(node, out_grads)
 
             for i, edge in enumerate(node.edges):  # the inputs' histories as they were when the op ran
                 g = in_grads[i]

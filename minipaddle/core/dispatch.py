@@ -22,6 +22,7 @@ import numpy as np
 
 from minipaddle.core.kernel import arrays_of, run_kernel
 from minipaddle.core.node import GradNode
+from minipaddle.core.saved_hooks import pack_saved
 from minipaddle.core.state import STATE, OpHook, op_hook, run_after_hooks, run_before_hooks
 from minipaddle.core.tensor import Tensor
 from minipaddle.core.view import View
@@ -62,6 +63,8 @@ def apply(op, inputs: tuple, attrs: dict | None = None):
             outputs[0]._view = View(base, op, attrs, base._version[0])
     if need_grad:
         node = GradNode(op, inputs, attrs, outputs, state["scope"])
+        if state["saved_tensors_hooks"] is not None:  # paddle.autograd.saved_tensors_hooks is on
+            node.packed = pack_saved(state["saved_tensors_hooks"], op, inputs, outputs)
         for i, o in enumerate(outputs):
             o._node = node
             o._out_index = i

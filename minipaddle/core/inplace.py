@@ -12,6 +12,7 @@ from minipaddle.core import dispatch
 from minipaddle.core.kernel import arrays_of, run_kernel, run_kernel_into
 from minipaddle.core.node import GradNode
 from minipaddle.core.op import OPS
+from minipaddle.core.saved_hooks import pack_saved
 from minipaddle.core.state import STATE, run_after_hooks, run_before_hooks
 from minipaddle.core.tensor import Tensor
 
@@ -64,6 +65,8 @@ def apply_inplace(op, target: Tensor, inputs: tuple, attrs: dict | None = None) 
         # Record the op as if it ran out of place; the target now stands for the op's output.
         snapshot = Tensor(target._data, stop_gradient=False, version=target._version)
         node = GradNode(op, inputs, attrs, (snapshot,), state["scope"])
+        if state["saved_tensors_hooks"] is not None:  # paddle.autograd.saved_tensors_hooks is on
+            node.packed = pack_saved(state["saved_tensors_hooks"], op, inputs, (snapshot,))
         target._node, target._out_index, target.stop_gradient = node, 0, False
     elif cut:
         target._node, target.stop_gradient = None, True

@@ -30,6 +30,7 @@ class GradNode:
         "out_hooks",
         "released",
         "input_meta",
+        "packed",
         "__weakref__",
     )
 
@@ -65,6 +66,7 @@ class GradNode:
         self.out_hooks = None  # {output index: [hook, ...]} from Tensor.register_hook on a non-leaf
         self.released = False  # True once backward has run without retain_graph
         self.input_meta = None  # after release: {i: (shape, dtype)} of the inputs without an edge
+        self.packed = None  # what saved_tensors_hooks packed (set by the door when hooks are on: core/saved_hooks)
 
     # ---- what grad rules read ----
 
@@ -109,6 +111,7 @@ class GradNode:
                     noted[i] = (t._data.shape, t._data.dtype)
             self.input_meta = noted
         self.inputs = None
+        self.packed = None
 
     def _input_meta(self, i: int):
         """(shape, numpy dtype) of input i as it was when the op ran, or None for an absent input."""

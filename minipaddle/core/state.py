@@ -66,6 +66,7 @@ class _State(threading.local):
         self.static_mode = False  # False: run ops now (dygraph). True: append them to a Program.
         self.grad_enabled = True  # False inside `no_grad`: ops record no GradNode.
         self.in_backward = False  # True while autograd walks the graph (grad rules run), read by the AMP hook
+        self.saved_tensors_hooks = None  # the active pack/unpack pair (core/saved_hooks.py), or None
         self.name_counters: dict[str, itertools.count] = defaultdict(itertools.count)
         self.scope_stack: list[str] = []  # Layer paths, outermost first
         self.scope = ""  # the current Layer path, e.g. "features.0.conv"; "" outside any Layer

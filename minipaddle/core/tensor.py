@@ -176,6 +176,18 @@ class Parameter(Tensor):
         self.need_clip = True
         self.do_model_average = None
 
+    def initialize(self) -> None:
+        """Run the initializer a LazyGuard deferred (nn/initializer/lazy_init.py); once only."""
+        init = self.__dict__.pop("_init_func", None)
+        if init is None:
+            raise RuntimeError(f"initialize: parameter {self.name} has no deferred initializer (it was not made "
+                               "under paddle.LazyGuard, or initialize() already ran)")  # fmt: skip
+        init(self)
+
+    def _is_initialized(self) -> bool:
+        """False for a parameter made under LazyGuard until initialize() runs."""
+        return "_init_func" not in self.__dict__
+
     @property
     def trainable(self) -> bool:
         return not self.stop_gradient

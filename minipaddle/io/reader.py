@@ -30,6 +30,7 @@ from minipaddle.io.dataset import IterableDataset
 from minipaddle.io.fetcher import BatchFetcher, InfiniteIterableSampler
 from minipaddle.io.sampler import BatchSampler
 from minipaddle.io.worker import worker_loop
+from minipaddle.profiler.timer import benchmark
 
 __all__ = ["DataLoader"]
 
@@ -209,9 +210,18 @@ class _BatchIter:
 
     def __init__(self, loader: DataLoader) -> None:
         self._length = len(loader) if not loader.iterable else None
+        self._dataset = loader.dataset  # (what profiler.timer's Benchmark tells tasks apart by)
 
     def __iter__(self):
         return self
+
+    def __next__(self):
+        timer = benchmark()  # reader_cost for Profiler.step_info, as paddle 2.6's DataLoader reports it
+        timer.check_if_need_record(self)
+        timer.before_reader()
+        batch = self._next_batch()
+        timer.after_reader()
+        return batch
 
     def __len__(self) -> int:
         if self._length is None:
@@ -228,7 +238,7 @@ class _SingleProcessIter(_BatchIter):
         self._fetcher = BatchFetcher(loader.dataset, loader.iterable, loader.auto_collate, loader.collate_fn,
                                      loader.drop_last)  # fmt: skip
 
-    def __next__(self):
+    def _next_batch(self):
         indices = next(self._indices)
         return to_tensors(self._fetcher.fetch(indices))
 
@@ -301,7 +311,7 @@ class _MultiProcessIter(_BatchIter):
         self._worker_of[self._sent] = worker_id
         self._sent += 1
 
-    def __next__(self):
+    def _next_batch(self):
         if self.closed:
             raise StopIteration
         deadline = time.monotonic() + self._timeout if self._timeout else None

@@ -17,6 +17,7 @@ from minipaddle.core.tensor import Parameter
 from minipaddle.nn import static_hooks
 from minipaddle.nn.initializer import Constant, Initializer, XavierUniform
 from minipaddle.nn.initializer.initializer import global_initializer
+from minipaddle.nn.initializer.lazy_init import lazy_init_helper
 from minipaddle.regularizer import WeightDecayRegularizer
 from minipaddle.tensor.checks import check_size
 
@@ -136,6 +137,9 @@ def make_parameter(
         with static_mode_off():
             init(param)
         return static_hooks.declare_parameter(param)
+    if lazy_init_helper().state:  # LazyGuard: param.initialize() runs the initializer later
+        param._init_func = init
+        return param
     init(param)
     return param
 

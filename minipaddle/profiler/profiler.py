@@ -18,8 +18,8 @@ from minipaddle.profiler.events import RECORDING, Recorder, RecordEvent, TracerE
 from minipaddle.profiler.op_timer import OpTimer
 from minipaddle.profiler.result import ProfilerResult, default_worker_name
 from minipaddle.profiler.scheduler import ProfilerState, make_scheduler, record_always, scheduler_from_range
-from minipaddle.profiler.step_timer import StepTimer
 from minipaddle.profiler.summary import SortedKeys, build_table
+from minipaddle.profiler.timer import benchmark
 
 _RECORDING_STATES = (ProfilerState.RECORD, ProfilerState.RECORD_AND_RETURN)
 
@@ -120,7 +120,6 @@ class Profiler:
         self.current_state = self.scheduler(self.step_num)
         self.profiler_result: ProfilerResult | None = None
         self.record_event: RecordEvent | None = None
-        self._timer = StepTimer()
         self._recorder: Recorder | None = None
         self._hook = None
 
@@ -135,7 +134,7 @@ class Profiler:
 
     def start(self) -> None:
         """Start profiling at step 0 (in the state the scheduler gives for it)."""
-        self._timer.begin()
+        benchmark().begin()
         if self.timer_only:
             return
         if self.current_state in _RECORDING_STATES:
@@ -144,9 +143,7 @@ class Profiler:
 
     def stop(self) -> None:
         """Stop profiling; a recording still open ends here (and `on_trace_ready` is called)."""
-        summary = self._timer.perf_summary()
-        if summary:
-            print(summary)
+        benchmark().end()  # prints the Perf Summary after more than 10 steps
         if self.timer_only:
             return
         if self.record_event is not None:
@@ -168,7 +165,7 @@ class Profiler:
         """
         if num_samples is not None and (isinstance(num_samples, bool) or not isinstance(num_samples, int)):
             raise TypeError(f"Profiler.step: num_samples must be an int or None, got {type(num_samples).__name__}")
-        self._timer.step(num_samples)
+        benchmark().step(num_samples)
         if self.timer_only:
             return
         if self.record_event is not None:
@@ -186,7 +183,7 @@ class Profiler:
         Args:
             unit (str, optional): what num_samples counts (e.g. 'images'); default 'samples'.
         """
-        return self._timer.step_info("samples" if unit is None else str(unit))
+        return benchmark().step_info("samples" if unit is None else str(unit))
 
     def _trigger_action(self) -> None:
         before, now = self.previous_state, self.current_state

@@ -14,11 +14,15 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
+from minipaddle.tensor.dtype_support import check_accepted
 
 
 def check_tensor(x, fn: str, arg: str = "x") -> Tensor:
+    """x must be a Tensor, of a dtype paddle 2.6 accepts for `arg` of `fn` where it restricts them
+    (tensor/dtype_support.py)."""
     if not isinstance(x, Tensor):
         raise TypeError(f"{fn}: {arg} must be a Tensor, got {type(x).__name__}")
+    check_accepted(x, fn, arg)
     return x
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from minipaddle import ops
 from minipaddle.core.tensor import Tensor
+from minipaddle.tensor.dtype_support import check_accepted
 from minipaddle.tensor.manipulation import _check_one_dtype
 
 __all__ = [
@@ -149,6 +150,7 @@ def einsum(equation, *operands) -> Tensor:
     if not operands:
         raise ValueError(f"{fn}: give at least one operand")
     _check_one_dtype(operands, fn, "operands", "operands")
+    check_accepted(operands[0], fn, "operands")  # (all of one dtype now)
     inputs, output = _parse_einsum(equation, list(operands))
     sizes = _label_sizes(inputs, operands)
     terms = [_take_diagonals(t, labels) for t, labels in zip(operands, inputs)]

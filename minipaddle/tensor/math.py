@@ -37,6 +37,7 @@ from minipaddle.tensor.checks import (
     normalize_axis,
 )
 from minipaddle.tensor.creation import to_tensor
+from minipaddle.tensor.dtype_support import ACCEPTED, check_accepted
 
 __all__ = [
     "add",
@@ -111,7 +112,17 @@ __all__ = [
 
 def binary_operands(x, y, fn: str) -> tuple[Tensor, Tensor]:
     """x and y as Tensors of one dtype, promoted as paddle 2.6's operators promote (see core/dtype.py): the one
-    place where every binary function's mixed dtypes meet one rule (tests/tensor/test_binary_promotion.py)."""
+    place where every binary function's mixed dtypes meet one rule (tests/tensor/test_binary_promotion.py). The
+    dtypes paddle 2.6 accepts for `fn` (tensor/dtype_support.py) are checked on the promoted pair."""
+    if fn in ACCEPTED:
+        x, y = _promoted(x, y, fn)
+        check_accepted(x, fn, "x")
+        check_accepted(y, fn, "y")
+        return x, y
+    return _promoted(x, y, fn)
+
+
+def _promoted(x, y, fn: str) -> tuple[Tensor, Tensor]:
     if isinstance(x, Tensor) and isinstance(y, Tensor):
         dx, dy = x._data.dtype, y._data.dtype
         if dx is dy or dx == dy:  # the common case, kept cheap

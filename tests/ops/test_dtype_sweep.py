@@ -2,10 +2,10 @@
 int32/64, bool and complex64 inputs, in dynamic and static mode, against paddle 2.6's
 (tests/golden/fidelity/dtype_sweep.py; cases from export_dtype_cases.py, answers from make_dtype_golden.py).
 
-Where paddle answers with a dtype, minipaddle must give the same one, except the (op, mode, dtype) combinations
-listed in dtype_known_differences.json, each with the reason it stays (docs/feature_map.md's "differs on purpose"
-list groups them); each must still differ (the test says when one is fixed, so the list only shrinks). Where paddle
-refuses a dtype, minipaddle may compute (see docs/feature_map.md).
+Where paddle answers with a dtype, minipaddle must give the same one; where paddle refuses a dtype, minipaddle must
+refuse it too (minipaddle/tensor/dtype_support.py holds paddle's lists). The exceptions are the (op, mode, dtype)
+combinations listed in dtype_known_differences.json, each with the reason it stays (docs/feature_map.md's "differs on
+purpose" list groups them); each must still differ (the test says when one is fixed, so the list only shrinks).
 """
 
 from __future__ import annotations
@@ -42,7 +42,11 @@ def test_output_dtypes_as_paddle(case):
     for mode in ("dynamic", "static"):
         for dtype in SWEEP.DTYPES:
             w, g = want[mode][dtype], ours[mode][dtype]
-            if w == "error":
+            if w == "error":  # paddle refuses: so must minipaddle, or the list says why it computes
+                if g != "error" and f"{mode} {dtype}" not in known:
+                    wrong.append(f"{mode} {dtype}: paddle refuses, minipaddle gives {g}")
+                if g == "error" and f"{mode} {dtype}" in known:
+                    fixed.append(f"{mode} {dtype}")
                 continue
             if g != w and f"{mode} {dtype}" not in known:
                 wrong.append(f"{mode} {dtype}: paddle {w}, minipaddle {g}")

@@ -33,6 +33,8 @@ REFUSE_INT_FIRST = {
     "nn.functional.margin_ranking_loss", "nn.functional.log_loss", "nn.functional.cosine_embedding_loss",
     "nn.functional.multi_label_soft_margin_loss", "nextafter", "lerp",
     "nn.functional.triplet_margin_loss", "nn.functional.triplet_margin_with_distance_loss",
+    "dist", "hypot", "mv", "nn.functional.cosine_similarity", "nn.functional.kl_div",
+    "nn.functional.pairwise_distance",  # paddle 2.6's dtype lists (minipaddle/tensor/dtype_support.py)
 }  # fmt: skip
 # Functions that refuse an int tensor on either side (float-only arithmetic, or same-dtype inputs as in paddle).
 REFUSE_INT_EITHER = {

@@ -43,7 +43,9 @@ def test_integer_division_by_zero_raises():
 def test_rounding_ops_pass_zero_gradients():
     for fn in (paddle.floor, paddle.ceil, paddle.round, paddle.trunc):
         np.testing.assert_array_equal(grad_of(fn, [1.2, -0.5, 2.7]), [0.0, 0.0, 0.0])
-    assert paddle.floor(paddle.to_tensor([3, -2])).dtype == paddle.int64  # integers come back unchanged
+    with pytest.raises(TypeError, match="floor: the data type of 'x'"):  # paddle 2.6: float only
+        paddle.floor(paddle.to_tensor([3, -2]))
+    assert paddle.trunc(paddle.to_tensor([3, -2])).dtype == paddle.int64  # trunc takes ints, unchanged
 
 
 def test_clip_gradient_is_zero_at_and_beyond_the_bounds():
@@ -70,7 +72,8 @@ def test_prod_gradient_is_out_over_x_as_paddle():
 
 def test_cumsum_dtypes_and_flattening():
     assert paddle.cumsum(paddle.to_tensor([1, 2], dtype="int32")).dtype == paddle.int32
-    assert paddle.cumsum(paddle.to_tensor([True, True])).numpy().tolist() == [1, 2]
+    with pytest.raises(TypeError, match="cumsum: the data type of 'x'"):  # paddle 2.6 has no bool cumsum
+        paddle.cumsum(paddle.to_tensor([True, True]))
     out = paddle.cumsum(paddle.ones([2, 3]), axis=1, dtype="float64")
     assert out.dtype == paddle.float64 and out.numpy().tolist() == [[1, 2, 3], [1, 2, 3]]
     assert paddle.cumsum(paddle.ones([2, 3])).shape == [6]
@@ -85,9 +88,12 @@ def test_logsumexp_is_stable():
 
 
 def test_float_functions_compute_integers_in_the_default_float():
-    for fn in (paddle.sin, paddle.erf, paddle.log2, paddle.rsqrt, paddle.logsumexp, paddle.stanh):
+    for fn in (paddle.erf, paddle.log2, paddle.exp):  # paddle 2.6 takes ints here
         assert fn(paddle.to_tensor([1, 2])).dtype == paddle.float32
     assert paddle.square(paddle.to_tensor([2, 3])).dtype == paddle.int64
+    for fn in (paddle.sin, paddle.rsqrt, paddle.logsumexp, paddle.stanh):  # and refuses them here
+        with pytest.raises(TypeError, match=f"{fn.__name__}: the data type of 'x' must be one of"):
+            fn(paddle.to_tensor([1, 2]))
 
 
 def test_erf_matches_math_erf_to_double_precision():

@@ -106,8 +106,12 @@ def test_two_tensors_promote_as_paddle_26(x_dtype, y_dtype, name):
     a, b = sample(x_dtype, rng), sample(y_dtype, rng)
     if name == "remainder":
         b = np.ones_like(b) if y_dtype == "bool" else b  # no division by zero (False)
-    out = getattr(paddle, name)(paddle.to_tensor(a), paddle.to_tensor(b))
     want = paddle26_result(x_dtype, y_dtype)
+    if name == "remainder" and want in ("uint8", "int8", "int16"):  # paddle 2.6 has no remainder for them
+        with pytest.raises(TypeError, match="remainder: the data type of 'x'"):
+            paddle.remainder(paddle.to_tensor(a), paddle.to_tensor(b))
+        return
+    out = getattr(paddle, name)(paddle.to_tensor(a), paddle.to_tensor(b))
     assert out.dtype.name == want
     if want != "bool":
         expected = {"add": np.add, "multiply": np.multiply, "maximum": np.maximum, "remainder": np.remainder}[name](

@@ -13,6 +13,7 @@ import numbers
 
 from minipaddle import ops
 from minipaddle.core.tensor import Tensor
+from minipaddle.tensor.dtype_support import check_accepted
 
 CHANNELS_FIRST = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
 CHANNELS_LAST = {1: "NLC", 2: "NHWC", 3: "NDHWC"}
@@ -123,4 +124,5 @@ def check_input(x, nd: int, fn: str, arg: str = "x", ints: bool = False) -> Tens
     if not (x.dtype.is_floating or (ints and x.dtype.name in ("int32", "int64"))):
         kinds = "a float, int32 or int64" if ints else "a float"
         raise TypeError(f"{fn}: {arg} must be {kinds} tensor, got {x.dtype.name}")
+    check_accepted(x, fn, arg)  # paddle 2.6's narrower lists (max pooling: float32/float64)
     return x
