@@ -662,6 +662,12 @@ def _fake_abs_max(op):
 def _fake_channel_abs_max(op):
     fn = (ops.fake_channel_wise_quantize_dequantize_abs_max if "dequantize" in op.type
           else ops.fake_channel_wise_quantize_abs_max)  # fmt: skip
+    if op.type == "fake_channel_wise_quantize_abs_max" and op.attr("is_test", False):
+        # in a test program Paddle's kernel quantizes with the scales stored in OutScale (read here as in_scale)
+        stored = op.names.get(op.outputs.get("OutScale", [None])[0])
+        if isinstance(stored, Variable):
+            outs = fn(op.x("X"), op.attr("bit_length", 8), 1, op.attr("quant_axis", 0), stored, True)
+            return dict(zip(("Out", "OutScale"), outs))
     return dict(zip(("Out", "OutScale"), fn(op.x("X"), op.attr("bit_length", 8), 1, op.attr("quant_axis", 0))))
 
 
@@ -773,8 +779,10 @@ for _mini in ("fake_quantize_dequantize_moving_average_abs_max", "fake_quantize_
     WRITERS[_mini] = _w_fake_quant(*_MOVING, ("moving_rate", "bit_length", "is_test"))
 for _mini in ("fake_quantize_dequantize_abs_max", "fake_quantize_abs_max"):
     WRITERS[_mini] = _w_fake_quant(("X",), ("Out", "OutScale"), ("bit_length",))
-for _mini in ("fake_channel_wise_quantize_dequantize_abs_max", "fake_channel_wise_quantize_abs_max"):
-    WRITERS[_mini] = _w_fake_quant(("X",), ("Out", "OutScale"), ("bit_length", "quant_axis"))
+WRITERS["fake_channel_wise_quantize_dequantize_abs_max"] = _w_fake_quant(("X",), ("Out", "OutScale"),
+                                                                         ("bit_length", "quant_axis"))  # fmt: skip
+WRITERS["fake_channel_wise_quantize_abs_max"] = _w_fake_quant(("X",), ("Out", "OutScale"),
+                                                              ("bit_length", "quant_axis", "is_test"))  # fmt: skip
 WRITERS["fake_quantize_range_abs_max"] = _w_fake_quant(("X", "InScale", "Iter"), ("Out", "OutScale", "OutScales"),
                                                        ("window_size", "bit_length", "is_test"))  # fmt: skip
 WRITERS["moving_average_abs_max_scale"] = _w_fake_quant(("X", "InAccum", "InState"), _MOVING[1],
