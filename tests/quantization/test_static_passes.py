@@ -294,7 +294,7 @@ def test_passes_refuse_what_they_cannot_do(flow):
     with pytest.raises(ValueError, match="not supported"):
         QuantizationTransformPass(quantizable_op_type=["relu"])
     with pytest.raises(NotImplementedError, match="range_abs_max"):
-        QuantizationTransformPass(activation_quantize_type="range_abs_max")
+        QuantizationTransformPass(activation_quantize_type="range_abs_max").apply(IrGraph(flow["main"]))
     with pytest.raises(TypeError, match="IrGraph"):
         IrGraph("main")
     with pytest.raises(TypeError, match="IrGraph"):

@@ -15,9 +15,11 @@ ConvertToInt8Pass(scope, place).apply(test_graph)
 from minipaddle.static.quantization.freeze import ConvertToInt8Pass, QuantizationFreezePass, quant_tensor
 from minipaddle.static.quantization.ir_graph import IrGraph, IrNode
 from minipaddle.static.quantization.out_scale import OutScaleForInferencePass, OutScaleForTrainingPass
+from minipaddle.static.quantization.post_training import PostTrainingQuantization
 from minipaddle.static.quantization.transform import AddQuantDequantPass, QuantizationTransformPass
 
 __all__ = [
     "AddQuantDequantPass", "ConvertToInt8Pass", "IrGraph", "IrNode", "OutScaleForInferencePass",
-    "OutScaleForTrainingPass", "QuantizationFreezePass", "QuantizationTransformPass", "quant_tensor",
+    "OutScaleForTrainingPass", "PostTrainingQuantization", "QuantizationFreezePass", "QuantizationTransformPass",
+    "quant_tensor",
 ]  # fmt: skip

@@ -75,7 +75,7 @@ class QuantizationTransformPass:
         scope (Scope): where the new statistics (scales, state, accum) get their start values.
         place: accepted for Paddle's signature (minipaddle runs on the CPU).
         weight_bits, activation_bits (int): bits of the grids (8).
-        activation_quantize_type (str): 'abs_max' or 'moving_average_abs_max' ('range_abs_max' raises).
+        activation_quantize_type (str): 'abs_max', 'moving_average_abs_max', or 'range_abs_max' (test graphs only).
         weight_quantize_type (str): 'abs_max' or 'channel_wise_abs_max'.
         window_size (int): the window of 'range_abs_max'. moving_rate (float): of 'moving_average_abs_max'.
         skip_pattern (str|list): ops whose name scope contains it are left in float.
@@ -119,9 +119,6 @@ class QuantizationTransformPass:
             if op not in SUPPORT_WEIGHT_QUANTIZATION_OPS:
                 raise ValueError(f"{who}: {op!r} is not supported for quantization; supported: "
                                  f"{list(SUPPORT_WEIGHT_QUANTIZATION_OPS)}")  # fmt: skip
-        if activation_quantize_type == "range_abs_max":
-            raise NotImplementedError(f"{who}: 'range_abs_max' needs Paddle's step counter (an increment op), which "
-                                      "minipaddle lacks; use 'moving_average_abs_max' or 'abs_max'")  # fmt: skip
         hooks = (weight_quantize_func, act_quantize_func, weight_preprocess_func, act_preprocess_func)
         if any(h is not None for h in hooks):
             raise NotImplementedError(f"{who}: user quantize/preprocess functions are not supported in minipaddle")
@@ -141,6 +138,12 @@ class QuantizationTransformPass:
         _forward_only(graph, who)
         if self._is_test is None:
             self._is_test = graph.is_test()
+        if self._activation_quantize_type == "range_abs_max" and not self._is_test:
+            raise NotImplementedError(
+                f"{who}: training with 'range_abs_max' needs Paddle's step counter (an "
+                "increment op), which minipaddle lacks; use 'moving_average_abs_max' or "
+                "'abs_max' (a test graph, as PostTrainingQuantization makes, can use it)"
+            )
         persistable = {v.name() for v in graph.all_persistable_nodes()}
         dequantized: dict = {}
         for op in list(graph.block.ops):
@@ -196,6 +199,13 @@ class QuantizationTransformPass:
             scale = graph.create_persistable(scale_name, _stored(self._scope, scale_name, np.zeros(1, dt)), self._scope)
             attrs = {"bit_length": bits}
             graph.insert_before(op, _op("fake_quantize_abs_max", [name], [q.name, scale.name], attrs, op))
+        elif quant_type == "range_abs_max":  # (test graphs only: the stored scale, no window, no step counter)
+            start = _stored(self._scope, scale_name, np.array([_SCALE_DEFAULT_VALUE], dt))
+            scale = graph.create_persistable(scale_name, start, self._scope)
+            window = graph.create_var(unique_name(f"{name}.scales_unused"), x, shape=(self._window_size,))
+            attrs = {"bit_length": bits, "window_size": self._window_size, "is_test": True}
+            graph.insert_before(op, _op("fake_quantize_range_abs_max", [name, scale.name, None, None],
+                                        [q.name, scale.name, window.name], attrs, op))  # fmt: skip
         else:  # moving_average_abs_max
             start = _stored(self._scope, scale_name, np.array([_SCALE_DEFAULT_VALUE], dt))
             scale = graph.create_persistable(scale_name, start, self._scope)
