@@ -43,10 +43,29 @@ def prepare_program(program, fetches, values: dict):
     """(program, values) after the passes that keep every value the same: is_test, identities, constants."""
 
     scope = _Scope(values)
-    ctx = _Ctx(scope, fetches)
+    ctx = _Ctx(scope, list(fetches) + _int8_weights(program, values))
     for name in ("is_test_pass", "simplify_with_basic_ops_pass", "constant_folding_pass"):
         program = IR_PASSES[name](program, ctx)
     return program, scope.vars
+
+
+def _int8_weights(program, values: dict) -> list:
+    """The outputs of the dequantize_linear ops that read a weight stored as levels: kept from constant folding,
+    so the ONNX file holds the weight as int8 with a DequantizeLinear (paddle2onnx's form), not as floats."""
+    block = program.global_block()
+    return [op.outputs["Out"][0] for op in block.ops if op.type == "dequantize_linear"
+            and op.inputs["x"][0] in values and block.var(op.inputs["x"][0]).persistable]  # fmt: skip
+
+
+def _names_read(nodes) -> set:
+    """Every name the nodes read, those of their subgraphs (If / Loop bodies) included."""
+    names = set()
+    for n in nodes:
+        names.update(n.input)
+        for a in n.attribute:
+            for sub in ([a.g] if a.HasField("g") else []) + list(a.graphs):
+                names |= _names_read(sub.node)
+    return names
 
 
 def _all_ops(program) -> list:
@@ -99,6 +118,8 @@ def program_to_onnx(program, feeds, fetches, values: dict, opset_version: int = 
             arr = np.asarray(values[name])
             g.initializers[name] = onnx.numpy_helper.from_array(arr, name)
     translate_ops(g, block.ops)
+    used = _names_read(g.nodes) | set(fetches)
+    g.initializers = {k: v for k, v in g.initializers.items() if k in used}  # (a weight only read as int8 goes)
     dims: dict = {}
     inputs = [g.value_info(n, dims) for n in feeds]
     outputs = []

@@ -565,6 +565,11 @@ def _onnx_scale(g, op, ins):
     return g.const(step, np.float32, "scale"), g.const(zero, np.int8, "zero_point"), attrs
 
 
+def _are_int8(levels) -> bool:
+    a = np.asarray(levels)
+    return a.size > 0 and bool(np.all(a == np.round(a))) and float(a.min()) >= -128 and float(a.max()) <= 127
+
+
 @_entry("quantize_linear", opset=13)
 def _quantize_linear(g, op, ins, outs):
     scale, zero, attrs = _onnx_scale(g, op, ins)
@@ -577,6 +582,9 @@ def _quantize_linear(g, op, ins, outs):
 def _dequantize_linear(g, op, ins, outs):
     scale, zero, attrs = _onnx_scale(g, op, ins)
     x = g.int8_of.get(ins[0])
+    levels = g.value(ins[0])
+    if x is None and levels is not None and _are_int8(levels):  # a weight stored as levels: an int8 initializer
+        x = g.const(np.asarray(levels).astype(np.int8), np.int8, "int8_weight")
     if x is None:  # paddle's levels are floats; ONNX's are int8
         x = g.one("Cast", [ins[0]], to=g.helper.np_dtype_to_tensor_dtype(np.dtype(np.int8)))
     y = g.one("DequantizeLinear", [x, scale, zero], None if g.dtype(outs[0]) == np.float32 else None, **attrs)

@@ -17,7 +17,10 @@ Where s comes from names the op:
 quantize_linear / dequantize_linear are the saved (ONNX-style) form with a given scale and zero point.
 
 Gradients: the straight-through estimator (dx = dout; scales and statistics get none), as Paddle; quantize_linear
-and dequantize_linear have no gradient, as in Paddle 2.6 (inference only).
+and dequantize_linear have no gradient, as in Paddle 2.6 (inference only). fake_dequantize_max_abs and
+fake_channel_wise_dequantize_max_abs pass dout straight through too, so a quantize -> dequantize pair inserted by
+static/quantization's transform pass is straight-through as a whole: Paddle gives them no gradient and instead
+points conv2d_grad / mul_grad at the dequantized variables; minipaddle's backward is built from grad rules.
 """
 
 from __future__ import annotations
@@ -134,15 +137,22 @@ class FakeQuantizeDequantizeAbsMax(_StraightThrough):
 
 @register
 class FakeChannelWiseQuantizeAbsMax(_StraightThrough):
-    """(q, s[C]): per slice along quant_axis (0 for conv weights [Cout, Cin, kh, kw], 1 for Linear's [in, out])."""
+    """(q, s[C]): per slice along quant_axis (0 for conv weights [Cout, Cin, kh, kw], 1 for Linear's [in, out]).
+
+    is_test with in_scale given: the stored scales are used, not recomputed (paddle 2.6's kernel reads its OutScale
+    variable then; minipaddle's op reads that variable as the input in_scale). A QAT test Program thus quantizes
+    the weights with the scales of the last training step."""
 
     name = "fake_channel_wise_quantize_abs_max"
 
-    def kernel(self, x, bit_length=8, round_type=1, quant_axis=0):
-        s = channel_abs_max(x, quant_axis)
+    def kernel(self, x, in_scale, bit_length=8, round_type=1, quant_axis=0, is_test=False):
+        if is_test and in_scale is not None:
+            s = np.asarray(in_scale, x.dtype).reshape(-1)
+        else:
+            s = channel_abs_max(x, quant_axis)
         return quantize_values(x, s.reshape(channel_shape(x, quant_axis)), bit_length, round_type), s
 
-    def infer_meta(self, x: Meta, bit_length=8, round_type=1, quant_axis=0):
+    def infer_meta(self, x: Meta, in_scale=None, bit_length=8, round_type=1, quant_axis=0, is_test=False):
         return x, Meta((x.shape[quant_axis],), x.dtype)
 
 
@@ -273,11 +283,11 @@ class FakeQuantizeRangeAbsMax(_StraightThrough):
 
 
 @register
-class FakeDequantizeMaxAbs(OpDef):
-    """x * scale / max_range (the legacy dequantize of weights stored as integers)."""
+class FakeDequantizeMaxAbs(_StraightThrough):
+    """x * scale / max_range (the legacy dequantize of weights stored as integers). Gradient: straight through
+    (the second half of a fake quantize -> dequantize pair, see the module docstring)."""
 
     name = "fake_dequantize_max_abs"
-    differentiable = False
 
     def kernel(self, x, scale, max_range=127.0):
         return (x * np.asarray(scale, x.dtype).reshape(1) / np.asarray(np.float32(max_range), x.dtype)).astype(x.dtype)
@@ -287,15 +297,17 @@ class FakeDequantizeMaxAbs(OpDef):
 
 
 @register
-class FakeChannelWiseDequantizeMaxAbs(OpDef):
+class FakeChannelWiseDequantizeMaxAbs(_StraightThrough):
     """x * scales[c] / bnt along quant_axis; with two scale tensors (weights per channel, then the activation's
-    one scale) x * s0[c] * s1 / (bnt0 * bnt1), as Paddle."""
+    one scale) x * s0[c] * s1 / (bnt0 * bnt1) with c along x_num_col_dims, as Paddle."""
 
     name = "fake_channel_wise_dequantize_max_abs"
-    differentiable = False
 
     def kernel(self, x, *scales, quant_bits=(8,), quant_axis=0, x_num_col_dims=1):
-        s0 = np.asarray(scales[0], x.dtype).reshape(channel_shape(x, quant_axis))
+        # one scale tensor: a weight, channels along quant_axis; two: the output of a quantized conv / matmul
+        # (QuantizationFreezePass), channels along x_num_col_dims, as paddle's kernel (quant_axis is not read)
+        axis = quant_axis if len(scales) == 1 else x_num_col_dims
+        s0 = np.asarray(scales[0], x.dtype).reshape(channel_shape(x, axis))
         out = x * s0 / np.asarray(bin_count(quant_bits[0]), x.dtype)
         if len(scales) > 1:
             out = out * np.asarray(scales[1], x.dtype).reshape(1) / np.asarray(bin_count(quant_bits[1]), x.dtype)
@@ -390,8 +402,12 @@ def fake_quantize_dequantize_abs_max(x: Tensor, bit_length: int = 8, round_type:
     return apply(FakeQuantizeDequantizeAbsMax, (x,), _attrs(bit_length, round_type))
 
 
-def fake_channel_wise_quantize_abs_max(x: Tensor, bit_length: int = 8, round_type: int = 1, quant_axis: int = 0):
-    return apply(FakeChannelWiseQuantizeAbsMax, (x,), _attrs(bit_length, round_type, quant_axis=int(quant_axis)))
+def fake_channel_wise_quantize_abs_max(x: Tensor, bit_length: int = 8, round_type: int = 1, quant_axis: int = 0,
+                                       in_scale=None, is_test: bool = False):  # fmt: skip
+    attrs = _attrs(bit_length, round_type, quant_axis=int(quant_axis))
+    if is_test:  # (the training op keeps the attributes it always had)
+        attrs["is_test"] = True
+    return apply(FakeChannelWiseQuantizeAbsMax, (x, in_scale), attrs)
 
 
 def fake_channel_wise_quantize_dequantize_abs_max(x: Tensor, bit_length: int = 8, round_type: int = 1,

@@ -41,4 +41,4 @@ __all__ = [
 ]  # fmt: skip
 __all__ += _io_all + _framework_all + ["passes"]
 __all__ += _extra_all
-from minipaddle.static import amp  # noqa: E402,F401  (paddle.static.amp; after the rest of static)
+from minipaddle.static import amp, quantization  # noqa: E402,F401  (paddle.static.amp / .quantization; after the rest)

@@ -671,6 +671,12 @@ def _fake_abs_max(op):
 def _fake_channel_abs_max(op):
     fn = (ops.fake_channel_wise_quantize_dequantize_abs_max if "dequantize" in op.type
           else ops.fake_channel_wise_quantize_abs_max)  # fmt: skip
+    if op.type == "fake_channel_wise_quantize_abs_max" and op.attr("is_test", False):
+        # in a test program Paddle's kernel quantizes with the scales stored in OutScale (read here as in_scale)
+        stored = op.names.get(op.outputs.get("OutScale", [None])[0])
+        if isinstance(stored, Variable):
+            outs = fn(op.x("X"), op.attr("bit_length", 8), 1, op.attr("quant_axis", 0), stored, True)
+            return dict(zip(("Out", "OutScale"), outs))
     return dict(zip(("Out", "OutScale"), fn(op.x("X"), op.attr("bit_length", 8), 1, op.attr("quant_axis", 0))))
 
 
@@ -684,6 +690,18 @@ def _fake_range_abs_max(op):
                                            op.attr("window_size", 10000), op.attr("bit_length", 8),
                                            op.attr("round_type", 1), op.attr("is_test", False))  # fmt: skip
     return dict(zip(("Out", "OutScale", "OutScales"), outs))
+
+
+@reads("fake_dequantize_max_abs")
+def _fake_dequantize_max_abs(op):
+    return {"Out": ops.fake_dequantize_max_abs(op.x("X"), op.x("Scale"), op.attr("max_range", 127.0))}
+
+
+@reads("fake_channel_wise_dequantize_max_abs")
+def _fake_channel_wise_dequantize_max_abs(op):
+    out = ops.fake_channel_wise_dequantize_max_abs(op.x("X"), op.xs("Scales"), op.attr("quant_bits", [8]),
+                                                   op.attr("quant_axis", 0), op.attr("x_num_col_dims", 1))  # fmt: skip
+    return {"Out": out}
 
 
 @reads("moving_average_abs_max_scale")
@@ -807,10 +825,28 @@ for _mini in ("fake_quantize_dequantize_moving_average_abs_max", "fake_quantize_
     WRITERS[_mini] = _w_fake_quant(*_MOVING, ("moving_rate", "bit_length", "is_test"))
 for _mini in ("fake_quantize_dequantize_abs_max", "fake_quantize_abs_max"):
     WRITERS[_mini] = _w_fake_quant(("X",), ("Out", "OutScale"), ("bit_length",))
-for _mini in ("fake_channel_wise_quantize_dequantize_abs_max", "fake_channel_wise_quantize_abs_max"):
-    WRITERS[_mini] = _w_fake_quant(("X",), ("Out", "OutScale"), ("bit_length", "quant_axis"))
+WRITERS["fake_channel_wise_quantize_dequantize_abs_max"] = _w_fake_quant(("X",), ("Out", "OutScale"),
+                                                                         ("bit_length", "quant_axis"))  # fmt: skip
+WRITERS["fake_channel_wise_quantize_abs_max"] = _w_fake_quant(("X",), ("Out", "OutScale"),
+                                                              ("bit_length", "quant_axis", "is_test"))  # fmt: skip
 WRITERS["fake_quantize_range_abs_max"] = _w_fake_quant(("X", "InScale", "Iter"), ("Out", "OutScale", "OutScales"),
                                                        ("window_size", "bit_length", "is_test"))  # fmt: skip
+
+
+@writes("fake_dequantize_max_abs")
+def _w_fake_dequantize_max_abs(op, var_of):
+    x, scale = op.inputs["x"][0], op.inputs["scale"][0]
+    return op.type, {"X": [x], "Scale": [scale]}, {"Out": op.outputs["Out"][:1]}, {"max_range": op.attrs["max_range"]}
+
+
+@writes("fake_channel_wise_dequantize_max_abs")
+def _w_fake_channel_wise_dequantize_max_abs(op, var_of):
+    attrs = {"quant_bits": [int(b) for b in op.attrs["quant_bits"]], "quant_axis": int(op.attrs["quant_axis"]),
+             "x_num_col_dims": int(op.attrs.get("x_num_col_dims", 1))}  # fmt: skip
+    inputs = {"X": op.inputs["x"][:1], "Scales": list(op.inputs["scales"])}
+    return op.type, inputs, {"Out": op.outputs["Out"][:1]}, attrs
+
+
 WRITERS["moving_average_abs_max_scale"] = _w_fake_quant(("X", "InAccum", "InState"), _MOVING[1],
                                                         ("moving_rate", "is_test"))  # fmt: skip
 

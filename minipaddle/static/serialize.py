@@ -288,7 +288,7 @@ def _block_from_dict(program: Program, data: dict, what: str) -> Block:
 
 
 # Inputs added to an op after files were written: an older file's op does not name them (they are absent).
-_ADDED_INPUTS = {"quantize_linear": ("in_accum", "in_state")}
+_ADDED_INPUTS = {"quantize_linear": ("in_accum", "in_state"), "fake_channel_wise_quantize_abs_max": ("in_scale",)}
 
 
 def _with_every_slot(op_type: str, inputs: dict) -> dict:

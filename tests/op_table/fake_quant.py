@@ -3,8 +3,8 @@ Paddle's operation order (tests/quantization/test_ops_golden.py checks that orde
 
 Their gradient is the straight-through estimator, not the derivative of the rounding (zero almost everywhere), so
 gradcheck applies only where the op is smooth: moving_average_abs_max_scale (Out = X). The straight-through
-gradients are checked in tests/quantization/test_fake_quant_ops.py; quantize_linear / dequantize_linear /
-fake_dequantize_* have no gradient, as in Paddle 2.6.
+gradients (fake_dequantize_* included: the second half of a quantize -> dequantize pair) are checked in
+tests/quantization/test_fake_quant_ops.py; quantize_linear / dequantize_linear have no gradient, as in Paddle 2.6.
 """
 
 from __future__ import annotations

@@ -10,6 +10,11 @@ from minipaddle import ops
 from minipaddle.nn.quant import quant_layers
 
 
+def _channel_pair(x):
+    q, s = ops.fake_channel_wise_quantize_abs_max(x, quant_axis=1)
+    return q, [s], (8,), 1
+
+
 def _ste(fn):
     x = paddle.to_tensor(np.linspace(-3, 3, 12).reshape(3, 4), stop_gradient=False)
     out = fn(x)
@@ -24,7 +29,10 @@ def _ste(fn):
     lambda x: ops.fake_quantize_dequantize_moving_average_abs_max(x, paddle.ones([1]), paddle.ones([1]),
                                                                   paddle.ones([1])),
     lambda x: ops.fake_quantize_dequantize_moving_average_abs_max(x, paddle.ones([1]), is_test=True),
-], ids=["abs_max", "abs_max quantize only", "channel-wise", "moving average", "moving average, test"])  # fmt: skip
+    lambda x: ops.fake_dequantize_max_abs(ops.fake_quantize_abs_max(x)[0], paddle.full([1], 2.0)),
+    lambda x: ops.fake_channel_wise_dequantize_max_abs(*_channel_pair(x)),
+], ids=["abs_max", "abs_max quantize only", "channel-wise", "moving average", "moving average, test",
+        "quantize -> dequantize pair", "channel-wise pair"])  # fmt: skip
 def test_straight_through_gradient(fn):
     """dx = dout, even where x was clipped (the moving-average scale 1 clips |x| > 1), as Paddle's kernels."""
     np.testing.assert_array_equal(_ste(fn), np.arange(12.0).reshape(3, 4))

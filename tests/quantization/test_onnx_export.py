@@ -1,6 +1,7 @@
 """A QAT-converted LeNet (the 2.6 API: quantize_linear / dequantize_linear with constant scales) exported to ONNX
 end to end, directly and from the file paddle.jit.save wrote: QuantizeLinear -> DequantizeLinear at opset 13 on
-every quantized activation, checked by onnx.checker and run by onnxruntime with minipaddle's outputs."""
+every quantized activation, the weights as int8 initializers with a DequantizeLinear each (paddle2onnx's form),
+checked by onnx.checker and run by onnxruntime with minipaddle's outputs."""
 
 from __future__ import annotations
 
@@ -35,12 +36,16 @@ def _run_onnx(path: str, x: np.ndarray) -> np.ndarray:
     onnx.checker.check_model(model)
     types = [n.op_type for n in model.graph.node]
     assert model.opset_import[0].version >= 13
-    # the 9 quantized activations; the exporter folds each weight's dequantize_linear of constant levels into the
-    # float weight it computes (paddle2onnx keeps int8 weights with a DequantizeLinear: not done here)
-    assert types.count("QuantizeLinear") == 9 and types.count("DequantizeLinear") == 9
-    q_then_dq = [n for n in model.graph.node if n.op_type == "DequantizeLinear"]
+    # the 9 quantized activations, and the 5 weights (2 conv, 3 linear) stored as int8 levels
+    assert types.count("QuantizeLinear") == 9 and types.count("DequantizeLinear") == 14
+    inits = {t.name: onnx.numpy_helper.to_array(t) for t in model.graph.initializer}
     made = {o: n.op_type for n in model.graph.node for o in n.output}
-    assert all(made.get(n.input[0]) == "QuantizeLinear" for n in q_then_dq)  # reading the int8 tensor itself
+    dq = [n for n in model.graph.node if n.op_type == "DequantizeLinear"]
+    assert sum(made.get(n.input[0]) == "QuantizeLinear" for n in dq) == 9  # reading the int8 tensor itself
+    weights = [inits[n.input[0]] for n in dq if n.input[0] in inits]
+    assert len(weights) == 5 and all(w.dtype == np.int8 and w.ndim in (2, 4) for w in weights)
+    floats = [a for a in inits.values() if a.dtype == np.float32 and a.size > 64]
+    assert sum(a.size for a in floats) < sum(w.size for w in weights) / 50  # (the biases: no float weight copies)
     outs = []
     for level in ("ORT_DISABLE_ALL", "ORT_ENABLE_ALL"):
         options = ort.SessionOptions()

@@ -8,6 +8,7 @@ with `diff(before, after)`.
     reuse_buffers(program, keep=())          temporaries with disjoint lifetimes share one name (buffer)
     amp_cast(program, amp_lists=None, dtype='float16', level='O1')   AMP: cast ops around white and black ops
     convert_to_int8(program, scope=None, keep=())  quantized conv2d / matmul -> int8 weights, exact int32 products
+    int8_as_paddle_ops(program, scope=None)  that int8 Program in Paddle's CPU ops, to save it as a .pdmodel
 
     infer = paddle.static.passes.apply_passes(program, ["constant_folding", "fuse_fc", "dead_code_elimination"],
                                               keep=[y])
@@ -24,12 +25,14 @@ from minipaddle.static.passes.diff import ProgramDiff, diff
 from minipaddle.static.passes.fold_conv_bn import fold_conv_bn
 from minipaddle.static.passes.fuse_fc import fuse_fc
 from minipaddle.static.passes.int8 import convert_to_int8
+from minipaddle.static.passes.int8_paddle_form import int8_as_paddle_ops
 from minipaddle.static.passes.reuse_buffers import buffer_count, reuse_buffers
 from minipaddle.static.program import Program
 
 __all__ = [
     "PASSES", "ProgramDiff", "amp_cast", "apply_passes", "buffer_count", "constant_folding", "dead_code_elimination",
     "diff", "fold_conv_bn", "fuse_fc", "reuse_buffers", "convert_to_int8",
+    "int8_as_paddle_ops",
 ]  # fmt: skip
 
 PASSES = {

@@ -1,0 +1,25 @@
+"""paddle.static.quantization: Paddle 2.6's static-graph quantization passes over an IrGraph of a Program.
+
+graph = IrGraph(main, for_test=False)                       # main: the forward Program (see transform.py)
+QuantizationTransformPass(scope, place, activation_quantize_type="moving_average_abs_max",
+                          weight_quantize_type="channel_wise_abs_max").apply(graph)
+AddQuantDequantPass(scope, place).apply(graph)
+OutScaleForTrainingPass(scope, place).apply(graph)
+train = graph.to_program()                                  # then minimize(loss) inside it, and train
+...
+QuantizationFreezePass(scope, place, weight_quantize_type="channel_wise_abs_max").apply(test_graph)
+OutScaleForInferencePass(scope).apply(test_graph)
+ConvertToInt8Pass(scope, place).apply(test_graph)
+"""
+
+from minipaddle.static.quantization.freeze import ConvertToInt8Pass, QuantizationFreezePass, quant_tensor
+from minipaddle.static.quantization.ir_graph import IrGraph, IrNode
+from minipaddle.static.quantization.out_scale import OutScaleForInferencePass, OutScaleForTrainingPass
+from minipaddle.static.quantization.post_training import PostTrainingQuantization
+from minipaddle.static.quantization.transform import AddQuantDequantPass, QuantizationTransformPass
+
+__all__ = [
+    "AddQuantDequantPass", "ConvertToInt8Pass", "IrGraph", "IrNode", "OutScaleForInferencePass",
+    "OutScaleForTrainingPass", "PostTrainingQuantization", "QuantizationFreezePass", "QuantizationTransformPass",
+    "quant_tensor",
+]  # fmt: skip

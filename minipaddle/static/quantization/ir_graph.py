@@ -1,0 +1,157 @@
+"""IrGraph: the graph the static quantization passes rewrite, over a minipaddle Program.
+
+Paddle's passes work on `IrGraph(core.Graph(program.desc), for_test)`, a C++ graph of op and variable nodes,
+and `graph.to_program()` turns it back into a Program. minipaddle's Program is already plain data with ops in
+run order, so its IrGraph is a thin view over a copy of the Program's global block: the nodes wrap its OpDescs
+and Variables, and the few rewriting methods the passes need (create a variable, insert an op before or after
+another, point an op at a different input, remove ops) edit that copy in place, keeping the ops in an order the
+Executor can run. `to_program()` gives a copy of the result.
+
+    graph = IrGraph(main_program, for_test=False)
+    QuantizationTransformPass(scope, place).apply(graph)
+    quant_program = graph.to_program()
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle.static.program import OpDesc, Program, Variable
+
+
+class IrNode:
+    """A node of an IrGraph: an op (`op()` gives its OpDesc) or a variable (`var()` gives its Variable)."""
+
+    def __init__(self, graph: IrGraph, item) -> None:
+        self.graph, self.item = graph, item
+
+    def name(self) -> str:
+        return self.item.type if isinstance(self.item, OpDesc) else self.item.name
+
+    def is_op(self) -> bool:
+        return isinstance(self.item, OpDesc)
+
+    def is_var(self) -> bool:
+        return isinstance(self.item, Variable)
+
+    def op(self) -> OpDesc:
+        return self.item
+
+    def var(self) -> Variable:
+        return self.item
+
+    def persistable(self) -> bool:
+        return self.is_var() and self.item.persistable
+
+    def __repr__(self) -> str:
+        return f"IrNode({'op' if self.is_op() else 'var'} {self.name()})"
+
+
+class IrGraph:
+    """The rewritable graph of a Program's global block (a copy: the Program given is not changed).
+
+    Args:
+        program (Program): the Program to rewrite (Paddle passes `core.Graph(program.desc)`; minipaddle takes the
+            Program itself).
+        for_test (bool): whether the graph is for inference; passes built with is_test=None take it from here.
+    """
+
+    def __init__(self, program, for_test: bool = False) -> None:
+        if not isinstance(program, Program):
+            raise TypeError(f"IrGraph: expected a minipaddle Program, got {type(program).__name__}")
+        if program.num_blocks > 1:
+            raise NotImplementedError("IrGraph: the quantization passes rewrite one-block Programs (no control flow)")
+        self._program = program.clone()
+        self._for_test = bool(for_test)
+
+    # ---- what Paddle's IrGraph answers ----
+
+    @property
+    def block(self):
+        return self._program.global_block()
+
+    def is_test(self) -> bool:
+        return self._for_test
+
+    def all_op_nodes(self) -> list:
+        return [IrNode(self, op) for op in self.block.ops]
+
+    def all_var_nodes(self) -> list:
+        return [IrNode(self, v) for v in self.block.vars.values()]
+
+    def all_persistable_nodes(self) -> list:
+        return [IrNode(self, v) for v in self.block.vars.values() if v.persistable]
+
+    def to_program(self) -> Program:
+        return self._program.clone()
+
+    def __repr__(self) -> str:
+        return f"<IrGraph for_test={self._for_test}: {len(self.block.ops)} op(s), {len(self.block.vars)} var(s)>"
+
+    # ---- the edits the passes make ----
+
+    def has_var(self, name: str) -> bool:
+        return name in self.block.vars
+
+    def var(self, name: str) -> Variable:
+        return self.block.var(name)
+
+    def create_var(self, name: str, like: Variable, shape=None, dtype=None, persistable=False) -> Variable:
+        """A variable shaped like `like` (or `shape`), or the one already named so."""
+        if name in self.block.vars:
+            return self.block.vars[name]
+        return self.block.create_var(name, tuple(like.shape if shape is None else shape),
+                                     like.dtype if dtype is None else dtype, persistable=persistable)  # fmt: skip
+
+    def create_persistable(self, name: str, value: np.ndarray, scope, like: Variable | None = None) -> Variable:
+        """A persistable variable holding `value` in `scope` (Paddle's create_persistable_node + _init_var_node)."""
+        v = self.create_var(name, like, shape=value.shape, dtype=value.dtype, persistable=True)
+        v.persistable = True
+        scope.vars[name] = np.array(value)
+        return v
+
+    def insert_before(self, anchor: OpDesc, op: OpDesc) -> OpDesc:
+        self.block.ops.insert(self._index(anchor), op)
+        return op
+
+    def insert_after(self, anchor: OpDesc, op: OpDesc) -> OpDesc:
+        self.block.ops.insert(self._index(anchor) + 1, op)
+        return op
+
+    def update_input_link(self, old: str, new: str, op: OpDesc) -> None:
+        """`op` reads `new` where it read `old`."""
+        for slot, names in op.inputs.items():
+            op.inputs[slot] = [new if n == old else n for n in names]
+
+    def remove_op(self, op: OpDesc) -> None:
+        self.block.ops.remove(op)
+
+    def readers(self, name: str) -> list:
+        return [op for op in self.block.ops if name in op.input_names()]
+
+    def writer(self, name: str):
+        for op in self.block.ops:
+            if name in op.output_names():
+                return op
+        return None
+
+    def remove_unused_vars(self) -> None:
+        """Drop the variables no op reads or writes any more (data variables stay)."""
+        used = {n for op in self.block.ops for n in op.input_names() + op.output_names()}
+        for name in [n for n, v in self.block.vars.items() if n not in used and not v.is_data]:
+            del self.block.vars[name]
+
+    def _index(self, op: OpDesc) -> int:
+        for i, o in enumerate(self.block.ops):
+            if o is op:
+                return i
+        raise ValueError(f"IrGraph: op {op.type} is not in this graph")
+
+    def constant_names(self) -> set:
+        """Persistable variables and what ops compute from them alone (a reshaped bias): not activations."""
+        const = {n for n, v in self.block.vars.items() if v.persistable}
+        for op in self.block.ops:
+            ins = [n for n in op.input_names() if n is not None]
+            if all(n in const for n in ins):
+                const.update(op.output_names())
+        return const
