@@ -114,19 +114,17 @@ def binary_operands(x, y, fn: str) -> tuple[Tensor, Tensor]:
     """x and y as Tensors of one dtype, promoted as paddle 2.6's operators promote (see core/dtype.py): the one
     place where every binary function's mixed dtypes meet one rule (tests/tensor/test_binary_promotion.py). The
     dtypes paddle 2.6 accepts for `fn` (tensor/dtype_support.py) are checked on the promoted pair."""
-    if fn in ACCEPTED:
+    one_dtype = isinstance(x, Tensor) and isinstance(y, Tensor) and x._data.dtype == y._data.dtype
+    if not one_dtype:  # (the common case, two tensors of one dtype, runs no further call)
         x, y = _promoted(x, y, fn)
+    if fn in ACCEPTED:
         check_accepted(x, fn, "x")
         check_accepted(y, fn, "y")
-        return x, y
-    return _promoted(x, y, fn)
+    return x, y
 
 
 def _promoted(x, y, fn: str) -> tuple[Tensor, Tensor]:
     if isinstance(x, Tensor) and isinstance(y, Tensor):
-        dx, dy = x._data.dtype, y._data.dtype
-        if dx is dy or dx == dy:  # the common case, kept cheap
-            return x, y
         d = dtypes.promote_types(x.dtype, y.dtype)
         return (x if x.dtype is d else ops.cast(x, d)), (y if y.dtype is d else ops.cast(y, d))
     if isinstance(x, Tensor):
