@@ -59,11 +59,12 @@ def kernel_error(name: str, e: Exception, detail: str = "", arrays=()) -> Except
 def arrays_of(inputs: tuple) -> tuple:
     """The numpy arrays of an op's input Tensors (None stays None), what its kernel is called with. Ops with one
     or two inputs, nearly all of them, skip building a list: this runs for every op."""
-    if len(inputs) == 2:
+    n = len(inputs)
+    if n == 2:
         x, y = inputs
         if x is not None and y is not None:
             return x._data, y._data
-    elif len(inputs) == 1 and inputs[0] is not None:
+    elif n == 1 and inputs[0] is not None:
         return (inputs[0]._data,)
     return tuple([None if t is None else t._data for t in inputs])
 

@@ -291,13 +291,15 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None) -> Tensor:  # noqa: 
     check_tensor(x, "sum")
     if dtype is not None:
         x = ops.cast(x, check_dtype(dtype, "sum"))
-    return ops.sum(x, normalize_axes(axis, x.ndim, "sum"), check_bool(keepdim, "sum", "keepdim"))
+    axes = None if axis is None else normalize_axes(axis, x.ndim, "sum")  # (`loss = y.sum()` skips the call)
+    return ops.sum(x, axes, check_bool(keepdim, "sum", "keepdim"))
 
 
 def mean(x, axis=None, keepdim=False, name=None) -> Tensor:
     """Mean over `axis` (None: all axes, giving a 0-d tensor). Integer tensors give a truncated integer, as Paddle."""
     check_tensor(x, "mean")
-    return ops.mean(x, normalize_axes(axis, x.ndim, "mean"), check_bool(keepdim, "mean", "keepdim"))
+    axes = None if axis is None else normalize_axes(axis, x.ndim, "mean")  # (`loss = y.mean()` skips the call)
+    return ops.mean(x, axes, check_bool(keepdim, "mean", "keepdim"))
 
 
 max = _reduction(ops.max, "max", "Largest element over `axis`; the gradient goes to every maximal element.")  # noqa: A001
