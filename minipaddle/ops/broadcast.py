@@ -23,7 +23,8 @@ __all__ = ["unbroadcast", "broadcast_like"]  # the raw op functions; ops/__init_
 def unbroadcast(g: Tensor, shape) -> Tensor:
     """Sum `g` over the axes that broadcasting added or stretched, so it gets `shape`."""
     shape = tuple(shape)
-    g_shape = tuple(g.shape)  # (a static Variable's shape has -1 where the size is known only at run time)
+    # (a static Variable's shape has -1 where the size is known only at run time; a plain Tensor's is its array's)
+    g_shape = g._data.shape if type(g) is Tensor else tuple(g.shape)
     if g_shape == shape:
         return g
     lead = len(g_shape) - len(shape)  # axes broadcasting put in front

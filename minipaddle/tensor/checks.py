@@ -130,7 +130,10 @@ def check_size(shape: tuple, fn: str) -> tuple:
 
 def check_broadcast(x: Tensor, y: Tensor, fn: str) -> None:
     """A ValueError naming `fn` and both shapes when x and y do not broadcast (checked only when they differ)."""
-    xs, ys = tuple(x.shape), tuple(y.shape)
+    # A plain Tensor's shape is its array's (no lists built: every binary function calls this); a static Variable
+    # (a subclass) has -1 for the sizes known only at run time, and Parameters say theirs the same way.
+    xs = x._data.shape if type(x) is Tensor else tuple(x.shape)
+    ys = y._data.shape if type(y) is Tensor else tuple(y.shape)
     if xs != ys:
         broadcast_shapes(xs, ys, fn)
 
