@@ -24,6 +24,7 @@ from minipaddle.tensor.checks import (
     check_bool,
     check_broadcast,
     check_float_tensor,
+    check_int,
     check_number,
     check_tensor,
     normalize_axes,
@@ -326,6 +327,7 @@ def matrix_power(x, n, name=None) -> Tensor:
     x = _check_square(x, "matrix_power")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"matrix_power: n must be an int, got {type(n).__name__}")
+    n = check_int(n, "matrix_power", "n", -(2**31), 2**31 - 1)  # paddle 2.6's attribute n is an int32
     if n == 0:
         eye = ops.eye(x.shape[-1], x.shape[-1], x.dtype.np)
         return ops.expand(eye, tuple(x.shape))
