@@ -61,6 +61,8 @@ def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False, name=None
     """
     check_tensor(x, "matmul", "x")
     check_tensor(y, "matmul", "y")
+    transpose_x = check_bool(transpose_x, "matmul", "transpose_x")
+    transpose_y = check_bool(transpose_y, "matmul", "transpose_y")
     if x.ndim == 0 or y.ndim == 0:
         raise ValueError(f"matmul: both operands need at least 1 dimension, got shapes {x.shape} and {y.shape}")
     xs, ys = transposed_shapes(x.shape, y.shape, transpose_x, transpose_y)

@@ -23,7 +23,7 @@ from minipaddle.nn import functional as F
 from minipaddle.nn.initializer import Uniform
 from minipaddle.nn.layer.container import LayerList
 from minipaddle.nn.layer.layers import Layer
-from minipaddle.tensor.checks import MAX_ELEMENTS, check_tensor
+from minipaddle.tensor.checks import MAX_ELEMENTS, check_probability, check_tensor
 
 __all__ = ["RNNCellBase", "SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "BiRNN", "SimpleRNN", "LSTM", "GRU"]
 
@@ -335,7 +335,7 @@ class _RNNBase(LayerList):
             )  # fmt: skip  (before building them one by one)
         self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
         self.direction, self.num_directions = direction, _DIRECTIONS[direction]
-        self.time_major, self.dropout = time_major, dropout
+        self.time_major, self.dropout = time_major, check_probability(dropout, fn, "dropout")
         attrs = (weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr)
         for layer in range(num_layers):
             size = input_size if layer == 0 else hidden_size * self.num_directions
