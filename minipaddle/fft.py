@@ -31,7 +31,7 @@ import numpy as np
 from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_number
+from minipaddle.tensor.checks import check_number, check_size
 from minipaddle.tensor.creation import arange
 from minipaddle.tensor.manipulation import roll
 
@@ -147,6 +147,10 @@ def _resize(x: Tensor, sizes, axes, fn: str) -> Tensor:
     for a in axes:
         if shape[a] < 0:  # static mode: a size known only when the Program runs
             raise ValueError(f"{fn}: axis {a} of x has an unknown size, so x cannot be cropped or padded to {sizes}")
+    resized = [max(d, 1) for d in shape]  # (an unknown batch, -1 in static mode, counts as 1)
+    for n, a in zip(sizes, axes):
+        resized[a] = n
+    check_size(tuple(resized), fn)  # s = [10**20, ...] is a mistake, said before the padding tries it
     if any(shape[a] > n for n, a in zip(sizes, axes)):
         index = [builtins.slice(None)] * x.ndim
         for n, a in zip(sizes, axes):

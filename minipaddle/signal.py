@@ -172,9 +172,11 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
         x = ops.cast(x, dtypes.default_float().np)
     if rank == 1:
         x = unsqueeze(x, 0)  # [batch, seq_length]
+    if not _is_int(n_fft):  # before n_fft // 4 below
+        raise TypeError(f"{fn}: n_fft must be an int, got {type(n_fft).__name__}")
     hop_length = n_fft // 4 if hop_length is None else hop_length
     win_length = n_fft if win_length is None else win_length
-    for arg, value in (("n_fft", n_fft), ("hop_length", hop_length), ("win_length", win_length)):
+    for arg, value in (("hop_length", hop_length), ("win_length", win_length)):
         if not _is_int(value):
             raise TypeError(f"{fn}: {arg} must be an int, got {type(value).__name__}")
     _require(hop_length > 0, f"{fn}: hop_length should be > 0, but got {hop_length}.")
@@ -241,9 +243,11 @@ def istft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, 
     _require(rank in (2, 3), f"{fn}: x should be a 2D or 3D complex tensor, but got rank of x is {rank}")
     if rank == 2:
         x = unsqueeze(x, 0)  # [batch, frequencies, num_frames]
+    if not _is_int(n_fft):  # before n_fft // 4 below
+        raise TypeError(f"{fn}: n_fft must be an int, got {type(n_fft).__name__}")
     hop_length = n_fft // 4 if hop_length is None else hop_length
     win_length = n_fft if win_length is None else win_length
-    for arg, value in (("n_fft", n_fft), ("hop_length", hop_length), ("win_length", win_length)):
+    for arg, value in (("hop_length", hop_length), ("win_length", win_length)):
         if not _is_int(value):
             raise TypeError(f"{fn}: {arg} must be an int, got {type(value).__name__}")
     if length is not None and not _is_int(length):

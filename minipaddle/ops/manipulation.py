@@ -49,7 +49,17 @@ def input_shape(node, i: int) -> tuple:
 
 
 def resolve_shape(shape, source_shape, numel=None) -> tuple:
-    """Paddle's reshape target: 0 copies the source dimension, one -1 is inferred (when numel is known)."""
+    """Paddle's reshape target: 0 copies the source dimension, one -1 is inferred (when numel is known).
+
+    An empty source whose target is written out in full (minipaddle's unsqueeze of a [0] tensor asks for (1, 0))
+    keeps its 0s as sizes where copying is impossible: a 0 past the source's rank, or copies that would give
+    elements the source does not have. Where copying works, it is what Paddle does and what happens."""
+    if numel == 0 and -1 not in shape and 0 in shape:
+        copies = [i for i, d in enumerate(shape) if d == 0]
+        if any(i >= len(source_shape) for i in copies) or math.prod(
+            source_shape[i] if d == 0 else d for i, d in enumerate(shape)
+        ):
+            return tuple(shape)
     out = [source_shape[i] if d == 0 else d for i, d in enumerate(shape)]
     if numel is not None and -1 in out:
         known = math.prod(d for d in out if d != -1)

@@ -36,6 +36,7 @@ from minipaddle.static.paddle_ops import DTYPE_NUMBERS, INDEX_WRITERS, READERS, 
 from minipaddle.static.paddle_proto import AttrType, ProgramDesc, TensorDesc, VarTypeEnum
 from minipaddle.static.paddle_training import rebuild_training
 from minipaddle.static.parameters import StaticParameter
+from minipaddle.static.pdmodel_checks import check_attr_types
 from minipaddle.static.program import OpDesc, Program, Variable, program_guard
 
 __all__ = [
@@ -300,6 +301,7 @@ class _Reader:
                 col = next((a.i for a in op.attrs if a.name == "col"), len(self.fetches))
                 self.fetches[col] = self._materialize(x)
                 continue
+            check_attr_types(op, self.model)  # before translating: a wrong type would fail inside a kernel later
             self._op(_PaddleOp(op, self.names, self.model), idx)
 
     def _materialize(self, name: str) -> str:

@@ -14,7 +14,7 @@ import numbers
 from minipaddle import ops
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
-from minipaddle.tensor.checks import check_bool, check_tensor
+from minipaddle.tensor.checks import check_bool, check_min_rank, check_tensor
 from minipaddle.tensor.linalg import _check_square
 
 __all__ = [
@@ -228,6 +228,7 @@ def solve(x, y, name=None) -> Tensor:
     if y.dtype.name not in _REAL:
         raise TypeError(f"solve: y must be a float32 or float64 tensor, got {y.dtype.name}")
     _check_same_dtype(x, y, "solve")
+    check_min_rank(y, 1, "solve", "y")  # a 0-D y is neither a vector nor a matrix of right-hand sides
     vector = y.ndim == 1 or (y.ndim == x.ndim - 1 and tuple(y.shape) == tuple(x.shape[:-1]))
     rhs = ops.reshape(y, tuple(y.shape) + (1,)) if vector else y
     if rhs.shape[-2] != x.shape[-1]:

@@ -13,6 +13,7 @@ from minipaddle.tensor.checks import (
     _int_scalar,
     check_broadcast,
     check_float_tensor,
+    check_min_rank,
     check_number,
     check_tensor,
     normalize_axis,
@@ -69,6 +70,7 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None) -> Tensor:
 
 def _trapezoid(y, x, dx, axis, fn: str, running: bool) -> Tensor:
     check_float_tensor(y, fn, "y")
+    check_min_rank(y, 1, fn, "y")  # a 0-D y has no axis to integrate along
     if x is not None and dx is not None:
         raise ValueError(f"{fn}: give x or dx, not both")
     axis = normalize_axis(axis, y.ndim, fn)

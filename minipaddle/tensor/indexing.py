@@ -505,7 +505,11 @@ def put_along_axis(arr, indices, values, axis, reduce="assign", include_self=Tru
     if not isinstance(values, Tensor):
         if not isinstance(values, (numbers.Number, np.generic, np.ndarray, list, tuple)):
             raise TypeError(f"{fn}: values must be a Tensor or a number, got {type(values).__name__}")
-        values = Tensor(np.asarray(values).astype(arr.dtype.np))
+        try:
+            values = Tensor(np.asarray(values).astype(arr.dtype.np))
+        except (TypeError, ValueError):  # a ragged nested list, or items that are not numbers
+            raise ValueError(f"{fn}: values must be a Tensor, a number or a rectangular list of numbers, got "
+                             f"{values!r}") from None  # fmt: skip
     values = _as_dtype(values, arr)
     if check_bool(broadcast, fn, "broadcast"):
         if _fits(arr, indices):
@@ -556,6 +560,7 @@ def masked_fill(x, mask, value, name=None) -> Tensor:
 
 def _axis_index(x, index, axis, fn: str):
     check_tensor(x, fn)
+    check_min_rank(x, 1, fn)  # a 0-D x has no axis to index along
     index = _check_index(index, fn)
     axis = normalize_axis(axis, x.ndim, fn)
     _check_range(index, x.shape[axis], fn, f"axis {axis}")

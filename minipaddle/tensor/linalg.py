@@ -24,6 +24,7 @@ from minipaddle.tensor.checks import (
     check_bool,
     check_broadcast,
     check_float_tensor,
+    check_int,
     check_number,
     check_tensor,
     normalize_axes,
@@ -61,6 +62,8 @@ def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False, name=None
     """
     check_tensor(x, "matmul", "x")
     check_tensor(y, "matmul", "y")
+    transpose_x = check_bool(transpose_x, "matmul", "transpose_x")
+    transpose_y = check_bool(transpose_y, "matmul", "transpose_y")
     if x.ndim == 0 or y.ndim == 0:
         raise ValueError(f"matmul: both operands need at least 1 dimension, got shapes {x.shape} and {y.shape}")
     xs, ys = transposed_shapes(x.shape, y.shape, transpose_x, transpose_y)
@@ -328,6 +331,7 @@ def matrix_power(x, n, name=None) -> Tensor:
     x = _check_square(x, "matrix_power")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"matrix_power: n must be an int, got {type(n).__name__}")
+    n = check_int(n, "matrix_power", "n", -(2**31), 2**31 - 1)  # paddle 2.6's attribute n is an int32
     if n == 0:
         eye = ops.eye(x.shape[-1], x.shape[-1], x.dtype.np)
         return ops.expand(eye, tuple(x.shape))

@@ -23,6 +23,7 @@ from minipaddle.tensor.checks import (
     _int_list,
     check_dtype,
     check_int,
+    check_min_rank,
     check_shape,
     check_size,
     check_tensor,
@@ -447,6 +448,7 @@ def moveaxis(x, source, destination, name=None) -> Tensor:
         >>> paddle.moveaxis(paddle.ones([2, 3, 4]), 0, -1).shape    # [3, 4, 2]
     """
     check_tensor(x, "moveaxis")
+    check_min_rank(x, 1, "moveaxis")  # a 0-D x has no axis to move (normalize_axis lets 0 and -1 name its one place)
     src, dst = _axes_list(source, "moveaxis", "source"), _axes_list(destination, "moveaxis", "destination")
     if len(src) != len(dst):
         raise ValueError(f"moveaxis: source {src} and destination {dst} must have the same length")
@@ -563,9 +565,14 @@ def vsplit(x, num_or_sections, name=None) -> list:
 
 
 def _atleast(inputs, ndim: int):
+    fn = f"atleast_{ndim}d"
     out = []
-    for t in inputs:
-        t = t if isinstance(t, Tensor) else to_tensor(t)
+    for i, t in enumerate(inputs):
+        if not isinstance(t, Tensor):
+            try:
+                t = to_tensor(t)
+            except (TypeError, ValueError) as e:  # said as this function's argument, to_tensor's reason after
+                raise type(e)(f"{fn}: inputs[{i}] cannot become a Tensor: {e}") from None
         if t.ndim < ndim:
             shape = list(t.shape)
             if ndim == 3 and t.ndim == 2:

@@ -217,7 +217,7 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None) ->
     """scale * x + bias (or scale * (x + bias) when bias_after_scale is False)."""
     check_tensor(x, "scale")
     s, b = check_number(scale, "scale", "scale"), check_number(bias, "scale", "bias")
-    out = ops.scale(x, s, b if bias_after_scale else b * s)
+    out = ops.scale(x, s, b if check_bool(bias_after_scale, "scale", "bias_after_scale") else b * s)
     if act is not None:
         activation = getattr(ops, act, None) if isinstance(act, str) and act in _SCALE_ACTS else None
         if activation is None:

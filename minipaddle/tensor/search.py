@@ -210,8 +210,11 @@ def unique(x, return_index=False, return_inverse=False, return_counts=False, axi
     d = _index_dtype(dtype, "unique")
     if axis is not None:
         axis = normalize_axis(axis, x.ndim, "unique")
+    wants = [check_bool(v, "unique", a) for a, v in (("return_index", return_index),
+                                                      ("return_inverse", return_inverse),
+                                                      ("return_counts", return_counts))]  # fmt: skip
     values, index, inverse, counts = ops.unique(x, axis, d)
-    extras = [t for t, want in ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if want]
+    extras = [t for t, want in zip((index, inverse, counts), wants) if want]
     return (values, *extras) if extras else values
 
 

@@ -21,7 +21,7 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
-from minipaddle.tensor.checks import check_float_tensor, check_number, check_tensor
+from minipaddle.tensor.checks import MAX_ELEMENTS, check_float_tensor, check_number, check_tensor
 from minipaddle.tensor.math import binary_operands
 
 __all__ = [
@@ -430,6 +430,9 @@ def multigammaln(x, p, name=None) -> Tensor:
     p = check_number(p, "multigammaln", "p")
     if not p >= 1:
         raise ValueError(f"multigammaln: p must be greater than or equal to 1, got {p}")
+    if x.size * math.ceil(p) > MAX_ELEMENTS:  # one lgamma term per element and j = 1..p
+        raise ValueError(f"multigammaln: p = {p:g} needs {x.size} x {math.ceil(p):.3g} terms, more than the "
+                         f"{MAX_ELEMENTS:.3g} elements a tensor may hold here")  # fmt: skip
     halves = Tensor(0.5 * np.arange(1 - p, 1, 1, dtype=x.dtype.np))  # (as Paddle: 0.5 * arange(1 - p, 1))
     terms = ops.lgamma(ops.add(ops.reshape(x, tuple(x.shape) + (1,)), halves))
     constant = Tensor(np.asarray(0.25 * p * (p - 1) * math.log(math.pi), dtype=x.dtype.np))

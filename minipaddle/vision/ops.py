@@ -13,7 +13,7 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.deform_conv import _shape_fits, deform_conv2d
 from minipaddle.nn.functional.window_args import ntuple
 from minipaddle.nn.initializer import Normal
-from minipaddle.tensor.checks import check_float, check_float_tensor, check_tensor
+from minipaddle.tensor.checks import _int_scalar, check_float, check_float_tensor, check_tensor
 from minipaddle.vision.models._utils import ConvNormActivation
 
 __all__ = ["nms", "roi_align", "RoIAlign", "roi_pool", "RoIPool", "ConvNormActivation"]
@@ -273,6 +273,7 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
         raise ValueError(f"{fn}: code_type must be one of {_CODE_TYPES}, got {code_type!r}")
     if prior_box.ndim != 2 or prior_box.shape[1] != 4:
         raise ValueError(f"{fn}: prior_box must be [M, 4], got shape {prior_box.shape}")
+    axis = _int_scalar(axis, fn, "axis")  # an int attribute of the op even when encoding ignores it (as paddle)
     encode = code_type == "encode_center_size"
     if encode and (target_box.ndim != 2 or target_box.shape[1] != 4):
         raise ValueError(f"{fn}: to encode, target_box must be [N, 4], got shape {target_box.shape}")

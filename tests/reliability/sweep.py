@@ -15,6 +15,7 @@ its kind; `judge` runs one call under a time alarm and an address-space limit an
 from __future__ import annotations
 
 import inspect
+import math
 import re
 import resource
 import signal
@@ -53,6 +54,13 @@ class Target:
     arg_names: list  # a label per positional argument
     defaults: dict = field(default_factory=dict)  # keyword arguments left at a default the sweep may replace
     op_names: tuple = ()  # the ops the valid call runs: a message may name the op that refused (set by `prepare`)
+    # How to make the same call in another library (tests/golden/reliability: paddle 2.6's verdicts): a public
+    # path under paddle ("nn.functional.relu") called with args; a Tensor method called on `receiver`; or a Layer
+    # of paddle.nn built with the first `n_ctor` args and called on the rest.
+    kind: str = "function"  # "function" | "method" | "layer"
+    path: str = ""
+    receiver: object = None
+    n_ctor: int = 0
 
 
 # ---- bad values ------------------------------------------------------------------------------------------------
@@ -403,6 +411,7 @@ def function_targets() -> list:
                 kwargs=kwargs,
                 arg_names=names,
                 defaults=_defaults(info.fn, len(args), kwargs),
+                path=path,
             )
         )
         method = getattr(Tensor, info.fn.__name__, None)
@@ -417,6 +426,9 @@ def function_targets() -> list:
                     kwargs=kwargs,
                     arg_names=names[1:],
                     defaults=_defaults(info.fn, len(args), kwargs),
+                    kind="method",
+                    path=name,
+                    receiver=args[0],
                 )
             )
     return out
@@ -429,6 +441,15 @@ def _x(*shape, dtype="float32", low=-1.0, high=1.0):
 
 def _labels(n, classes):
     return paddle.to_tensor(np.arange(n, dtype="int64") % classes)
+
+
+def _ints(values, dtype="int32"):
+    return paddle.to_tensor(np.array(values, dtype))
+
+
+def _pm_ones(*shape, dtype="float32"):
+    """Labels of +1 and -1 (the embedding and soft-margin losses)."""
+    return paddle.to_tensor(np.where(np.arange(math.prod(shape)) % 2, -1, 1).reshape(shape).astype(dtype))
 
 
 # The Layers: (class name, constructor args, constructor kwargs, forward inputs). Each is a valid call of paddle 2.6.
@@ -518,13 +539,71 @@ LAYERS = [
     ("GRU", (3, 4), {"num_layers": 1}, lambda: (_x(2, 5, 3),)),
     ("MultiHeadAttention", (4, 2), {"dropout": 0.0}, lambda: (_x(2, 3, 4),)),
     ("TransformerEncoderLayer", (4, 2, 8), {"dropout": 0.0}, lambda: (_x(2, 3, 4),)),
+    # The rest of paddle 2.6's paddle.nn Layers (constructor arguments that are Layers are made when swept).
+    ("CELU", (1.0,), {}, lambda: (_x(3, 4),)),
+    ("GLU", (), {"axis": -1}, lambda: (_x(3, 4),)),
+    ("Mish", (), {}, lambda: (_x(3, 4),)),
+    ("Silu", (), {}, lambda: (_x(3, 4),)),
+    ("RReLU", (0.1, 0.3), {}, lambda: (_x(3, 4),)),
+    ("Softmax2D", (), {}, lambda: (_x(1, 2, 3, 3),)),
+    ("Identity", (), {}, lambda: (_x(3, 4),)),
+    ("ChannelShuffle", (2,), {}, lambda: (_x(1, 4, 3, 3),)),
+    ("PixelUnshuffle", (2,), {}, lambda: (_x(1, 2, 4, 4),)),
+    ("ZeroPad2D", ([1, 1, 1, 1],), {}, lambda: (_x(1, 2, 3, 3),)),
+    ("Unflatten", (1, [2, 2]), {}, lambda: (_x(3, 4),)),
+    ("Fold", ([4, 4], 2), {}, lambda: (_x(1, 12, 9),)),
+    ("Unfold", (2,), {"strides": 1}, lambda: (_x(1, 2, 3, 3),)),
+    ("MaxUnPool1D", (2,), {}, lambda: F.max_pool1d(_x(1, 2, 4), 2, return_mask=True)),
+    ("MaxUnPool2D", (2,), {}, lambda: F.max_pool2d(_x(1, 2, 4, 4), 2, return_mask=True)),
+    ("MaxUnPool3D", (2,), {}, lambda: F.max_pool3d(_x(1, 1, 4, 4, 4), 2, return_mask=True)),
+    ("SyncBatchNorm", (3,), {}, lambda: (_x(2, 3, 4, 4),)),
+    ("SpectralNorm", ([3, 4],), {"dim": 0, "power_iters": 1}, lambda: (_x(3, 4),)),
+    ("CosineEmbeddingLoss", (), {"margin": 0.0}, lambda: (_x(3, 4), _x(3, 4), _pm_ones(3, dtype="int64"))),
+    ("GaussianNLLLoss", (), {}, lambda: (_x(3, 4), _x(3, 4), _x(3, 4, low=0.1, high=1.0))),
+    ("HingeEmbeddingLoss", (), {"margin": 1.0}, lambda: (_x(3, 4), _pm_ones(3, 4))),
+    ("SoftMarginLoss", (), {}, lambda: (_x(3, 4), _pm_ones(3, 4))),
+    ("MultiLabelSoftMarginLoss", (), {}, lambda: (_x(3, 4), paddle.to_tensor(np.eye(3, 4, dtype="float32")))),
+    ("MultiMarginLoss", (), {"p": 1, "margin": 1.0}, lambda: (_x(3, 4), _labels(3, 4))),
+    ("PoissonNLLLoss", (), {}, lambda: (_x(3, 4), _x(3, 4, low=0.0, high=2.0))),
+    ("TripletMarginLoss", (), {"margin": 1.0, "p": 2.0}, lambda: (_x(3, 4), _x(3, 4, low=0.5), _x(3, 4, high=0.5))),
+    ("TripletMarginWithDistanceLoss", (), {"margin": 1.0}, lambda: (_x(3, 4), _x(3, 4, low=0.5), _x(3, 4, high=0.5))),
+    ("HSigmoidLoss", (3, 4), {}, lambda: (_x(2, 3), _labels(2, 4))),
+    (
+        "CTCLoss",
+        (),
+        {"blank": 0},
+        lambda: (_x(5, 2, 4), _ints([[1, 2, 3], [2, 1, 0]]), _ints([5, 5], "int64"), _ints([3, 2], "int64")),
+    ),
+    ("RNNTLoss", (), {"blank": 0}, lambda: (_x(1, 3, 3, 4), _ints([[1, 2]]), _ints([3]), _ints([2]))),
+    ("RNN", lambda: (paddle.nn.SimpleRNNCell(3, 4),), {}, lambda: (_x(2, 5, 3),)),
+    ("BiRNN", lambda: (paddle.nn.SimpleRNNCell(3, 4), paddle.nn.GRUCell(3, 4)), {}, lambda: (_x(2, 5, 3),)),
+    ("Sequential", lambda: (paddle.nn.Linear(4, 3), paddle.nn.ReLU()), {}, lambda: (_x(2, 4),)),
+    ("Transformer", (4, 2, 1, 1, 8), {"dropout": 0.0}, lambda: (_x(2, 3, 4), _x(2, 2, 4))),
+    ("TransformerEncoder", lambda: (paddle.nn.TransformerEncoderLayer(4, 2, 8, 0.0), 1), {}, lambda: (_x(2, 3, 4),)),
+    ("TransformerDecoderLayer", (4, 2, 8), {"dropout": 0.0}, lambda: (_x(2, 3, 4), _x(2, 2, 4))),
+    (
+        "TransformerDecoder",
+        lambda: (paddle.nn.TransformerDecoderLayer(4, 2, 8, 0.0), 1),
+        {},
+        lambda: (_x(2, 3, 4), _x(2, 2, 4)),
+    ),
 ]
+# The paddle.nn Layers the sweep does not call, each with why: every other Layer of paddle 2.6's paddle.nn is in
+# LAYERS (test_bad_input_sweep.py checks it against the recorded API list).
+NOT_SWEPT = {
+    "Layer": "the base class: its forward is for subclasses to define",
+    "RNNCellBase": "an abstract base of the RNN cells (its forward is for subclasses to define)",
+    "LayerList": "a container without a forward",
+    "LayerDict": "a container without a forward",
+    "ParameterList": "a container without a forward",
+}
 
 
 def layer_targets() -> list:
     out = []
     for name, ctor_args, ctor_kwargs, inputs in LAYERS:
         cls = getattr(paddle.nn, name)
+        ctor_args = ctor_args() if callable(ctor_args) else ctor_args
         ins = list(inputs())
         n_ctor = len(ctor_args)
 
@@ -542,6 +621,9 @@ def layer_targets() -> list:
                 kwargs=dict(ctor_kwargs),
                 arg_names=ctor_names + [f"input{i}" for i in range(len(ins))],
                 defaults=_defaults(cls.__init__, n_ctor + 1, ctor_kwargs),
+                kind="layer",
+                path=name,
+                n_ctor=n_ctor,
             )
         )
     return out

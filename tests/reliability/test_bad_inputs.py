@@ -31,7 +31,7 @@ CASES = [
     ("zeros huge", lambda: paddle.zeros([10**6, 10**7]), ValueError, r"zeros: shape \[1000000, 10000000\] has"),
     ("ones huge", lambda: paddle.ones([HUGE]), ValueError, r"ones: shape .* more than"),
     ("tril diagonal huge", lambda: paddle.tril(m, diagonal=HUGE), ValueError, r"tril: an argument is too large"),
-    ("max_pool2d stride huge", lambda: F.max_pool2d(x4, 2, stride=HUGE), ValueError, r"max_pool.*too large"),
+    ("max_pool2d stride huge", lambda: F.max_pool2d(x4, 2, stride=HUGE), ValueError, r"max_pool2d: every stride"),
     ("item huge", lambda: m.item(HUGE), IndexError, r"Tensor.item: index .* out of range for shape \[3, 3\]"),
     ("repeat_interleave huge", lambda: paddle.repeat_interleave(m, HUGE), ValueError, r"repeat_interleave: shape"),
     ("interpolate inf", lambda: F.interpolate(x4, scale_factor=float("inf")), ValueError, r"interpolate: scale_f"),

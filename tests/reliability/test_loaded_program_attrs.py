@@ -78,3 +78,70 @@ def test_every_attribute_the_op_table_builds_passes_the_check():
     assert len(traced) > 1000
     for op, attrs in traced:
         check_op_attrs(op, through_json(attrs), f"op {op}")
+
+
+# ---- Paddle's own .pdmodel (a ProgramDesc protobuf): each attribute carries its type; checked against paddle 2.6's
+# op protos (minipaddle/static/paddle_attr_types.py, recorded by tests/golden/reliability/make_attr_types.py).
+
+
+def _saved_pdmodel(tmp_path) -> tuple:
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [2, 3], "float32")
+        w = paddle.static.create_parameter([3, 4], "float32")
+        y = paddle.matmul(x, w)
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    prefix = str(tmp_path / "p")
+    paddle.static.save_inference_model(prefix, [x], [y], exe)  # Paddle's format
+    os.remove(prefix + ".pdset")
+    return prefix, exe
+
+
+def _retype(prefix: str, op_type: str, name: str, kind: str, field: str, value) -> None:
+    from minipaddle.static.paddle_proto import AttrType, ProgramDesc
+
+    desc = ProgramDesc()
+    desc.ParseFromString(open(prefix + ".pdmodel", "rb").read())
+    attrs = [a for op in desc.blocks[0].ops if op.type == op_type for a in op.attrs if a.name == name]
+    assert attrs, f"no {op_type} with attribute {name}"
+    attrs[0].type = AttrType[kind]
+    setattr(attrs[0], field, value)
+    open(prefix + ".pdmodel", "wb").write(desc.SerializeToString())
+
+
+@pytest.mark.parametrize("kind, field, value", [("STRING", "s", "zzz"), ("INT", "i", 7), ("FLOATS", "floats", None)])
+def test_a_mistyped_pdmodel_attribute_is_refused_at_load(tmp_path, kind, field, value):
+    try:
+        prefix, exe = _saved_pdmodel(tmp_path)
+        if value is None:  # a repeated field: leave it empty, the type alone is wrong
+            _retype(prefix, "matmul_v2", "trans_x", kind, "i", 0)
+        else:
+            _retype(prefix, "matmul_v2", "trans_x", kind, field, value)
+        message = rf"p\.pdmodel.*op 'matmul_v2', attribute 'trans_x' must be BOOLEAN .*, got {kind}"
+        with pytest.raises(ValueError, match=message):
+            paddle.static.load_inference_model(prefix, exe)
+    finally:
+        paddle.disable_static()
+
+
+def test_an_untouched_pdmodel_loads_and_a_compatible_type_is_accepted(tmp_path):
+    try:
+        prefix, exe = _saved_pdmodel(tmp_path)
+        program, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+        (out,) = exe.run(program, feed={feeds[0]: np.ones([2, 3], "float32")}, fetch_list=fetches)
+        assert out.shape == (2, 4)
+    finally:
+        paddle.disable_static()
+    from minipaddle.static.pdmodel_checks import _compatible
+
+    assert _compatible("INT", "LONG") and _compatible("FLOAT", "FLOAT64") and not _compatible("BOOLEAN", "INT")
+
+
+def test_the_attribute_table_covers_the_ops_minipaddle_reads():
+    from minipaddle.static.paddle_attr_types import ATTR_TYPES
+    from minipaddle.static.paddle_ops import READERS
+
+    assert set(ATTR_TYPES) <= set(READERS) and len(ATTR_TYPES) >= 0.9 * len(READERS)
+    assert ATTR_TYPES["matmul_v2"]["trans_x"] == "BOOLEAN" and ATTR_TYPES["conv2d"]["strides"] == "INTS"

@@ -20,6 +20,7 @@ from minipaddle.tensor.checks import (
     check_float,
     check_float_tensor,
     check_inexact_tensor,
+    check_min_rank,
     check_number,
     check_tensor,
     normalize_axis,
@@ -337,6 +338,7 @@ def maxout(x, groups, axis=1, name=None) -> Tensor:
 def glu(x, axis=-1, name=None) -> Tensor:
     """Gated linear unit: split x in two halves a, b along `axis`; a * sigmoid(b)."""
     check_float_tensor(x, "glu")
+    check_min_rank(x, 1, "glu")  # a 0-D tensor has no axis to split in two
     axis = normalize_axis(axis, x.ndim, "glu")
     if x.shape[axis] % 2:
         raise ValueError(f"glu: the size of axis {axis} ({x.shape[axis]}) must be even")

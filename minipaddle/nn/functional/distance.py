@@ -26,7 +26,13 @@ def p_norm(x: Tensor, p: float, axis: int, keepdim: bool) -> Tensor:
         return ops.sqrt(ops.sum(ops.multiply(x, x), (axis,), keepdim))
     if p == 1:
         return ops.sum(ops.abs(x), (axis,), keepdim)
-    return ops.pow(ops.sum(ops.pow(ops.abs(x), float(p)), (axis,), keepdim), 1.0 / p)
+    # Scaled by the largest |x| first, so that |x|^p neither overflows nor underflows for a large |p| or large
+    # values (p = 1e20 gives max |x|, its limit, not inf / inf = NaN): m (sum (|x| / m)^p)^(1/p) is the same norm.
+    a = ops.abs(x)
+    m = ops.max(a, (axis,), True)
+    m = ops.where(ops.greater_than(m, ops.full_like(m, 0.0, None)), m, ops.full_like(m, 1.0, None))  # all zeros
+    scaled = ops.pow(ops.sum(ops.pow(ops.divide(a, m), float(p)), (axis,), keepdim), 1.0 / p)
+    return ops.multiply(m if keepdim else ops.sum(m, (axis,), False), scaled)  # (the sum drops m's size-1 axis)
 
 
 def cosine_similarity(x1, x2, axis=1, eps=1e-8) -> Tensor:

@@ -58,13 +58,17 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
         return x
     if not x.dtype.is_floating:
         raise TypeError(f"dropout: x must be a float tensor, got {x.dtype.name}")
+    if axis is not None:  # checked as paddle does, after p == 0 returns x
+        items = axis if isinstance(axis, (list, tuple)) else [axis]
+        if not all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in items):
+            raise TypeError(f"dropout: axis must be an int or a list of ints, got {axis!r}")
     if training and STATE.static_mode and static_hooks.needs_switch(training):  # decided when the Program runs
         return static_hooks.train_or_eval(lambda t: dropout(x, p, axis, t, mode))
     if not training:
         return x if mode == "upscale_in_train" else ops.scale(x, 1.0 - p)
     axes = None
     if axis is not None:
-        axes = [axis] if isinstance(axis, int) else list(axis)
+        axes = [int(a) for a in (axis if isinstance(axis, (list, tuple)) else [axis])]
         if not axes or min(axes) < 0 or max(axes) >= x.ndim:
             raise ValueError(f"dropout: axis must be in [0, {x.ndim}) for x of shape {x.shape}, got {axis}")
     if p == 1:

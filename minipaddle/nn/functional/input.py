@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from minipaddle import ops
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_float, check_min_rank, check_tensor
+from minipaddle.tensor.checks import check_float, check_int, check_min_rank, check_tensor
 
 __all__ = ["embedding", "one_hot", "label_smooth"]
 
@@ -29,6 +29,7 @@ def embedding(x, weight, padding_idx=None, sparse=False, name=None) -> Tensor:
         raise ValueError(f"embedding: weight must be 2-D [num_embeddings, dim], got shape {weight.shape}")
     rows = weight.shape[0]
     if padding_idx is not None:
+        padding_idx = check_int(padding_idx, "embedding", "padding_idx")
         if not -rows <= padding_idx < rows:
             raise ValueError(f"embedding: padding_idx must be within [-{rows}, {rows}), got {padding_idx}")
         padding_idx = int(padding_idx) % rows

@@ -41,6 +41,8 @@ def bilinear(x1, x2, weight, bias=None, name=None) -> Tensor:
     """
     for arg, t in (("x1", x1), ("x2", x2), ("weight", weight)):
         check_float_tensor(t, "bilinear", arg)  # as paddle 2.6: no integer inputs (they would be promoted silently)
+    if bias is not None:
+        check_float_tensor(bias, "bilinear", "bias")  # a Tensor, as paddle 2.6 requires
     if x1.ndim != 2 or x2.ndim != 2 or weight.ndim != 3:
         raise ValueError(f"bilinear: expected x1 [N, in1], x2 [N, in2] and weight [out, in1, in2], got "
                          f"{x1.shape}, {x2.shape} and {weight.shape}")  # fmt: skip

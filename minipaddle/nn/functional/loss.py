@@ -495,6 +495,7 @@ def dice_loss(input, label, epsilon=0.00001, name=None) -> Tensor:
     """1 - 2 |X n Y| / (|X| + |Y|), averaged over the batch: input holds class probabilities on the last axis,
     label the int classes ([..., 1])."""
     fn = "dice_loss"
+    epsilon = check_float(epsilon, fn, "epsilon")
     check_tensor(input, fn, "input")
     check_tensor(label, fn, "label")
     if input.ndim < 2 or label.ndim != input.ndim or label.shape[-1] != 1 or input.shape[:-1] != label.shape[:-1]:
@@ -518,6 +519,11 @@ def npair_loss(anchor, positive, labels, l2_reg=0.002) -> Tensor:
         check_float_tensor(t, fn, arg)
     if anchor.size == 0 or positive.size == 0:
         raise ValueError(f"{fn}: anchor and positive must not be empty")
+    if anchor.ndim != 2 or positive.shape != anchor.shape:
+        raise ValueError(f"{fn}: anchor and positive must both be [N, D], got {anchor.shape} and {positive.shape}")
+    if labels.ndim == 0 or labels.size != anchor.shape[0]:  # [N] or [N, 1], as paddle reshapes it
+        raise ValueError(f"{fn}: labels must hold one label per anchor row ({anchor.shape[0]}), got shape "
+                         f"{labels.shape}")  # fmt: skip
     n = labels.shape[0]
     column = ops.reshape(labels, (n, 1))
     same = ops.cast(ops.equal(column, ops.reshape(labels, (1, n))), anchor.dtype)
@@ -601,6 +607,11 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
     num_classes = check_int(num_classes, fn, "num_classes", 2, 2**62)
     if num_classes < 2:
         raise ValueError(f"{fn}: expected num_classes >= 2 (got {num_classes})")
+    if input.ndim != 2 or weight.ndim != 2 or weight.shape[1] != input.shape[1]:
+        raise ValueError(f"{fn}: expected input [N, D] and weight [num_nodes, D], got {input.shape} and "
+                         f"{weight.shape}")  # fmt: skip
+    if bias is not None and (bias.ndim not in (1, 2) or bias.size != weight.shape[0]):
+        raise ValueError(f"{fn}: bias must be [num_nodes, 1] with weight's {weight.shape[0]} rows, got {bias.shape}")
     n = input.shape[0]
     if path_table is None:
         label = ops.reshape(label, (n,))

@@ -14,7 +14,7 @@ from minipaddle.nn.functional.common import check_positive_int
 from minipaddle.nn.functional.distance import pairwise_distance
 from minipaddle.nn.functional.loss import _check_reduction, _float_pair, _reduce
 from minipaddle.nn.functional.sequence import _all_in_range
-from minipaddle.tensor.checks import check_float, check_float_tensor, check_number, check_tensor
+from minipaddle.tensor.checks import check_float, check_float_tensor, check_min_rank, check_number, check_tensor
 
 __all__ = [
     "hinge_embedding_loss",
@@ -88,6 +88,9 @@ def triplet_margin_with_distance_loss(input, positive, negative, distance_functi
     pairwise L2 distance); swap=True also tries d(positive, negative) as the negative distance."""
     fn = "triplet_margin_with_distance_loss"
     _check_triplet(input, positive, negative, margin, reduction, fn)
+    if distance_function is not None and not callable(distance_function):
+        raise TypeError(f"{fn}: distance_function must be a callable (a, b) -> distances, got "
+                        f"{type(distance_function).__name__}")  # fmt: skip
     distance = distance_function if distance_function is not None else (lambda a, b: pairwise_distance(a, b, 2.0))
     d_pos, d_neg = distance(input, positive), distance(input, negative)
     if swap:
@@ -127,6 +130,9 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     _check_reduction(reduction, fn)
     check_tensor(input, fn, "input")
     check_tensor(label, fn, "label")
+    if input.ndim != 2:
+        raise ValueError(f"{fn}: input must be 2-D [N, C], got shape {input.shape}")
+    check_min_rank(label, 1, fn, "label")
     if input.shape[0] != label.shape[0]:
         raise ValueError(f"{fn}: input and label must have the same batch size, got {input.shape[0]} and "
                          f"{label.shape[0]}")  # fmt: skip

@@ -27,6 +27,7 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.nn import static_hooks
 from minipaddle.nn.functional.distance import p_norm
 from minipaddle.tensor.checks import (
+    check_bool,
     check_float,
     check_float_tensor,
     check_int,
@@ -148,6 +149,8 @@ def batch_norm(x, running_mean, running_var, weight=None, bias=None, training=Fa
     check_tensor(running_var, "batch_norm", "running_var")
     _check_per_channel(weight, x, axis, "batch_norm", "weight")  # argument checks before any work
     _check_per_channel(bias, x, axis, "batch_norm", "bias")
+    if use_global_stats is not None:
+        use_global_stats = check_bool(use_global_stats, "batch_norm", "use_global_stats")
     if training and use_global_stats is None and STATE.static_mode and static_hooks.needs_switch(training):
         with _as_paddle_op("batch_norm", (x, running_mean, running_var, weight, bias)) as op:  # the switch is the op
             args = op.inputs

@@ -17,6 +17,7 @@ from minipaddle.nn.functional.window_args import (
     to_channels_first,
     to_channels_last,
 )
+from minipaddle.tensor.checks import check_bool
 
 __all__ = [
     "max_pool1d",
@@ -36,6 +37,7 @@ __all__ = [
 
 def _window(x, kernel_size, stride, padding, ceil_mode, nd, last, fn):
     """kernel, strides and paddings (pairs) for channels-first x. stride=None means stride = kernel_size."""
+    check_bool(ceil_mode, fn, "ceil_mode")  # a bool attribute of the op, as in paddle
     kernel = ntuple(kernel_size, nd, fn, "kernel_size")
     strides = kernel if stride is None else ntuple(stride, nd, fn, "stride")
     pads = padding_pairs(padding, nd, last, fn)
@@ -72,7 +74,7 @@ def _avg_pool(x, kernel_size, stride, padding, ceil_mode, exclusive, divisor_ove
     kernel, strides, pads = _window(x, kernel_size, stride, padding, ceil_mode, nd, last, fn)
     if divisor_override is not None and (not isinstance(divisor_override, int) or divisor_override <= 0):
         raise ValueError(f"{fn}: divisor_override must be a positive int or None, got {divisor_override!r}")
-    out = ops.avg_pool(x, kernel, strides, pads, ceil_mode, bool(exclusive), divisor_override)
+    out = ops.avg_pool(x, kernel, strides, pads, ceil_mode, check_bool(exclusive, fn, "exclusive"), divisor_override)
     return to_channels_last(out, last)
 
 

@@ -17,6 +17,7 @@ from minipaddle.tensor.dtype_support import check_accepted
 
 CHANNELS_FIRST = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
 CHANNELS_LAST = {1: "NLC", 2: "NHWC", 3: "NDHWC"}
+INT32_MAX = 2**31 - 1
 
 
 def _is_int(v) -> bool:
@@ -35,6 +36,8 @@ def ntuple(value, nd: int, fn: str, arg: str, minimum: int = 1) -> tuple:
         raise TypeError(f"{fn}: {arg} must be an int or a list of {nd} ints, got {value!r}")
     if any(v < minimum for v in out):
         raise ValueError(f"{fn}: every {arg} must be >= {minimum}, got {list(out)}")
+    if any(v > INT32_MAX for v in out):  # paddle's window attributes are int32
+        raise ValueError(f"{fn}: every {arg} must be <= {INT32_MAX} (an int32), got {list(out)}")
     return out
 
 
@@ -79,6 +82,8 @@ def padding_pairs(padding, nd: int, last: bool, fn: str):
         )
     if any(b < 0 or a < 0 for b, a in pairs):
         raise ValueError(f"{fn}: padding must be >= 0, got {padding}")
+    if any(b > INT32_MAX or a > INT32_MAX for b, a in pairs):
+        raise ValueError(f"{fn}: padding must be <= {INT32_MAX} (an int32), got {padding}")
     return pairs
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from minipaddle.core.tensor import Tensor
@@ -20,6 +22,8 @@ class Constant(Initializer):
     def __init__(self, value=0.0):
         if value is None:
             raise ValueError("Constant: value must not be None")
+        if not isinstance(value, (numbers.Number, np.generic)):  # else it fails only when a parameter is made
+            raise TypeError(f"Constant: value must be a number, got {type(value).__name__}")
         self._value = value
 
     def _values(self, shape, dtype):

@@ -10,6 +10,7 @@ from minipaddle.core.dtype import get_default_dtype
 from minipaddle.nn import functional as F
 from minipaddle.nn.initializer import Constant
 from minipaddle.nn.layer.layers import Layer
+from minipaddle.tensor.checks import check_float, check_tensor
 
 __all__ = [
     "ReLU",
@@ -289,6 +290,7 @@ class Softmax2D(_Activation):
     """Softmax over the channels of a [N, C, H, W] or [C, H, W] input, at each position."""
 
     def forward(self, x):
+        check_tensor(x, "Softmax2D")
         if x.ndim not in (3, 4):
             raise ValueError(f"Softmax2D: expected a 3-D or 4-D input, got {x.ndim}-D")
         return F.softmax(x, axis=-3)
@@ -313,6 +315,7 @@ class PReLU(Layer):
 
     def __init__(self, num_parameters=1, init=0.25, weight_attr=None, data_format="NCHW", name=None) -> None:
         super().__init__()
+        init = check_float(init, "PReLU", "init")
         self._num_parameters, self._init = num_parameters, init
         self._data_format, self._name = data_format, name
         self._weight = self.create_parameter([num_parameters], attr=weight_attr, dtype=get_default_dtype(),

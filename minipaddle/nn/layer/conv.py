@@ -37,8 +37,6 @@ class _ConvNd(Layer):
         for arg, value in (("in_channels", in_channels), ("out_channels", out_channels)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
                 raise ValueError(f"{fn}: {arg} must be a positive int, got {value!r}")
-        if data_format is None:
-            data_format = CHANNELS_FIRST[self.nd]
         if data_format not in (CHANNELS_FIRST[self.nd], CHANNELS_LAST[self.nd]):
             raise ValueError(f"{fn}: data_format must be '{CHANNELS_FIRST[self.nd]}' or '{CHANNELS_LAST[self.nd]}', "
                              f"got {data_format!r}")  # fmt: skip

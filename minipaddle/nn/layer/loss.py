@@ -6,6 +6,7 @@ from __future__ import annotations
 from minipaddle.core.dtype import get_default_dtype
 from minipaddle.nn import functional as F
 from minipaddle.nn.layer.layers import Layer
+from minipaddle.tensor.checks import check_int
 
 __all__ = [
     "CrossEntropyLoss",
@@ -159,6 +160,8 @@ class HSigmoidLoss(Layer):
     def __init__(self, feature_size, num_classes, weight_attr=None, bias_attr=None, is_custom=False, is_sparse=False,
                  name=None):  # fmt: skip
         super().__init__()
+        num_classes = check_int(num_classes, "HSigmoidLoss", "num_classes")
+        feature_size = check_int(feature_size, "HSigmoidLoss", "feature_size")
         if num_classes < 2 and not is_custom:
             raise ValueError("HSigmoidLoss: num_classes must not be less than 2 with the default tree")
         self._feature_size, self._num_classes, self._is_custom = feature_size, num_classes, is_custom

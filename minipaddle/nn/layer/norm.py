@@ -21,7 +21,7 @@ from minipaddle.nn import functional as F
 from minipaddle.nn.initializer import Constant, Normal
 from minipaddle.nn.layer.layers import Layer
 from minipaddle.nn.param_attr import ParamAttr
-from minipaddle.tensor.checks import check_dtype, check_tensor
+from minipaddle.tensor.checks import _int_scalar, check_dtype, check_int, check_nonnegative, check_tensor
 
 __all__ = [
     "BatchNorm",
@@ -208,7 +208,14 @@ class LayerNorm(Layer):
         super().__init__()
         if isinstance(normalized_shape, numbers.Integral):
             normalized_shape = [normalized_shape]
-        self._normalized_shape = list(normalized_shape)
+        if not isinstance(normalized_shape, (list, tuple)) or not all(
+            isinstance(d, numbers.Integral) and not isinstance(d, bool) for d in normalized_shape
+        ):
+            raise TypeError(f"LayerNorm: normalized_shape must be an int or a list/tuple of ints, got "
+                            f"{normalized_shape!r}")  # fmt: skip
+        if any(d <= 0 for d in normalized_shape):
+            raise ValueError(f"LayerNorm: normalized_shape must hold sizes > 0, got {list(normalized_shape)}")
+        self._normalized_shape = [int(d) for d in normalized_shape]
         self._epsilon = epsilon
         self._weight_attr, self._bias_attr = weight_attr, bias_attr
         shape = [int(np.prod(self._normalized_shape))]
@@ -342,12 +349,21 @@ class SpectralNorm(Layer):
 
     def __init__(self, weight_shape, dim=0, power_iters=1, eps=1e-12, dtype="float32"):
         super().__init__()
+        fn = "SpectralNorm"
+        if not isinstance(weight_shape, (list, tuple)) or not all(
+            isinstance(d, numbers.Integral) and not isinstance(d, bool) for d in weight_shape
+        ):
+            raise TypeError(f"{fn}: weight_shape must be a list or tuple of ints, got {weight_shape!r}")
+        self._weight_shape = [int(d) for d in weight_shape]
+        if not self._weight_shape or any(d <= 0 for d in self._weight_shape):
+            raise ValueError(f"{fn}: weight_shape must hold sizes > 0, got {self._weight_shape}")
+        dim = _int_scalar(dim, fn, "dim")
+        if not 0 <= dim < len(self._weight_shape):
+            raise ValueError(f"{fn}: dim ({dim}) must be in [0, {len(self._weight_shape)}), the axes of weight_shape")
+        power_iters = check_int(power_iters, fn, "power_iters", 0, 2**31 - 1)  # an int32 attribute in paddle
+        eps = check_nonnegative(eps, fn, "eps")
+        dtype = check_dtype(dtype, fn).name
         self._power_iters, self._eps, self._dim, self._dtype = power_iters, eps, dim, dtype
-        self._weight_shape = list(weight_shape)
-        if int(np.prod(self._weight_shape)) <= 0:
-            raise ValueError("SpectralNorm: no dimension of weight_shape may be 0")
-        if dim >= len(self._weight_shape):
-            raise ValueError(f"SpectralNorm: dim ({dim}) must be less than the length of weight_shape")
         rows = self._weight_shape[dim]
         cols = int(np.prod(self._weight_shape)) // rows
         self.weight_u = self.create_parameter([rows], attr=ParamAttr(), dtype=dtype, default_initializer=Normal())
@@ -356,6 +372,9 @@ class SpectralNorm(Layer):
         self.weight_v.stop_gradient = True
 
     def forward(self, x):
+        check_tensor(x, "SpectralNorm")
+        if list(x.shape) != self._weight_shape:
+            raise ValueError(f"SpectralNorm: the weight must have weight_shape {self._weight_shape}, got {x.shape}")
         perm = (self._dim,) + tuple(i for i in range(x.ndim) if i != self._dim)
         matrix = ops.reshape(ops.transpose(x, perm), (x.shape[self._dim], -1))
         u, v = self.weight_u, self.weight_v

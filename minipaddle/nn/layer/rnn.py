@@ -23,7 +23,7 @@ from minipaddle.nn import functional as F
 from minipaddle.nn.initializer import Uniform
 from minipaddle.nn.layer.container import LayerList
 from minipaddle.nn.layer.layers import Layer
-from minipaddle.tensor.checks import MAX_ELEMENTS, check_tensor
+from minipaddle.tensor.checks import MAX_ELEMENTS, check_probability, check_tensor
 
 __all__ = ["RNNCellBase", "SimpleRNNCell", "LSTMCell", "GRUCell", "RNN", "BiRNN", "SimpleRNN", "LSTM", "GRU"]
 
@@ -245,6 +245,15 @@ def run_cell(cell, inputs, initial_states=None, sequence_length=None, time_major
     return ops.stack(outputs, time_axis), states
 
 
+def _check_inputs(inputs, time_major: bool, fn: str) -> None:
+    """inputs [batch, time, ...] (or [time, batch, ...]) with at least one step: a cell runs once per step."""
+    check_tensor(inputs, fn, "inputs")
+    if inputs.ndim < 2:
+        raise ValueError(f"{fn}: inputs must be [batch, time, ...] (at least 2-D), got shape {inputs.shape}")
+    if inputs.shape[0 if time_major else 1] == 0:
+        raise ValueError(f"{fn}: inputs have no time steps (shape {inputs.shape})")
+
+
 class RNN(Layer):
     """Run a cell over the time axis: forward(inputs, initial_states=None, sequence_length=None) returns
     (outputs, final_states), outputs stacked along the time axis.
@@ -268,7 +277,7 @@ class RNN(Layer):
         self.cell, self.is_reverse, self.time_major = cell, is_reverse, time_major
 
     def forward(self, inputs, initial_states=None, sequence_length=None, **kwargs):
-        check_tensor(inputs, "RNN", "inputs")
+        _check_inputs(inputs, self.time_major, "RNN")
         return run_cell(self.cell, inputs, initial_states, sequence_length, self.time_major, self.is_reverse)
 
 
@@ -285,10 +294,13 @@ class BiRNN(Layer):
 
     def __init__(self, cell_fw, cell_bw, time_major=False):
         super().__init__()
+        for arg, cell in (("cell_fw", cell_fw), ("cell_bw", cell_bw)):
+            if not isinstance(cell, Layer):
+                raise TypeError(f"BiRNN: {arg} must be a Layer (an RNN cell), got {type(cell).__name__}")
         self.cell_fw, self.cell_bw, self.time_major = cell_fw, cell_bw, time_major
 
     def forward(self, inputs, initial_states=None, sequence_length=None, **kwargs):
-        check_tensor(inputs, "BiRNN", "inputs")
+        _check_inputs(inputs, self.time_major, "BiRNN")
         fw_states, bw_states = (None, None) if initial_states is None else initial_states
         out_fw, st_fw = run_cell(self.cell_fw, inputs, fw_states, sequence_length, self.time_major, False)
         out_bw, st_bw = run_cell(self.cell_bw, inputs, bw_states, sequence_length, self.time_major, True)
@@ -323,7 +335,7 @@ class _RNNBase(LayerList):
             )  # fmt: skip  (before building them one by one)
         self.input_size, self.hidden_size, self.num_layers = input_size, hidden_size, num_layers
         self.direction, self.num_directions = direction, _DIRECTIONS[direction]
-        self.time_major, self.dropout = time_major, dropout
+        self.time_major, self.dropout = time_major, check_probability(dropout, fn, "dropout")
         attrs = (weight_ih_attr, weight_hh_attr, bias_ih_attr, bias_hh_attr)
         for layer in range(num_layers):
             size = input_size if layer == 0 else hidden_size * self.num_directions

@@ -26,7 +26,7 @@ from minipaddle.nn.layer.layers import Layer
 from minipaddle.nn.layer.linear import Linear
 from minipaddle.nn.layer.norm import LayerNorm
 from minipaddle.nn.param_attr import ParamAttr
-from minipaddle.tensor.checks import check_int, check_probability, check_tensor
+from minipaddle.tensor.checks import MAX_ELEMENTS, check_int, check_probability, check_tensor
 
 __all__ = [
     "MultiHeadAttention",
@@ -65,8 +65,16 @@ def _param_attr_list(attr, n: int) -> list:
     return out
 
 
-def _stack(layer, num_layers: int) -> LayerList:
+def _stack(layer, num_layers: int, fn: str, arg: str = "num_layers") -> LayerList:
     """`layer`, then num_layers - 1 fresh layers of its configuration (new parameters, as Paddle makes them)."""
+    if not isinstance(layer, Layer) or not hasattr(layer, "_config"):
+        raise TypeError(f"{fn}: the layer to repeat must be a Transformer encoder or decoder layer, got "
+                        f"{type(layer).__name__}")  # fmt: skip
+    num_layers = check_int(num_layers, fn, arg, 1)
+    size = sum(p.size for p in layer.parameters())
+    if num_layers * size > MAX_ELEMENTS:  # (it would take hours to build, then fail for memory)
+        raise ValueError(f"{fn}: {arg} = {num_layers} layers of {size} parameters each is more than the "
+                         f"{MAX_ELEMENTS:.3g} elements minipaddle holds")  # fmt: skip
     return LayerList([layer if i == 0 else type(layer)(**layer._config) for i in range(num_layers)])
 
 
@@ -240,6 +248,12 @@ class TransformerEncoderLayer(_TransformerLayer):
         return self.self_attn.gen_cache(src, type=self.self_attn.Cache)
 
 
+def _check_norm(norm, fn: str):
+    if norm is not None and not isinstance(norm, Layer):
+        raise TypeError(f"{fn}: norm must be a Layer (a LayerNorm) or None, got {type(norm).__name__}")
+    return norm
+
+
 class TransformerEncoder(Layer):
     """num_layers encoder layers in a row (the first is encoder_layer, the others fresh copies of its
     configuration), then `norm` if given.
@@ -253,8 +267,8 @@ class TransformerEncoder(Layer):
 
     def __init__(self, encoder_layer, num_layers, norm=None):
         super().__init__()
-        self.layers = _stack(encoder_layer, num_layers)
-        self.num_layers, self.norm = num_layers, norm
+        self.layers = _stack(encoder_layer, num_layers, "TransformerEncoder")
+        self.num_layers, self.norm = num_layers, _check_norm(norm, "TransformerEncoder")
 
     def forward(self, src, src_mask=None, cache=None):
         check_tensor(src, type(self).__name__, "src")
@@ -331,8 +345,8 @@ class TransformerDecoder(Layer):
 
     def __init__(self, decoder_layer, num_layers, norm=None):
         super().__init__()
-        self.layers = _stack(decoder_layer, num_layers)
-        self.num_layers, self.norm = num_layers, norm
+        self.layers = _stack(decoder_layer, num_layers, "TransformerDecoder")
+        self.num_layers, self.norm = num_layers, _check_norm(norm, "TransformerDecoder")
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, cache=None):
         check_tensor(tgt, type(self).__name__, "tgt")
@@ -386,6 +400,11 @@ class Transformer(Layer):
                  dropout=0.1, activation="relu", attn_dropout=None, act_dropout=None, normalize_before=False,
                  weight_attr=None, bias_attr=None, custom_encoder=None, custom_decoder=None):  # fmt: skip
         super().__init__()
+        for arg, value in (("num_encoder_layers", num_encoder_layers), ("num_decoder_layers", num_decoder_layers)):
+            check_int(value, "Transformer", arg, 1)
+        for arg, value in (("custom_encoder", custom_encoder), ("custom_decoder", custom_decoder)):
+            if value is not None and not isinstance(value, Layer):
+                raise TypeError(f"Transformer: {arg} must be a Layer or None, got {type(value).__name__}")
         enc_w, dec_w = _split_attr(weight_attr)
         enc_b, dec_b = _split_attr(bias_attr)
         common = dict(dropout=dropout, activation=activation, attn_dropout=attn_dropout, act_dropout=act_dropout,
@@ -405,6 +424,8 @@ class Transformer(Layer):
         self.d_model, self.nhead = d_model, nhead
 
     def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None):
+        check_tensor(src, "Transformer", "src")
+        check_tensor(tgt, "Transformer", "tgt")
         src_mask = _convert_attention_mask(src_mask, src.dtype)
         memory = self.encoder(src, src_mask=src_mask)
         tgt_mask = _convert_attention_mask(tgt_mask, tgt.dtype)
