@@ -278,12 +278,16 @@ ACCEPTED: dict[str, dict[str, tuple]] = {
 }
 
 
-def check_accepted(x, fn: str, arg: str) -> None:
+def check_accepted(x, fn: str, arg: str, public: str | None = None) -> None:
     """TypeError when paddle 2.6 does not accept x's dtype for argument `arg` of `fn` (a no-op for functions and
-    arguments without a list)."""
+    arguments without a list). `public` is the function the user called, when paddle checks under another op's
+    name (paddle.norm checks as frobenius_norm or p_norm): the message names both."""
     rule = ACCEPTED.get(fn)
     if rule is None:
         return
     accepted = rule.get(arg)
     if accepted is not None and x.dtype.name not in accepted:
-        raise TypeError(f"{fn}: the data type of '{arg}' must be one of {list(accepted)}, but received {x.dtype.name}")
+        where = fn if public is None else f"{public} (checked as paddle's {fn})"
+        raise TypeError(
+            f"{where}: the data type of '{arg}' must be one of {list(accepted)}, but received {x.dtype.name}"
+        )

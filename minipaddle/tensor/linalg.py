@@ -182,7 +182,7 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None) -> Tensor:
         >>> paddle.norm(paddle.to_tensor([[3., 4.], [0., 0.]]), p=2, axis=1)    # [5., 0.]
     """
     check_tensor(x, "norm")
-    check_accepted(x, "frobenius_norm" if p == "fro" else "p_norm", "x")  # paddle 2.6 checks x as the op it runs
+    check_accepted(x, "frobenius_norm" if p == "fro" else "p_norm", "x", "norm")  # paddle checks as the op it runs
     p = _check_p(p, "norm")
     if isinstance(axis, (list, tuple)) and len(axis) > 2:
         raise ValueError(f"norm: axis must be an int or a list of one or two ints, got {list(axis)}")
