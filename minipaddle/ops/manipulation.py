@@ -112,6 +112,23 @@ def transpose(x: Tensor, perm) -> Tensor:
     return apply(Transpose, (x,), {"perm": tuple(perm)})
 
 
+def expand_array(x: np.ndarray, shape: tuple) -> np.ndarray:
+    """x broadcast to `shape`, where -1 keeps x's size in that dimension: a copy, as Paddle's expand (the result
+    is writable). Also the kernel of static mode's expand_with_shape (ops/runtime_shape.py)."""
+    lead = len(shape) - x.ndim
+    if -1 in shape:
+        shape = tuple(x.shape[i - lead] if d == -1 and i >= lead else d for i, d in enumerate(shape))
+    out = np.empty(shape, dtype=x.dtype)
+    out[...] = x  # numpy broadcasts x into it (and says which dimension cannot grow)
+    return out
+
+
+def aligned_repeats(x_shape: tuple, reps: tuple) -> tuple:
+    """x's shape and tile's repeat counts, padded with leading 1s to one length (numpy's tile rule)."""
+    n = max(len(x_shape), len(reps))
+    return (1,) * (n - len(x_shape)) + tuple(x_shape), (1,) * (n - len(reps)) + tuple(reps)
+
+
 @register
 class Expand(OpDef):
     """Broadcast x to `shape` (Paddle's expand / broadcast_to). The gradient sums over the stretched axes."""
@@ -120,11 +137,7 @@ class Expand(OpDef):
     saves_inputs = False
 
     def kernel(self, x, shape):
-        if -1 in shape:  # -1 keeps x's size in that dimension
-            shape = tuple(x.shape[i - (len(shape) - x.ndim)] if d == -1 else d for i, d in enumerate(shape))
-        out = np.empty(shape, dtype=x.dtype)  # a copy, as Paddle's expand: the result is writable
-        out[...] = x  # numpy broadcasts x into it
-        return out
+        return expand_array(x, shape)
 
     def grad(self, node, g):
         return (ops.unbroadcast(g, input_shape(node, 0)),)
@@ -347,13 +360,10 @@ class Tile(OpDef):
 
     def grad(self, node, g):
         x_shape = input_shape(node, 0)
-        reps = node.attrs["repeat_times"]
-        n = max(len(x_shape), len(reps))
-        dims = (1,) * (n - len(x_shape)) + x_shape
-        reps = (1,) * (n - len(reps)) + tuple(reps)
+        dims, reps = aligned_repeats(x_shape, node.attrs["repeat_times"])
         # g's axis i holds reps[i] copies of x's axis i, one after the other: split it into (copy, element).
         interleaved = ops.reshape(g, tuple(d for pair in zip(reps, dims) for d in pair))
-        summed = ops.sum(interleaved, tuple(range(0, 2 * n, 2)))
+        summed = ops.sum(interleaved, tuple(range(0, 2 * len(dims), 2)))
         return (ops.reshape(summed, x_shape),)
 
 

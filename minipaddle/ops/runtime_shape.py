@@ -27,7 +27,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
-from minipaddle.ops.manipulation import input_shape, resolve_shape
+from minipaddle.ops.manipulation import aligned_repeats, expand_array, input_shape, resolve_shape
 
 __all__ = [
     "full_with_shape",
@@ -123,12 +123,7 @@ class ExpandWithShape(OpDef):
     saves_inputs = False
 
     def kernel(self, x, *sizes, template):
-        shape = fill_template(template, sizes, self.name)
-        lead = len(shape) - x.ndim
-        shape = tuple(x.shape[i - lead] if d == -1 and i >= lead else d for i, d in enumerate(shape))
-        out = np.empty(shape, dtype=x.dtype)
-        out[...] = x  # numpy broadcasts x into it (and says which dimension cannot grow)
-        return out
+        return expand_array(x, fill_template(template, sizes, self.name))
 
     def grad(self, node, g):
         return (ops.unbroadcast(g, input_shape(node, 0)),) + _no_grads(node.inputs[1:])
@@ -141,12 +136,6 @@ class ExpandWithShape(OpDef):
 
 def expand_with_shape(x: Tensor, sizes, template) -> Tensor:
     return apply(ExpandWithShape, (x, *sizes), {"template": tuple(template)})
-
-
-def _aligned(x_shape: tuple, reps: tuple) -> tuple:
-    """x's shape and the repeat counts, padded with leading 1s to one length (numpy's tile rule)."""
-    n = max(len(x_shape), len(reps))
-    return (1,) * (n - len(x_shape)) + tuple(x_shape), (1,) * (n - len(reps)) + tuple(reps)
 
 
 @register
@@ -167,7 +156,7 @@ class TileWithRepeats(OpDef):
         return (gx,) + _no_grads(node.inputs[1:])
 
     def infer_meta(self, x: Meta, *sizes: Meta, template) -> Meta:
-        dims, reps = _aligned(x.shape, _static(template))
+        dims, reps = aligned_repeats(x.shape, _static(template))
         return Meta(tuple(-1 if d < 0 or r < 0 else d * r for d, r in zip(dims, reps)), x.dtype)
 
 
@@ -183,7 +172,7 @@ class TileWithRepeatsGrad(OpDef):
     saves_inputs = False
 
     def kernel(self, g, x, *sizes, template):
-        dims, reps = _aligned(x.shape, fill_template(template, sizes, self.name))
+        dims, reps = aligned_repeats(x.shape, fill_template(template, sizes, self.name))
         # g's axis i holds reps[i] copies of x's axis i, one after the other: split it into (copy, element)
         interleaved = g.reshape(tuple(d for pair in zip(reps, dims) for d in pair))
         return interleaved.sum(axis=tuple(range(0, 2 * len(dims), 2))).reshape(x.shape)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minipaddle.core import dtype as dtypes
 from minipaddle.static.paddle_ops import DTYPE_NUMBERS, Steps, Temp, _paddle, reads, writes
 
 __all__ = ["view_index"]
@@ -222,3 +223,41 @@ def _gather_nd(op):
 def _where_index(op):
     """The places where Condition is true, [n, ndim] (n known at run time): paddle.nonzero."""
     return {"Out": _paddle().nonzero(op.x("Condition"))}
+
+
+@writes("set_value")
+def _w_set_value(op, var_of):
+    """x[index] = value as Paddle's set_value with the value as a tensor (ValueTensor)."""
+    x, value = op.inputs["x"][0], op.inputs["value"][0]
+    fn = "writing x[index] = v"
+    axes, starts, ends, steps, decrease, new_axes = view_index(op.attrs["index"], var_of(x).shape, fn)
+    if new_axes:
+        raise NotImplementedError(f"{fn} with None (a new axis) in the index")
+    if any(step < 0 for step in steps):  # (set_value's reader reads bounds as numpy does)
+        raise NotImplementedError(f"{fn} with a negative step")
+    attrs = {"axes": axes, "starts": starts, "ends": ends, "steps": steps, "decrease_axes": decrease,
+             "none_axes": [], "shape": [int(d) for d in var_of(value).shape], "values": [],
+             "dtype": DTYPE_NUMBERS[var_of(x).dtype.name]}  # fmt: skip
+    return "set_value", {"Input": [x], "ValueTensor": [value]}, {"Out": op.outputs["Out"][:1]}, attrs
+
+
+@reads("set_value")
+def _set_value(op):
+    for slot in ("StartsTensorList", "EndsTensorList", "StepsTensorList"):
+        if op.xs(slot):
+            raise NotImplementedError(f"set_value with a {slot} input (bounds known only at run time)")
+    if op.attr("none_axes"):
+        raise NotImplementedError("set_value with none_axes")
+    x = op.x("Input")
+    value = op.x("ValueTensor")
+    if value is None:
+        numbers = op.attr("values") or []
+        data = np.asarray(numbers, dtype=dtypes.to_dtype(x.dtype).np).reshape(list(op.attr("shape", [])) or [-1])
+        value = _paddle().to_tensor(data.reshape([]) if data.size == 1 else data)
+    index = [slice(None)] * x.ndim
+    for axis, start, end, step in zip(op.attr("axes"), op.attr("starts"), op.attr("ends"), op.attr("steps")):
+        decreased = axis in op.attr("decrease_axes", [])
+        index[axis] = int(start) if decreased else slice(int(start), None if end >= _INT_MAX else int(end), int(step))
+    out = _paddle().assign(x)
+    out[tuple(index)] = value
+    return {"Out": out}

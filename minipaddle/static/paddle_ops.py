@@ -1033,74 +1033,7 @@ def _pow(op):
     return {"Out": _paddle().pow(op.x("X"), float(op.attr("factor", 1.0)))}
 
 
-# ---- slicing, set_value, embedding, the fused fc ------------------------------------------------------------------
-
-_INT_MAX = 2**31 - 1  # what Paddle writes for an open end
-
-
-def _basic_index(index, shape, fn: str) -> tuple:
-    """(axes, starts, ends, steps, decrease axes) of a basic index (ints, slices, Ellipsis) into `shape`, as Paddle's
-    slice / strided_slice / set_value attributes."""
-    index = index if isinstance(index, tuple) else (index,)
-    if any(i is None for i in index):
-        raise NotImplementedError(f"{fn} with None (a new axis) in the index")
-    if Ellipsis in index:
-        at = index.index(Ellipsis)
-        index = index[:at] + (slice(None),) * (len(shape) - len(index) + 1) + index[at + 1 :]
-    axes, starts, ends, steps, decrease = [], [], [], [], []
-    for axis, part in enumerate(index):
-        if isinstance(part, slice):
-            if part == slice(None):
-                continue
-            step = 1 if part.step is None else int(part.step)
-            if step <= 0:
-                raise NotImplementedError(f"{fn} with a negative step")
-            axes.append(axis)
-            starts.append(0 if part.start is None else int(part.start))
-            ends.append(_INT_MAX if part.stop is None else int(part.stop))
-            steps.append(step)
-        elif isinstance(part, (int, np.integer)) and not isinstance(part, bool):
-            axes.append(axis)
-            starts.append(int(part))
-            ends.append(_INT_MAX if int(part) == -1 else int(part) + 1)
-            steps.append(1)
-            decrease.append(axis)
-        else:
-            raise NotImplementedError(f"{fn} with an index part {part!r}")
-    return axes, starts, ends, steps, decrease
-
-
-@writes("set_value")
-def _w_set_value(op, var_of):
-    """x[index] = value as Paddle's set_value with the value as a tensor (ValueTensor)."""
-    x, value = op.inputs["x"][0], op.inputs["value"][0]
-    axes, starts, ends, steps, decrease = _basic_index(op.attrs["index"], var_of(x).shape, "writing x[index] = v")
-    attrs = {"axes": axes, "starts": starts, "ends": ends, "steps": steps, "decrease_axes": decrease,
-             "none_axes": [], "shape": [int(d) for d in var_of(value).shape], "values": [],
-             "dtype": DTYPE_NUMBERS[var_of(x).dtype.name]}  # fmt: skip
-    return "set_value", {"Input": [x], "ValueTensor": [value]}, {"Out": op.outputs["Out"][:1]}, attrs
-
-
-@reads("set_value")
-def _set_value(op):
-    for slot in ("StartsTensorList", "EndsTensorList", "StepsTensorList"):
-        if op.xs(slot):
-            raise NotImplementedError(f"set_value with a {slot} input (bounds known only at run time)")
-    if op.attr("none_axes"):
-        raise NotImplementedError("set_value with none_axes")
-    x = op.x("Input")
-    value = op.x("ValueTensor")
-    if value is None:
-        numbers = op.attr("values") or []
-        data = np.asarray(numbers, dtype=dtypes.to_dtype(x.dtype).np).reshape(list(op.attr("shape", [])) or [-1])
-        value = _paddle().to_tensor(data.reshape([]) if data.size == 1 else data)
-    index = [slice(None)] * x.ndim
-    for axis, start, end, step in zip(op.attr("axes"), op.attr("starts"), op.attr("ends"), op.attr("steps")):
-        decreased = axis in op.attr("decrease_axes", [])
-        index[axis] = int(start) if decreased else slice(int(start), None if end >= _INT_MAX else int(end), int(step))
-    out = _paddle().assign(x)
-    out[tuple(index)] = value
-    return {"Out": out}
+# ---- embedding, the fused fc (slicing and set_value: static/paddle_indexing.py) -------------------------------------
 
 
 @writes("embedding")
