@@ -110,17 +110,13 @@ class Communicator:
         """Poll a non-blocking request until it completes or the deadline passes (sleeping a little between polls
         so that ranks oversubscribing the cores leave them to the ranks that compute)."""
         deadline = time.monotonic() + collective_timeout()
-        pause = 0.0
-        while not request.Test():
-            if time.monotonic() > deadline:
-                raise RuntimeError(
-                    f"{what}: rank {self.ranks[self.rank]} waited {collective_timeout():g} s (collective "
-                    f"#{self.calls}) but not every rank of the group {self.ranks} joined. A rank may be calling "
-                    f"a different collective, or none (it finished or is stuck); every rank must call the same "
-                    f"collectives in the same order. ({_TIMEOUT_ENV} sets the timeout.)"
-                )
-            time.sleep(pause)
-            pause = min(pause * 2 + 1e-5, 1e-3)
+        if not _poll(request.Test, deadline):
+            raise RuntimeError(
+                f"{what}: rank {self.ranks[self.rank]} waited {collective_timeout():g} s (collective "
+                f"#{self.calls}) but not every rank of the group {self.ranks} joined. A rank may be calling "
+                f"a different collective, or none (it finished or is stuck); every rank must call the same "
+                f"collectives in the same order. ({_TIMEOUT_ENV} sets the timeout.)"
+            )
 
     # ---- the collectives -----------------------------------------------------------------------------------
     def allreduce(self, buf: np.ndarray, op: str) -> None:
@@ -153,17 +149,13 @@ class Communicator:
         """Wait, within the collective timeout, for every all-reduce started with `start_allreduce`."""
         flights, self.in_flight = self.in_flight, []
         deadline = time.monotonic() + collective_timeout()
-        pause = 0.0
         for flight in flights:
-            while not flight.test():
-                if time.monotonic() > deadline:
-                    raise RuntimeError(
-                        f"{flight.what}: rank {self.ranks[self.rank]} waited {collective_timeout():g} s for a "
-                        f"non-blocking all-reduce (collective #{flight.number}) but not every rank of the group "
-                        f"{self.ranks} joined ({_TIMEOUT_ENV} sets the timeout)."
-                    )
-                time.sleep(pause)
-                pause = min(pause * 2 + 1e-5, 1e-3)
+            if not _poll(flight.test, deadline):
+                raise RuntimeError(
+                    f"{flight.what}: rank {self.ranks[self.rank]} waited {collective_timeout():g} s for a "
+                    f"non-blocking all-reduce (collective #{flight.number}) but not every rank of the group "
+                    f"{self.ranks} joined ({_TIMEOUT_ENV} sets the timeout)."
+                )
 
     def reduce(self, buf: np.ndarray, root: int, op: str) -> None:
         self.agree(f"reduce[{op}]", buf, root)
@@ -366,3 +358,15 @@ def _divide(buf: np.ndarray, n: int) -> None:
 def _check_divisible(x: np.ndarray, n: int, what: str) -> None:
     if x.ndim == 0 or x.shape[0] % n:
         raise ValueError(f"{what}: the first dimension ({x.shape[:1]}) must be divisible by the {n} ranks")
+
+
+def _poll(done, deadline: float) -> bool:
+    """Call `done()` until it is true (True) or the deadline passes (False), sleeping a little longer between
+    calls each time, up to 1 ms, so ranks oversubscribing the cores leave them to the ranks that compute."""
+    pause = 0.0
+    while not done():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(pause)
+        pause = min(pause * 2 + 1e-5, 1e-3)
+    return True
