@@ -79,7 +79,6 @@ FLOORS = [
 # or slow-to-import ones.
 HEAVY = {"viz", "graphviz", "matplotlib", "ipywidgets", "IPython", "PIL", "visualdl", "tqdm", "scipy", "cv2"}
 
-_TRANSLATION = "Paddle's op translation builds ops with the public API, above static (to move down next stop)"
 _ONNX = "onnx is a large package: loaded only when a model is exported or drawn"
 _NAMESPACE = "paddle.tensor.X / paddle.framework.X name all of paddle.*: resolved from the top on first use"
 _PROGRAM_METHODS = (
@@ -111,17 +110,9 @@ LAZY = {
     ("minipaddle.onnx.graph", "onnx"): _ONNX,
     ("minipaddle.onnx.op_table", "onnx"): _ONNX,
     (
-        "minipaddle.static.paddle_ops",
-        "minipaddle",
-    ): _TRANSLATION,
-    (
         "minipaddle.static.paddle_proto",
         "google.protobuf.message_factory",
     ): "protobuf's message factory only when a .pdmodel is read or written",
-    (
-        "minipaddle.static.pdmodel",
-        "minipaddle",
-    ): _TRANSLATION,
     (
         "minipaddle.static.program",
         "minipaddle.static.program_state",

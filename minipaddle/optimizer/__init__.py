@@ -17,6 +17,7 @@ from minipaddle.optimizer.adagrad import Adagrad
 from minipaddle.optimizer.adam import Adam
 from minipaddle.optimizer.adamax import Adamax
 from minipaddle.optimizer.adamw import AdamW
+from minipaddle.optimizer.from_paddle_ops import optimizer_from_paddle_op  # noqa: F401 (installs it in static)
 from minipaddle.optimizer.lamb import Lamb
 from minipaddle.optimizer.lbfgs import LBFGS
 from minipaddle.optimizer.momentum import Momentum

@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from minipaddle.core import dtype as dtypes
-from minipaddle.static.paddle_ops import DTYPE_NUMBERS, Steps, Temp, _paddle, reads, writes
+from minipaddle.static import tensor_api as paddle
+from minipaddle.static.paddle_ops import DTYPE_NUMBERS, Steps, Temp, reads, writes
 
 __all__ = ["view_index"]
 
@@ -131,7 +132,7 @@ def _strided_slice(op):
         index[axis] = slice(int(start), stop, int(stride))
     out = x[tuple(index)]
     decrease = list(op.attr("decrease_axis", []))
-    return {"Out": _paddle().squeeze(out, decrease) if decrease else out}
+    return {"Out": paddle.squeeze(out, decrease) if decrease else out}
 
 
 # ---- advanced indexing: gather_nd ----------------------------------------------------------------------------------
@@ -216,13 +217,13 @@ def _w_getitem(op, var_of):
 
 @reads("gather_nd")
 def _gather_nd(op):
-    return {"Out": _paddle().gather_nd(op.x("X"), op.x("Index"))}
+    return {"Out": paddle.gather_nd(op.x("X"), op.x("Index"))}
 
 
 @reads("where_index")
 def _where_index(op):
     """The places where Condition is true, [n, ndim] (n known at run time): paddle.nonzero."""
-    return {"Out": _paddle().nonzero(op.x("Condition"))}
+    return {"Out": paddle.nonzero(op.x("Condition"))}
 
 
 @writes("set_value")
@@ -253,11 +254,11 @@ def _set_value(op):
     if value is None:
         numbers = op.attr("values") or []
         data = np.asarray(numbers, dtype=dtypes.to_dtype(x.dtype).np).reshape(list(op.attr("shape", [])) or [-1])
-        value = _paddle().to_tensor(data.reshape([]) if data.size == 1 else data)
+        value = paddle.to_tensor(data.reshape([]) if data.size == 1 else data)
     index = [slice(None)] * x.ndim
     for axis, start, end, step in zip(op.attr("axes"), op.attr("starts"), op.attr("ends"), op.attr("steps")):
         decreased = axis in op.attr("decrease_axes", [])
         index[axis] = int(start) if decreased else slice(int(start), None if end >= _INT_MAX else int(end), int(step))
-    out = _paddle().assign(x)
+    out = paddle.assign(x)
     out[tuple(index)] = value
     return {"Out": out}

@@ -24,6 +24,7 @@ import numpy as np
 import minipaddle.nn.functional as F
 from minipaddle import ops
 from minipaddle.core import dtype as dtypes
+from minipaddle.static import tensor_api as paddle
 from minipaddle.static.program import Variable
 
 __all__ = ["READERS", "WRITERS", "PADDLE_DTYPES", "Shape", "Steps", "Temp", "dtype_of"]
@@ -47,17 +48,6 @@ class Shape:
 
     def __init__(self, var: Variable, dims: list) -> None:
         self.var, self.dims = var, dims
-
-
-def _paddle():
-    import minipaddle
-
-    return minipaddle
-
-
-def _F():  # noqa: N802
-
-    return F
 
 
 READERS: dict = {}
@@ -85,7 +75,7 @@ _UNARY = {
 
 
 def _function(path: str):
-    obj = _paddle()
+    obj = paddle
     for part in path.split("."):
         obj = getattr(obj, part)
     return obj
@@ -101,48 +91,48 @@ for _type, _path in _UNARY.items():
 
 @reads("gelu")
 def _gelu(op):
-    return {"Out": _F().gelu(op.x("X"), approximate=bool(op.attr("approximate", False)))}
+    return {"Out": F.gelu(op.x("X"), approximate=bool(op.attr("approximate", False)))}
 
 
 @reads("hard_swish")
 def _hard_swish(op):
-    x, F = op.x("X"), _F()
+    x = op.x("X")
     threshold, scale, offset = op.attr("threshold", 6.0), op.attr("scale", 6.0), op.attr("offset", 3.0)
     if (threshold, scale, offset) == (6.0, 6.0, 3.0):
         return {"Out": F.hardswish(x)}
-    return {"Out": x * _paddle().clip(x + offset, 0.0, threshold) / scale}
+    return {"Out": x * paddle.clip(x + offset, 0.0, threshold) / scale}
 
 
 @reads("hard_sigmoid")
 def _hard_sigmoid(op):
-    return {"Out": _F().hardsigmoid(op.x("X"), slope=op.attr("slope", 0.2), offset=op.attr("offset", 0.5))}
+    return {"Out": F.hardsigmoid(op.x("X"), slope=op.attr("slope", 0.2), offset=op.attr("offset", 0.5))}
 
 
 @reads("leaky_relu")
 def _leaky_relu(op):
-    return {"Out": _F().leaky_relu(op.x("X"), op.attr("alpha", 0.02))}
+    return {"Out": F.leaky_relu(op.x("X"), op.attr("alpha", 0.02))}
 
 
 @reads("elu")
 def _elu(op):
-    return {"Out": _F().elu(op.x("X"), op.attr("alpha", 1.0))}
+    return {"Out": F.elu(op.x("X"), op.attr("alpha", 1.0))}
 
 
 @reads("clip")
 def _clip(op):
     if op.xs("Min") or op.xs("Max"):
         raise NotImplementedError("clip with Min/Max tensors")
-    return {"Out": _paddle().clip(op.x("X"), op.attr("min"), op.attr("max"))}
+    return {"Out": paddle.clip(op.x("X"), op.attr("min"), op.attr("max"))}
 
 
 @reads("softmax")
 def _softmax(op):
-    return {"Out": _F().softmax(op.x("X"), axis=op.attr("axis", -1))}
+    return {"Out": F.softmax(op.x("X"), axis=op.attr("axis", -1))}
 
 
 @reads("log_softmax")
 def _log_softmax(op):
-    return {"Out": _F().log_softmax(op.x("X"), axis=op.attr("axis", -1))}
+    return {"Out": F.log_softmax(op.x("X"), axis=op.attr("axis", -1))}
 
 
 @reads("scale")
@@ -152,18 +142,18 @@ def _scale(op):
     x = op.x("X")
     scale, bias, after = op.attr("scale", 1.0), op.attr("bias", 0.0), op.attr("bias_after_scale", True)
     if scale == 1.0 and bias == 0.0:
-        return {"Out": _paddle().assign(x)}
-    return {"Out": _paddle().scale(x, scale, bias, after)}
+        return {"Out": paddle.assign(x)}
+    return {"Out": paddle.scale(x, scale, bias, after)}
 
 
 @reads("cast")
 def _cast(op):
-    return {"Out": _paddle().cast(op.x("X"), dtype_of(op.attr("out_dtype")))}
+    return {"Out": paddle.cast(op.x("X"), dtype_of(op.attr("out_dtype")))}
 
 
 @reads("assign")
 def _assign(op):
-    return {"Out": _paddle().assign(op.x("X"))}
+    return {"Out": paddle.assign(op.x("X"))}
 
 
 @reads("dropout")
@@ -174,8 +164,8 @@ def _dropout(op):
     if not op.attr("is_test", False):
         raise NotImplementedError("dropout in training mode (is_test=False): an inference model has is_test=True")
     if mode == "upscale_in_train":
-        return {"Out": _paddle().assign(x)}
-    return {"Out": _paddle().scale(x, 1.0 - p)}
+        return {"Out": paddle.assign(x)}
+    return {"Out": paddle.scale(x, 1.0 - p)}
 
 
 # ---- elementwise and comparisons -----------------------------------------------------------------------------
@@ -195,7 +185,7 @@ def _aligned(x, y, axis: int):
     if axis == -1 or axis is None or y.ndim == x.ndim:
         return y
     axis = axis if axis >= 0 else x.ndim - y.ndim
-    return _paddle().reshape(y, [1] * axis + list(y.shape) + [1] * (x.ndim - axis - y.ndim))
+    return paddle.reshape(y, [1] * axis + list(y.shape) + [1] * (x.ndim - axis - y.ndim))
 
 
 def _binary(path):
@@ -216,7 +206,7 @@ def _sum(op):
     out = xs[0]
     for x in xs[1:]:
         out = out + x
-    return {"Out": out if len(xs) > 1 else _paddle().assign(out)}
+    return {"Out": out if len(xs) > 1 else paddle.assign(out)}
 
 
 # ---- linear algebra, convolution, pooling, normalization -----------------------------------------------------
@@ -224,21 +214,20 @@ def _sum(op):
 
 @reads("matmul_v2")
 def _matmul_v2(op):
-    return {"Out": _paddle().matmul(op.x("X"), op.x("Y"), op.attr("trans_x", False), op.attr("trans_y", False))}
+    return {"Out": paddle.matmul(op.x("X"), op.x("Y"), op.attr("trans_x", False), op.attr("trans_y", False))}
 
 
 @reads("matmul")
 def _matmul(op):
-    out = _paddle().matmul(op.x("X"), op.x("Y"), op.attr("transpose_X", False), op.attr("transpose_Y", False))
+    out = paddle.matmul(op.x("X"), op.x("Y"), op.attr("transpose_X", False), op.attr("transpose_Y", False))
     alpha = op.attr("alpha", 1.0)
-    return {"Out": out if alpha == 1.0 else _paddle().scale(out, alpha)}
+    return {"Out": out if alpha == 1.0 else paddle.scale(out, alpha)}
 
 
 @reads("mul")
 def _mul(op):
     x, y = op.x("X"), op.x("Y")
     xd, yd = op.attr("x_num_col_dims", 1), op.attr("y_num_col_dims", 1)
-    paddle = _paddle()
     x2 = paddle.flatten(x, xd, -1) if x.ndim > xd + 1 else x
     x2 = paddle.flatten(x2, 0, xd - 1) if xd > 1 else x2
     y2 = paddle.reshape(y, [int(np.prod(y.shape[:yd])), -1])
@@ -265,10 +254,10 @@ def _conv2d(op):
     padding = _conv_padding(op)
     if isinstance(padding, list) and isinstance(padding[0], list) and fmt == "NHWC":
         padding = [padding[0], padding[2], padding[3], padding[1]]
-    out = _F().conv2d(op.x("Input"), op.x("Filter"), None, op.attr("strides", [1, 1]), padding,
+    out = F.conv2d(op.x("Input"), op.x("Filter"), None, op.attr("strides", [1, 1]), padding,
                       op.attr("dilations", [1, 1]), op.attr("groups", 1), fmt)  # fmt: skip
     if op.xs("Bias"):
-        out = out + _paddle().reshape(op.x("Bias"), [1, -1, 1, 1] if fmt == "NCHW" else [1, 1, 1, -1])
+        out = out + paddle.reshape(op.x("Bias"), [1, -1, 1, 1] if fmt == "NCHW" else [1, 1, 1, -1])
     return {"Output": out}
 
 
@@ -276,7 +265,7 @@ def _conv2d(op):
 def _conv2d_transpose(op):
     fmt = op.attr("data_format", "NCHW")
     output_size = op.attr("output_size", []) or None
-    out = _F().conv2d_transpose(op.x("Input"), op.x("Filter"), None, op.attr("strides", [1, 1]), _conv_padding(op),
+    out = F.conv2d_transpose(op.x("Input"), op.x("Filter"), None, op.attr("strides", [1, 1]), _conv_padding(op),
                                 op.attr("output_padding", []) or 0, op.attr("dilations", [1, 1]),
                                 op.attr("groups", 1), output_size, "NCHW" if fmt == "AnyLayout" else fmt)  # fmt: skip
     return {"Output": out}
@@ -284,12 +273,12 @@ def _conv2d_transpose(op):
 
 @reads("pool2d")
 def _pool2d(op):
-    F, x = _F(), op.x("X")
+    x = op.x("X")
     fmt = op.attr("data_format", "NCHW")
     kind = op.attr("pooling_type", "max")
     if op.attr("global_pooling", False) or (op.attr("adaptive", False) and list(op.attr("ksize")) == [1, 1]):
         axes = [2, 3] if fmt == "NCHW" else [1, 2]
-        reduce = _paddle().mean if kind == "avg" else _paddle().max
+        reduce = paddle.mean if kind == "avg" else paddle.max
         return {"Out": reduce(x, axis=axes, keepdim=True)}
     ksize = list(op.attr("ksize"))
     if op.attr("adaptive", False):
@@ -314,7 +303,7 @@ def _batch_norm(op):
     fmt = {"NCHW": "NCHW" if x.ndim == 4 else "NCL" if x.ndim == 3 else "NC", "NHWC": "NHWC"}.get(fmt, fmt)
     if x.ndim == 2:
         fmt = "NC"
-    y = _F().batch_norm(x, op.x("Mean"), op.x("Variance"), op.x("Scale"), op.x("Bias"), training=False,
+    y = F.batch_norm(x, op.x("Mean"), op.x("Variance"), op.x("Scale"), op.x("Bias"), training=False,
                         epsilon=op.attr("epsilon", 1e-5), data_format=fmt)  # fmt: skip
     return {"Y": y}
 
@@ -325,23 +314,22 @@ def _layer_norm(op):
     begin = op.attr("begin_norm_axis", 1)
     shape = list(x.shape[begin:])
     weight, bias = op.x("Scale"), op.x("Bias")
-    paddle = _paddle()
     if weight is not None and weight.ndim != len(shape):  # Paddle keeps Scale/Bias flat
         weight = paddle.reshape(weight, shape)
     if bias is not None and bias.ndim != len(shape):
         bias = paddle.reshape(bias, shape)
-    return {"Y": _F().layer_norm(x, shape, weight, bias, op.attr("epsilon", 1e-5))}
+    return {"Y": F.layer_norm(x, shape, weight, bias, op.attr("epsilon", 1e-5))}
 
 
 @reads("instance_norm")
 def _instance_norm(op):
-    return {"Y": _F().instance_norm(op.x("X"), weight=op.x("Scale"), bias=op.x("Bias"), eps=op.attr("epsilon", 1e-5))}
+    return {"Y": F.instance_norm(op.x("X"), weight=op.x("Scale"), bias=op.x("Bias"), eps=op.attr("epsilon", 1e-5))}
 
 
 @reads("lookup_table_v2")
 def _lookup_table_v2(op):
     padding_idx = op.attr("padding_idx", -1)
-    out = _F().embedding(op.x("Ids"), op.x("W"), padding_idx=None if padding_idx == -1 else padding_idx)
+    out = F.embedding(op.x("Ids"), op.x("W"), padding_idx=None if padding_idx == -1 else padding_idx)
     return {"Out": out}
 
 
@@ -349,9 +337,9 @@ def _lookup_table_v2(op):
 def _lookup_table(op):
     ids = op.x("Ids")
     if ids.ndim > 1 and ids.shape[-1] == 1:
-        ids = _paddle().squeeze(ids, -1)
+        ids = paddle.squeeze(ids, -1)
     padding_idx = op.attr("padding_idx", -1)
-    return {"Out": _F().embedding(ids, op.x("W"), padding_idx=None if padding_idx == -1 else padding_idx)}
+    return {"Out": F.embedding(ids, op.x("W"), padding_idx=None if padding_idx == -1 else padding_idx)}
 
 
 # ---- shapes and data movement ----------------------------------------------------------------------------------
@@ -361,50 +349,50 @@ def _lookup_table(op):
 def _reshape(op):
     if op.xs("Shape") or op.xs("ShapeTensor"):
         raise NotImplementedError("reshape2 with a Shape or ShapeTensor input (a shape known only at run time)")
-    return {"Out": _paddle().reshape(op.x("X"), list(op.attr("shape")))}
+    return {"Out": paddle.reshape(op.x("X"), list(op.attr("shape")))}
 
 
 @reads("flatten_contiguous_range")
 def _flatten_contiguous_range(op):
-    return {"Out": _paddle().flatten(op.x("X"), op.attr("start_axis", 1), op.attr("stop_axis", -1))}
+    return {"Out": paddle.flatten(op.x("X"), op.attr("start_axis", 1), op.attr("stop_axis", -1))}
 
 
 @reads("flatten2", "flatten")
 def _flatten2(op):
     x, axis = op.x("X"), op.attr("axis", 1)
     lead = int(np.prod(x.shape[:axis])) if -1 not in x.shape[:axis] else -1
-    return {"Out": _paddle().reshape(x, [lead, int(np.prod(x.shape[axis:]))] if lead != -1 else [-1, int(np.prod(
+    return {"Out": paddle.reshape(x, [lead, int(np.prod(x.shape[axis:]))] if lead != -1 else [-1, int(np.prod(
         x.shape[axis:]))])}  # fmt: skip
 
 
 @reads("transpose2", "transpose")
 def _transpose(op):
-    return {"Out": _paddle().transpose(op.x("X"), list(op.attr("axis")))}
+    return {"Out": paddle.transpose(op.x("X"), list(op.attr("axis")))}
 
 
 @reads("squeeze2", "squeeze")
 def _squeeze(op):
     axes = list(op.attr("axes", []))
-    return {"Out": _paddle().squeeze(op.x("X"), axes if axes else None)}
+    return {"Out": paddle.squeeze(op.x("X"), axes if axes else None)}
 
 
 @reads("unsqueeze2", "unsqueeze")
 def _unsqueeze(op):
     if op.xs("AxesTensor") or op.xs("AxesTensorList"):
         raise NotImplementedError("unsqueeze2 with axes given as tensors")
-    return {"Out": _paddle().unsqueeze(op.x("X"), list(op.attr("axes")))}
+    return {"Out": paddle.unsqueeze(op.x("X"), list(op.attr("axes")))}
 
 
 @reads("concat")
 def _concat(op):
     if op.xs("AxisTensor"):
         raise NotImplementedError("concat with an AxisTensor input")
-    return {"Out": _paddle().concat(op.xs("X"), axis=op.attr("axis", 0))}
+    return {"Out": paddle.concat(op.xs("X"), axis=op.attr("axis", 0))}
 
 
 @reads("stack")
 def _stack(op):
-    return {"Y": _paddle().stack(op.xs("X"), axis=op.attr("axis", 0))}
+    return {"Y": paddle.stack(op.xs("X"), axis=op.attr("axis", 0))}
 
 
 @reads("split")
@@ -412,7 +400,7 @@ def _split(op):
     if op.xs("AxisTensor") or op.xs("SectionsTensorList"):
         raise NotImplementedError("split with tensor sections or axis")
     sections, num = list(op.attr("sections", [])), op.attr("num", 0)
-    outs = _paddle().split(op.x("X"), sections if sections else num, axis=op.attr("axis", 0))
+    outs = paddle.split(op.x("X"), sections if sections else num, axis=op.attr("axis", 0))
     return {"Out": list(outs)}
 
 
@@ -429,9 +417,9 @@ def _slice(op):
         for s, e in zip(starts, ends):  # a shape is 1-D: every slice is along axis 0
             dims = dims[slice(s, e)]
         return {"Out": Shape(x.var, [x.dims[d] for d in dims])}
-    out = _paddle().slice(x, axes, starts, ends)
+    out = paddle.slice(x, axes, starts, ends)
     if decrease:
-        out = _paddle().squeeze(out, decrease) if len(decrease) < out.ndim else _paddle().reshape(out, [])
+        out = paddle.squeeze(out, decrease) if len(decrease) < out.ndim else paddle.reshape(out, [])
     return {"Out": out}
 
 
@@ -439,13 +427,12 @@ def _slice(op):
 def _shape(op):
     x = op.x("Input")
     if -1 not in x.shape:
-        return {"Out": _paddle().to_tensor(np.asarray(x.shape, np.int32))}
+        return {"Out": paddle.to_tensor(np.asarray(x.shape, np.int32))}
     return {"Out": Shape(x, list(range(x.ndim)))}
 
 
 @reads("fill_constant")
 def _fill_constant(op):
-    paddle = _paddle()
     dtype = dtype_of(op.attr("dtype", 5))
     text = op.attr("str_value", "")
     value = float(text) if text not in ("", None) else op.attr("value", 0.0)
@@ -465,7 +452,6 @@ def _fill_by_parts(parts, value, dtype):
     """A tensor of `value` whose shape comes from a ShapeTensorList: constants, and dimensions of a variable
     (Paddle's shape -> slice pattern). Built as zeros along that variable's dimension plus the constant part,
     broadcast."""
-    paddle = _paddle()
     known, source = [], None
     for part in parts:
         if isinstance(part, Shape):
@@ -501,32 +487,32 @@ def _constant(var: Variable):
 @reads("fill_any_like")
 def _fill_any_like(op):
     dtype = op.attr("dtype", -1)
-    return {"Out": _paddle().full_like(op.x("X"), op.attr("value", 0.0), None if dtype == -1 else dtype_of(dtype))}
+    return {"Out": paddle.full_like(op.x("X"), op.attr("value", 0.0), None if dtype == -1 else dtype_of(dtype))}
 
 
 @reads("range")
 def _range(op):
     start, end, step = (_constant(op.x(s)) for s in ("Start", "End", "Step"))
-    return {"Out": _paddle().arange(start.item(), end.item(), step.item(), dtype=str(start.dtype))}
+    return {"Out": paddle.arange(start.item(), end.item(), step.item(), dtype=str(start.dtype))}
 
 
 @reads("expand_v2")
 def _expand_v2(op):
     if op.xs("Shape") or op.xs("expand_shapes_tensor"):
         raise NotImplementedError("expand_v2 with a shape given as tensors")
-    return {"Out": _paddle().expand(op.x("X"), list(op.attr("shape")))}
+    return {"Out": paddle.expand(op.x("X"), list(op.attr("shape")))}
 
 
 @reads("gather")
 def _gather(op):
     if op.xs("Axis"):
         raise NotImplementedError("gather with an Axis tensor")
-    return {"Out": _paddle().gather(op.x("X"), op.x("Index"), axis=op.attr("axis", 0))}
+    return {"Out": paddle.gather(op.x("X"), op.x("Index"), axis=op.attr("axis", 0))}
 
 
 @reads("arg_max")
 def _arg_max(op):
-    out = _paddle().argmax(op.x("X"), axis=op.attr("axis", -1), keepdim=op.attr("keepdims", False),
+    out = paddle.argmax(op.x("X"), axis=op.attr("axis", -1), keepdim=op.attr("keepdims", False),
                            dtype=dtype_of(op.attr("dtype", 3)))  # fmt: skip
     return {"Out": out}
 
@@ -560,7 +546,6 @@ def _rnn(op):
     With SequenceLength [N] (padded sequences), a step t >= length of sequence n leaves its state as it was and
     outputs zeros, in both directions: the backward cell meets the padding first, so it starts at the last real
     step with the initial state, as Paddle's kernel does."""
-    paddle = _paddle()
     mode = op.attr("mode", "LSTM")
     directions = 2 if op.attr("is_bidirec", False) else 1
     x = op.x("Input")  # [T, N, input] (time major)
@@ -600,7 +585,6 @@ def _rnn(op):
 def _rnn_cell_run(mode: str, inputs: list, h, c, w_ih, w_hh, b_ih, b_hh, masks: list) -> tuple:
     """(outputs, last h, last c) of one cell over the time steps `inputs`; masks[t] (None: every sequence is
     this long) keeps the state of the sequences that have ended and zeros their output."""
-    paddle, F = _paddle(), _F()
     outs = []
     for xt, mask in zip(inputs, masks):
         h_before, c_before = h, c
@@ -1017,7 +1001,7 @@ def _assign_value(op):
         if values:
             break
     data = np.asarray(values if values else [], dtype=dtypes.to_dtype(dtype).np).reshape(list(op.attr("shape", [])))
-    return {"Out": _paddle().to_tensor(data)}
+    return {"Out": paddle.to_tensor(data)}
 
 
 @writes("pow")
@@ -1030,7 +1014,7 @@ def _pow(op):
     factor = op.raw("FactorTensor")
     if factor is not None:
         raise NotImplementedError("pow with a FactorTensor (an exponent computed at run time)")
-    return {"Out": _paddle().pow(op.x("X"), float(op.attr("factor", 1.0)))}
+    return {"Out": paddle.pow(op.x("X"), float(op.attr("factor", 1.0)))}
 
 
 # ---- embedding, the fused fc (slicing and set_value: static/paddle_indexing.py) -------------------------------------
@@ -1066,13 +1050,13 @@ def _fc(op):
     x, w, b = op.x("Input"), op.x("W"), op.x("Bias")
     k = int(op.attr("in_num_col_dims", 1))
     if k != x.ndim - 1:  # Paddle multiplies x's axes from in_num_col_dims on, flattened into one
-        x = _paddle().flatten(x, start_axis=k)
-    out = _paddle().matmul(x, w)
+        x = paddle.flatten(x, start_axis=k)
+    out = paddle.matmul(x, w)
     if b is not None:
-        out = out + _paddle().reshape(b, [w.shape[1]])
+        out = out + paddle.reshape(b, [w.shape[1]])
     activation = op.attr("activation_type", "")
     if activation == "relu":
-        out = _F().relu(out)
+        out = F.relu(out)
     elif activation:
         raise NotImplementedError(f"fc with activation_type {activation!r}")
     return {"Out": out}
@@ -1094,12 +1078,12 @@ def _max_pool2d_with_index(op):
     x = op.x("X")
     ksize = [int(k) for k in op.attr("ksize")]
     if op.attr("global_pooling", False):
-        out, mask = _F().adaptive_max_pool2d(x, 1, return_mask=True)
+        out, mask = F.adaptive_max_pool2d(x, 1, return_mask=True)
     elif op.attr("adaptive", False):
-        out, mask = _F().adaptive_max_pool2d(x, ksize, return_mask=True)
+        out, mask = F.adaptive_max_pool2d(x, ksize, return_mask=True)
     else:
         paddings = [int(p) for p in op.attr("paddings", [0, 0])]
-        out, mask = _F().max_pool2d(x, ksize, [int(s) for s in op.attr("strides")], paddings, return_mask=True)
+        out, mask = F.max_pool2d(x, ksize, [int(s) for s in op.attr("strides")], paddings, return_mask=True)
     return {"Out": out, "Mask": mask}
 
 
@@ -1123,7 +1107,7 @@ def _cumsum(op):
         raise NotImplementedError("cumsum with an AxisTensor (an axis known only at run time)")
     x = op.x("X")
     if op.attr("flatten", False):
-        x = _paddle().reshape(x, [-1])
+        x = paddle.reshape(x, [-1])
     axis = 0 if op.attr("flatten", False) else int(op.attr("axis", -1)) % x.ndim
     out = ops.cumsum(x, axis, bool(op.attr("reverse", False)))  # (paddle.cumsum has no `reverse`)
     if op.attr("exclusive", False):  # the sums of the elements before each one

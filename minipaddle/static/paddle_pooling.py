@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
+import minipaddle.nn.functional as F
 from minipaddle.ops.windows import out_size
-from minipaddle.static.paddle_ops import _F, INDEX_WRITERS, Steps, Temp, _pairs, reads, writes
+from minipaddle.static.paddle_ops import INDEX_WRITERS, Steps, Temp, _pairs, reads, writes
 
 __all__: list = []
 
@@ -167,7 +168,7 @@ def _padding_3d(op) -> list:
 
 @reads("pool3d")
 def _pool3d(op):
-    F, x = _F(), op.x("X")
+    x = op.x("X")
     if op.attr("data_format", "NCDHW") != "NCDHW":
         raise NotImplementedError(f"pool3d with data_format {op.attr('data_format')!r}")
     kind = op.attr("pooling_type", "max")
@@ -190,11 +191,11 @@ def _max_pool3d_with_index(op):
     x = op.x("X")
     ksize = [int(k) for k in op.attr("ksize")]
     if op.attr("global_pooling", False):
-        out, mask = _F().adaptive_max_pool3d(x, 1, return_mask=True)
+        out, mask = F.adaptive_max_pool3d(x, 1, return_mask=True)
     elif op.attr("adaptive", False):
-        out, mask = _F().adaptive_max_pool3d(x, ksize, return_mask=True)
+        out, mask = F.adaptive_max_pool3d(x, ksize, return_mask=True)
     else:
-        out, mask = _F().max_pool3d(x, ksize, [int(s) for s in op.attr("strides")],
+        out, mask = F.max_pool3d(x, ksize, [int(s) for s in op.attr("strides")],
                                     [int(p) for p in op.attr("paddings", [0, 0, 0])], return_mask=True)  # fmt: skip
     return {"Out": out, "Mask": mask}
 

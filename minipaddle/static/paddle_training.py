@@ -6,41 +6,31 @@ from. The optimizer state has Paddle's names (fc_0.w_0_moment1_0, learning_rate_
 loads into it with static.load, and the learning rate is the loaded learning_rate_0 (the .pdmodel does not hold its
 value; an LRScheduler's steps are not rebuilt).
 
-Paddle optimizer op -> minipaddle optimizer:
-    sgd                                   SGD
-    momentum (mu, use_nesterov, l2_decay) Momentum(momentum, use_nesterov, weight_decay)
-    adam (beta1, beta2, epsilon)          Adam
-    adamw (... coeff, with_decay)         AdamW(weight_decay=coeff)
+The optimizer is built from Paddle's optimizer op by minipaddle/optimizer/from_paddle_ops.py (sgd, momentum,
+adam, adamw), a floor above, which installs it here.
 """
 
 from __future__ import annotations
-
-from minipaddle.static.paddle_ops import _paddle
 
 __all__ = ["rebuild_training"]
 
 _LOSS_GRAD = 0x101  # Paddle's OpRole Backward | Loss: the fill_constant of d(loss)/d(loss) = 1
 
 
-def _number(value) -> float:
-    """A float attribute as it was written in Python (Paddle stores float32: 0.9 reads as 0.8999999761581421)."""
-    return float(f"{float(value):.7g}")
+def _optimizers_not_loaded(kind: str, attrs: dict):
+    raise RuntimeError("rebuild_training: minipaddle.optimizer, which rebuilds Paddle's optimizer ops, is not imported")
 
 
-def _optimizer(kind: str, attrs: dict):
-    paddle = _paddle()  # (the optimizers are above static: reached through the translation table's door)
-    if kind == "sgd":
-        return paddle.optimizer.SGD()
-    if kind == "momentum":
-        decay = _number(attrs.get("regularization_coeff", 0.0)) if attrs.get("regularization_method") == "l2_decay" \
-            else None  # fmt: skip
-        mu, nesterov = _number(attrs.get("mu", 0.9)), bool(attrs.get("use_nesterov", False))
-        return paddle.optimizer.Momentum(momentum=mu, use_nesterov=nesterov, weight_decay=decay)
-    betas = {k: _number(attrs.get(k, d)) for k, d in (("beta1", 0.9), ("beta2", 0.999), ("epsilon", 1e-8))}
-    if kind == "adam":
-        return paddle.optimizer.Adam(**betas, lazy_mode=bool(attrs.get("lazy_mode", False)))
-    coeff = _number(attrs.get("coeff", 0.01)) if attrs.get("with_decay", True) else 0.0
-    return paddle.optimizer.AdamW(**betas, weight_decay=coeff)
+# (Paddle optimizer op type, its attributes) -> a minipaddle optimizer. The optimizers stand a floor above static,
+# so minipaddle.optimizer installs this when it is imported (optimizer/from_paddle_ops.py), as static installs its
+# hooks into nn (nn/static_hooks.py).
+optimizer_from_paddle_op = _optimizers_not_loaded
+
+
+def install_optimizers(fn) -> None:
+    """Set the function that rebuilds an optimizer from Paddle's optimizer op (from minipaddle.optimizer)."""
+    global optimizer_from_paddle_op
+    optimizer_from_paddle_op = fn
 
 
 def rebuild_training(program, left_out: list, attrs_of) -> str | None:
@@ -61,7 +51,7 @@ def rebuild_training(program, left_out: list, attrs_of) -> str | None:
     (lr,) = [list(v.arguments) for v in first.inputs if v.parameter == "LearningRate"]
     if not lr or lr[0] not in program.global_block().vars:
         return None
-    optimizer = _optimizer(kind, attrs_of(first))
+    optimizer = optimizer_from_paddle_op(kind, attrs_of(first))
     # The update ops read Paddle's learning-rate variable, whose value is in the .pdopt (not in the .pdmodel): it
     # is registered as this optimizer's before minimize, which then uses it, and taken out of the variables the
     # Executor refreshes from optimizer.get_lr() after, so the loaded value stays.

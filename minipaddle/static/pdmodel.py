@@ -38,6 +38,7 @@ from minipaddle.static.paddle_training import rebuild_training
 from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.pdmodel_checks import check_attr_types
 from minipaddle.static.program import OpDesc, Program, Variable, program_guard
+from minipaddle.tensor.manipulation import assign, cast
 
 __all__ = [
     "read_pdmodel", "write_pdmodel", "write_program_desc", "read_pdiparams", "write_pdiparams", "is_pdmodel",
@@ -309,8 +310,6 @@ class _Reader:
         value = self.names[name]
         if isinstance(value, Variable):
             return name
-        from minipaddle import assign
-
         self._bind(assign(value), name)
         return name
 
@@ -338,8 +337,6 @@ class _Reader:
             for name, value in zip(op.outputs.get(slot, []), values):
                 if isinstance(value, Variable):
                     if value.name in before_vars or block.vars.get(value.name) is not value:
-                        from minipaddle import assign
-
                         value = assign(value)
                     renames[value.name] = name
                 self.names[name] = value
@@ -448,8 +445,6 @@ def _fuse_branches(reader: _Reader, t: str, f: str) -> bool:
 
 
 def _select_input(reader: _Reader, op: _PaddleOp) -> None:
-    from minipaddle import assign, cast
-
     program = reader.program
     parent = program.current_block()
     xs = op.xs("X")
