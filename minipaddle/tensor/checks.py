@@ -22,7 +22,8 @@ def check_tensor(x, fn: str, arg: str = "x") -> Tensor:
     (tensor/dtype_support.py)."""
     if not isinstance(x, Tensor):
         raise TypeError(f"{fn}: {arg} must be a Tensor, got {type(x).__name__}")
-    if fn in ACCEPTED:  # (a dict lookup here, not a call: every public function checks its tensors)
+    rule = ACCEPTED.get(fn)  # (lookups here, not a call: every public function checks its tensors)
+    if rule is not None and arg in rule:
         check_accepted(x, fn, arg)
     return x
 
