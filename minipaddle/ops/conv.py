@@ -26,7 +26,7 @@ import numpy as np
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
-from minipaddle.ops.low_precision import LOW_PRECISION, gemm
+from minipaddle.ops.low_precision import LOW_CODES, gemm
 from minipaddle.ops.windows import add_windows, out_size, pad_spatial, windows
 
 __all__ = [
@@ -84,7 +84,7 @@ def _low_precision(a, b):
     definition (gemm's, ops/low_precision.py). Converting x before im2col rather than the columns after it gives
     the same values (the conversion is exact, im2col only copies) and converts kernel_pixels times fewer elements:
     25x on LeNet's 5x5 convolutions."""
-    return a.dtype if a.dtype == b.dtype and a.dtype in LOW_PRECISION else None
+    return a.dtype if a.dtype.char in LOW_CODES and a.dtype == b.dtype else None
 
 
 def _rounded(y, low):
@@ -134,7 +134,7 @@ class _ConvGradInput(OpDef):
     nd = 2
 
     def kernel(self, dout, w, input_size, strides, paddings, dilations, groups):
-        if dout.dtype in LOW_PRECISION and w.dtype == dout.dtype:
+        if dout.dtype.char in LOW_CODES and w.dtype == dout.dtype:
             # float16/bfloat16: the GEMM and col2im's sums in float32, one rounding at the end (the definition of
             # a white-list op; rounding the GEMM and then summing windows in float16 rounded many times, slowly)
             dx = self.kernel(dout.astype(np.float32), w.astype(np.float32), input_size, strides, paddings, dilations,

@@ -16,7 +16,7 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.op import register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import BinaryOp, UnaryOp, as_tensor
-from minipaddle.ops.low_precision import FLOAT16, LOW_PRECISION, both_float16, in_float32
+from minipaddle.ops.low_precision import FLOAT16, LOW_CODES, both_float16, in_float32
 
 __all__ = [
     "pow",
@@ -252,7 +252,7 @@ class Scale(UnaryOp):
     saves_inputs = False
 
     def kernel(self, x, scale, bias=0.0):
-        if x.dtype in LOW_PRECISION:  # float32 arithmetic, one rounding: paddle's kernel keeps scale and bias float32
+        if x.dtype.char in LOW_CODES:  # float32 arithmetic, one rounding: paddle's kernel keeps scale and bias float32
             with np.errstate(over="ignore", invalid="ignore"):
                 out = x.astype(np.float32) * np.float32(scale)
                 return (out + np.float32(bias) if bias else out).astype(x.dtype)

@@ -28,6 +28,11 @@ __all__ = []  # kernel helpers, not ops
 
 LOW_PRECISION = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
 FLOAT16 = np.dtype(np.float16)
+# Their one-letter dtype codes: float16 'e', ml_dtypes' bfloat16 'E'. Kernels ask `x.dtype.char in LOW_CODES` on
+# every call: a one-character string test, where `x.dtype in LOW_PRECISION` compares numpy dtypes, which is not free
+# (a float32 MLP step makes dozens of these tests).
+LOW_CODES = "eE"
+assert "".join(d.char for d in LOW_PRECISION) == LOW_CODES
 
 
 def finfo(dtype):
@@ -37,12 +42,12 @@ def finfo(dtype):
 
 def is_float(dtype) -> bool:
     """Whether a numpy dtype is a real floating type, bfloat16 included (numpy calls bfloat16 kind 'V')."""
-    return dtype.kind == "f" or dtype in LOW_PRECISION
+    return dtype.kind == "f" or dtype.char in LOW_CODES
 
 
 def gemm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a @ b; when both are the same low-precision dtype, computed in float32 and rounded to that dtype."""
-    if a.dtype == b.dtype and a.dtype in LOW_PRECISION:
+    if a.dtype.char in LOW_CODES and a.dtype == b.dtype:
         with np.errstate(over="ignore", invalid="ignore"):  # overflow to Inf is IEEE's answer; the GradScaler's cue
             return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
     return a @ b
