@@ -142,10 +142,7 @@ def run_backward(
                 _finish_leaves(leaves_of[node], pending, leaf_grads, captured, create_graph)
 
         for leaf, g in leaf_grads.values():  # the leaves not finished early (all of them without ready hooks)
-            if leaf._hooks is None and captured is None and leaf._backward_hooks is None:
-                _accumulate(leaf, g, create_graph)  # (the common case of _finish_leaf, without the call)
-            else:
-                _finish_leaf(leaf, g, captured, create_graph)
+            _finish_leaf(leaf, g, captured, create_graph)
     finally:
         thread["grad_enabled"] = was_enabled
         thread["in_backward"] = was_in_backward

@@ -36,20 +36,17 @@ class Tensor:
         "_out_index",
         "_version",
         "_view",
+        "_name",
+        "persistable",
+        "_hooks",
+        "_backward_hooks",
+        "_retain_grads",
         "__dict__",
         "__weakref__",
     )
 
     # numpy defers to our operators (x_numpy + tensor -> Tensor.__radd__) instead of broadcasting element-wise.
     __array_priority__ = 100
-
-    # What few tensors ever set: class-level defaults, so making a tensor (every op makes one) does not store
-    # them; a tensor that sets one keeps it in its own __dict__.
-    _name = None  # named lazily (the `name` property): most tensors are never asked
-    persistable = False
-    _hooks = None  # {key: hook(grad)} from register_hook on a leaf
-    _backward_hooks = None  # {key: hook()} called once the leaf's gradient is accumulated (autograd.py)
-    _retain_grads = False
 
     def __init__(self, data: np.ndarray, stop_gradient: bool = True, node=None, out_index: int = 0, version=None):
         self._data = data
@@ -59,6 +56,11 @@ class Tensor:
         self._out_index = out_index
         self._version = [0] if version is None else version
         self._view = None
+        self._name = None
+        self.persistable = False
+        self._hooks = None
+        self._backward_hooks = None  # {key: hook()} called once the leaf's gradient is accumulated (autograd.py)
+        self._retain_grads = False
 
     # ---- what the tensor is ----
 
@@ -197,9 +199,8 @@ class Parameter(Tensor):
     def __deepcopy__(self, memo):
         """A new Parameter with copied values and attributes (not the gradient), named `<name>_deepcopy_<n>`
         as paddle 2.6 names it: `copy.deepcopy(layer)` gives every parameter a fresh name."""
-        name = self.name + unique_name("_deepcopy")
-        new = Parameter(self._data.copy(), name, self.trainable)
+        new = Parameter(self._data.copy(), self.name + unique_name("_deepcopy"), self.trainable)
         memo[id(self)] = new
         new.__dict__.update(copy.deepcopy(self.__dict__, memo))
-        new.name, new.persistable = name, self.persistable  # (the name was in the copied __dict__ too)
+        new.persistable = self.persistable
         return new
