@@ -49,7 +49,16 @@ class IndexView(OpDef):
         return x[index]
 
     def grad(self, node, g):
-        return (apply(GetItemGrad, (g,), {"index": node.attrs["index"], "shape": input_shape(node, 0)}),)
+        return (_scatter_back(node, g),)
+
+
+def _scatter_back(node, g: Tensor) -> Tensor:
+    """g added into zeros of x's shape at the node's index. When the Program knows x's shape only when it runs (a
+    None batch), x itself is an input, read for its shape then, so one Program serves every batch size."""
+    shape = input_shape(node, 0)
+    if -1 in shape:
+        return apply(GetItemGrad, (g, node.inputs[0]), {"index": node.attrs["index"], "shape": shape})
+    return apply(GetItemGrad, (g,), {"index": node.attrs["index"], "shape": shape})
 
 
 def index_view(x: Tensor, index: tuple) -> Tensor:
@@ -67,7 +76,7 @@ class GetItem(OpDef):
         return np.array(x[index], copy=True)
 
     def grad(self, node, g):
-        return (apply(GetItemGrad, (g,), {"index": node.attrs["index"], "shape": input_shape(node, 0)}),)
+        return (_scatter_back(node, g),)
 
 
 def getitem(x: Tensor, index) -> Tensor:
@@ -76,20 +85,22 @@ def getitem(x: Tensor, index) -> Tensor:
 
 @register
 class GetItemGrad(OpDef):
-    """Zeros of `shape` with g added at `index` (numpy's np.add.at, so repeated indices accumulate)."""
+    """Zeros of `shape` with g added at `index` (numpy's np.add.at, so repeated indices accumulate). With a second
+    input (`like`, read for its shape only) the zeros take its shape: `shape` then holds -1 for sizes known only
+    when the Program runs."""
 
     name = "getitem_grad"
     saves_inputs = False
 
-    def kernel(self, g, index, shape):
-        out = np.zeros(shape, dtype=g.dtype)
+    def kernel(self, g, *like, index, shape):
+        out = np.zeros(like[0].shape if like else shape, dtype=g.dtype)
         np.add.at(out, index, g)
         return out
 
     def grad(self, node, gg):
-        return (getitem(gg, node.attrs["index"]),)
+        return (getitem(gg, node.attrs["index"]),) + (None,) * (len(node.inputs) - 1)
 
-    def infer_meta(self, g: Meta, index, shape) -> Meta:
+    def infer_meta(self, g: Meta, *like: Meta, index, shape) -> Meta:
         return Meta(tuple(shape), g.dtype)
 
 

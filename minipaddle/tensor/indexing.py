@@ -38,6 +38,7 @@ from minipaddle.tensor.checks import (
 )
 from minipaddle.tensor.manipulation import _diag_axes
 from minipaddle.tensor.runtime_shape import has_no_value
+from minipaddle.tensor.runtime_slicing import split_runtime_slices
 from minipaddle.tensor.write_back import write_back
 
 __all__ = [
@@ -144,6 +145,10 @@ def getitem(x: Tensor, index) -> Tensor:
     if x.ndim and has_no_value(index) and index.dtype.is_integer and index.size == 1:
         # x[i] with i a size or loop index a Program computes (converted code): row i, read when it runs
         return ops.index_view(ops.gather(x, ops.reshape(index, (1,))), (0,))
+    runtime = split_runtime_slices(index, x.ndim, "Tensor.__getitem__")
+    if runtime is not None:  # x[:n] with n a size the Program computes: slice when it runs, then the rest
+        axes, spans, bounds, rest = runtime
+        return getitem(ops.runtime_slice(x, bounds, axes, spans), rest)
     idx, basic = normalize_index(index, x.shape, "Tensor.__getitem__")
     return ops.index_view(x, idx) if basic else ops.getitem(x, idx)
 

@@ -1,5 +1,6 @@
 """Op-table section: the ops of dynamic-to-static (shape, assert, run_program and its grad, run_program_grad) and
-the ops whose sizes come from Tensors (full/reshape/expand/tile_with_..., a batch-agnostic converted model's)."""
+the ops whose sizes come from Tensors (full/reshape/expand/tile_with_..., a batch-agnostic converted model's;
+runtime_slice, x[:n] with n a Tensor)."""
 
 from __future__ import annotations
 
@@ -88,6 +89,45 @@ ENTRIES: list[OpInfo] = [
            lambda g, x, *sizes, template: ops.tile_with_repeats_grad(g, x, sizes, template),
            lambda g, x, *sizes, template: g.reshape(3, 2, 1, 3).sum(axis=(0, 2)),
            lambda rng: [Sample((r(rng, 6, 3), r(rng, 2, 3), _size(3)), {"template": (None, 1)}, "rows")],
+           double_grad=True, no_grad_args=(1,)),
+]  # fmt: skip
+
+
+def _slice_ref(x, *bounds, axes, spans):
+    return x[tuple(_slice_index(x.ndim, bounds, axes, spans))]
+
+
+def _slice_samples(rng):
+    t = ops.FROM_INPUT
+    return [
+        Sample((r(rng, 5, 3), _size(3)), {"axes": (0,), "spans": ((None, t, None),)}, "x[:n]"),
+        Sample((r(rng, 5, 4), _size(1), _size(-1)), {"axes": (0,), "spans": ((t, t, None),)}, "x[i:-1]"),
+        Sample((r(rng, 4, 6), _size(4), _size(2)), {"axes": (1,), "spans": ((t, None, t),)}, "x[:, n::k]"),
+        Sample((r(rng, 6, 3), _size(9)), {"axes": (0,), "spans": ((t, None, -2),)}, "x[n::-2] clamps"),
+    ]
+
+
+def _slice_grad_ref(g, x, *bounds, axes, spans):
+    out = np.zeros_like(x)
+    out[tuple(_slice_index(x.ndim, bounds, axes, spans))] = g
+    return out
+
+
+def _slice_index(ndim, bounds, axes, spans):
+    values = iter(int(b) for b in bounds)
+    index = [slice(None)] * ndim
+    for axis, span in zip(axes, spans):
+        index[axis] = slice(*(next(values) if b == ops.FROM_INPUT else b for b in span))
+    return index
+
+
+ENTRIES += [
+    OpInfo("runtime_slice", lambda x, *b, axes, spans: ops.runtime_slice(x, b, axes, spans), _slice_ref,
+           _slice_samples, double_grad=True),
+    OpInfo("runtime_slice_grad", lambda g, x, *b, axes, spans: ops.runtime_slice_grad(g, x, b, axes, spans),
+           _slice_grad_ref,
+           lambda rng: [Sample((r(rng, 2, 3), r(rng, 5, 3), _size(1), _size(3)),
+                               {"axes": (0,), "spans": ((ops.FROM_INPUT, ops.FROM_INPUT, None),)}, "x[i:j]")],
            double_grad=True, no_grad_args=(1,)),
 ]  # fmt: skip
 

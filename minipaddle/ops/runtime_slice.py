@@ -1,0 +1,103 @@
+"""Slicing with bounds a Program computes: `x[:n]`, `x[i:j]` where n, i, j are Tensors (e.g. `paddle.shape(x)[0]`)
+in static mode or converted code. Paddle 2.6 writes these as `slice` / `strided_slice` with StartsTensorList /
+EndsTensorList inputs; here they are one op whose bounds are inputs, read when it runs:
+
+    runtime_slice(x, *bounds, axes, spans)              x sliced along `axes` (all axes kept)
+    runtime_slice_grad(g, x, *bounds, axes, spans)      zeros of x's shape with g written at the slice
+
+`spans` holds one (start, stop, step) per axis; each is an int, None (open, as in Python's slice) or the string
+"tensor": the next of the bound inputs (a Tensor holding one int), in order. The bounds mean what Python's slice
+bounds mean (negative counts from the end, out of range clamps), as `x[:n]` does with an int n.
+
+The bounds never get gradients. runtime_slice_grad reads x for its shape only (known when the op runs, so one
+Program serves every batch size); its own gradient slices again, so double backward works.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from minipaddle.core.dispatch import apply
+from minipaddle.core.op import Meta, OpDef, register
+from minipaddle.core.tensor import Tensor
+
+__all__ = ["FROM_INPUT", "runtime_slice", "runtime_slice_grad"]
+
+FROM_INPUT = "tensor"  # a bound that is the next of the op's bound inputs
+
+
+def numpy_index(ndim: int, axes, spans, bounds, op: str) -> tuple:
+    """The numpy index the op applies: Python slices on `axes` (bounds filled from the inputs), `:` elsewhere."""
+    values = iter(bounds)
+    index = [builtins.slice(None)] * ndim
+    for axis, span in zip(axes, spans):
+        parts = []
+        for b in span:
+            if b == FROM_INPUT:
+                v = np.asarray(next(values)).reshape(-1)
+                if v.size != 1 or v.dtype.kind not in "iu":
+                    raise ValueError(f"{op}: a slice bound must be one int, got {v.size} values of {v.dtype}")
+                b = int(v[0])
+            parts.append(b)
+        if parts[2] == 0:
+            raise ValueError(f"{op}: the slice step must not be 0")
+        index[axis] = builtins.slice(*parts)
+    return tuple(index)
+
+
+def _sliced_meta(x: Meta, axes, spans) -> Meta:
+    shape = list(x.shape)
+    for axis, span in zip(axes, spans):
+        known = FROM_INPUT not in span and shape[axis] >= 0
+        shape[axis] = len(range(*builtins.slice(*span).indices(shape[axis]))) if known else -1
+    return Meta(tuple(shape), x.dtype)
+
+
+@register
+class RuntimeSlice(OpDef):
+    """x[spans] along `axes`, the bounds marked "tensor" from the inputs. A copy, not a view: an in-place write
+    to a view is replayed on its base by the view op's kernel alone (core/dispatch.py), without the bounds."""
+
+    name = "runtime_slice"
+    saves_inputs = False
+
+    def kernel(self, x, *bounds, axes, spans):
+        return np.array(x[numpy_index(x.ndim, axes, spans, bounds, self.name)], copy=True)
+
+    def grad(self, node, g):
+        x, bounds = node.inputs[0], node.inputs[1:]
+        return (runtime_slice_grad(g, x, bounds, node.attrs["axes"], node.attrs["spans"]),) + (None,) * len(bounds)
+
+    def infer_meta(self, x: Meta, *bounds: Meta, axes, spans) -> Meta:
+        return _sliced_meta(x, axes, spans)
+
+
+def runtime_slice(x: Tensor, bounds, axes, spans) -> Tensor:
+    return apply(RuntimeSlice, (x, *bounds), {"axes": tuple(axes), "spans": tuple(tuple(s) for s in spans)})
+
+
+@register
+class RuntimeSliceGrad(OpDef):
+    """Zeros of x's shape with g at x[spans] (x is read for its shape only): runtime_slice's gradient."""
+
+    name = "runtime_slice_grad"
+    saves_inputs = False
+
+    def kernel(self, g, x, *bounds, axes, spans):
+        out = np.zeros(x.shape, dtype=g.dtype)
+        out[numpy_index(x.ndim, axes, spans, bounds, self.name)] = g
+        return out
+
+    def grad(self, node, gg):
+        bounds = node.inputs[2:]
+        again = runtime_slice(gg, bounds, node.attrs["axes"], node.attrs["spans"])
+        return (again, None) + (None,) * len(bounds)
+
+    def infer_meta(self, g: Meta, x: Meta, *bounds: Meta, axes, spans) -> Meta:
+        return Meta(x.shape, g.dtype)
+
+
+def runtime_slice_grad(g: Tensor, x: Tensor, bounds, axes, spans) -> Tensor:
+    return apply(RuntimeSliceGrad, (g, x, *bounds), {"axes": tuple(axes), "spans": tuple(tuple(s) for s in spans)})

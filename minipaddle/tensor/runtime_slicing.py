@@ -1,0 +1,66 @@
+"""`x[:n]` where a slice bound is a Tensor whose value the Program has not computed yet (static mode, to_static).
+
+`getitem` splits such an index in two: the slices with run-time bounds become one `runtime_slice` op
+(ops/runtime_slice.py, which keeps every axis), and what is left of the index (ints, None, Ellipsis, constant
+slices, masks) applies to its result with those slices replaced by `:`, so each part keeps its meaning.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from minipaddle.core.tensor import Tensor
+from minipaddle.ops.runtime_slice import FROM_INPUT
+from minipaddle.tensor.runtime_shape import has_no_value
+
+__all__ = ["split_runtime_slices"]
+
+
+def _width(part) -> int:
+    """How many axes of x an index part covers."""
+    if part is None or part is Ellipsis:
+        return 0
+    is_mask = isinstance(part, (np.ndarray, Tensor)) and str(part.dtype).endswith("bool")
+    return part.ndim if is_mask and part.ndim else 1
+
+
+def _bound(b, fn: str, bounds: list):
+    if not has_no_value(b):
+        if isinstance(b, Tensor):
+            b = b.item()
+        if b is not None and (not isinstance(b, (int, np.integer)) or isinstance(b, bool)):
+            raise TypeError(f"{fn}: slice start, stop and step must be ints or None, got {type(b).__name__}")
+        return None if b is None else int(b)
+    if not b.dtype.is_integer or b.size not in (1, -1) or b.ndim > 1:
+        raise TypeError(
+            f"{fn}: a slice bound given as a Tensor must hold one int, got {b.dtype.name} of shape {b.shape}"
+        )
+    bounds.append(b)
+    return FROM_INPUT
+
+
+def split_runtime_slices(index, ndim: int, fn: str):
+    """None when no slice bound of `index` is a Tensor without a value; else (axes, spans, bounds, rest): the
+    runtime_slice arguments and the index left to apply to its result."""
+    parts = list(index) if isinstance(index, tuple) else [index]
+    if not any(isinstance(p, builtins.slice) and any(has_no_value(b) for b in (p.start, p.stop, p.step))
+               for p in parts):  # fmt: skip
+        return None
+    ellipsis_at = next((i for i, p in enumerate(parts) if p is Ellipsis), None)
+    covered = sum(_width(p) for p in parts)
+    axes, spans, bounds, rest = [], [], [], []
+    axis = 0
+    for i, part in enumerate(parts):
+        if i == ellipsis_at:
+            axis += max(ndim - covered, 0)
+        if isinstance(part, builtins.slice) and any(has_no_value(b) for b in (part.start, part.stop, part.step)):
+            spans.append(tuple(_bound(b, fn, bounds) for b in (part.start, part.stop, part.step)))
+            axes.append(axis)
+            part = builtins.slice(None)
+        rest.append(part)
+        axis += _width(part)
+    if axis > ndim and ellipsis_at is None:
+        raise IndexError(f"{fn}: too many indices for a tensor of {ndim} dimensions")
+    return axes, spans, bounds, tuple(rest)

@@ -1,0 +1,38 @@
+"""Functions whose slices and sizes come from `paddle.shape(x)` (run-time values in a Program), converted with an
+InputSpec of None batch. `functions(paddle)` makes them with the library given, so paddle 2.6.2
+(make_runtime_shapes.py) and minipaddle (tests/jit/test_runtime_shapes.py) run the same code. The slicing functions
+have deterministic, differentiable outputs; the creation ones return values (arange, eye, linspace) and random
+tensors, whose shapes and dtypes are compared (the two generators differ)."""
+
+BATCHES = (4, 6)
+
+
+def functions(paddle) -> tuple[tuple, tuple]:
+    """(SLICING, CREATION) functions written with `paddle`."""
+
+    def slice_head(x):
+        n = paddle.shape(x)[0]
+        return x[: n - 1] * 2
+
+    def slice_bounds(x):
+        n = paddle.shape(x)[0]
+        return x[1:n], x[n - 3 :, 1], x[:: n - 2], x[1 : n - 1, ::2]
+
+    def slice_negative_step(x):
+        n = paddle.shape(x)[0]
+        return x[n - 2 :: -1], x[..., : n - 2]
+
+    def creation_values(x):
+        n = paddle.shape(x)[0]
+        return paddle.arange(n), paddle.arange(1, n, 2), paddle.linspace(0, 1, n), paddle.arange(n, dtype="float32")
+
+    def creation_eye(x):
+        rows = paddle.shape(x)[0:1]
+        return paddle.eye(rows), paddle.eye(rows, paddle.shape(x)[1:2])
+
+    def creation_random(x):
+        n = paddle.shape(x)[0]
+        return (paddle.rand([n, 2]), paddle.randn([n]), paddle.uniform([n, 3], min=-2.0, max=2.0),
+                paddle.normal(shape=[n]), paddle.randint(0, 5, [n]), paddle.standard_normal([2, n]))  # fmt: skip
+
+    return (slice_head, slice_bounds, slice_negative_step), (creation_values, creation_eye, creation_random)

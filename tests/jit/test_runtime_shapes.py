@@ -1,0 +1,85 @@
+"""Slices and sizes that a Program computes (`x[:n]`, `paddle.arange(n)` with n = paddle.shape(x)[0]) under
+to_static with a None batch: one Program serves batch 4 and 6, with paddle 2.6.2's shapes, dtypes, values and
+gradients (tests/golden/jit/runtime_shapes.json, from make_runtime_shapes.py; random outputs by shape and dtype).
+runtime_slice's double backward is checked by the op table (gradgradcheck)."""
+
+import importlib.util
+import json
+import os
+
+import numpy as np
+import pytest
+
+import minipaddle as paddle
+from minipaddle.static import InputSpec
+
+GOLDEN = os.path.join(os.path.dirname(__file__), "..", "golden", "jit")
+
+
+def _functions():
+    spec = importlib.util.spec_from_file_location("runtime_shapes", os.path.join(GOLDEN, "runtime_shapes.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.BATCHES, *module.functions(paddle)
+
+
+BATCHES, SLICING, CREATION = _functions()
+with open(os.path.join(GOLDEN, "runtime_shapes.json")) as f:
+    RECORDED = json.load(f)["functions"]
+
+
+def _as_list(outs) -> list:
+    return list(outs) if isinstance(outs, (tuple, list)) else [outs]
+
+
+def _x(batch: int, grad: bool) -> paddle.Tensor:
+    return paddle.to_tensor(np.arange(batch * 5, dtype="float32").reshape(batch, 5), stop_gradient=not grad)
+
+
+def _check(fn, grad: bool, values: bool) -> None:
+    converted = paddle.jit.to_static(fn, input_spec=[InputSpec([None, 5], "float32")])
+    for batch in BATCHES:
+        want = RECORDED[fn.__name__][str(batch)]
+        x = _x(batch, grad)
+        outs = _as_list(converted(x))
+        assert [o.shape for o in outs] == want["shapes"]
+        assert [o.dtype.name for o in outs] == want["dtypes"]
+        if values:
+            for o, v in zip(outs, want["values"]):
+                np.testing.assert_allclose(o.numpy(), np.asarray(v), rtol=1e-6, atol=1e-6)
+        if grad:
+            paddle.add_n([o.sum() for o in outs]).backward()
+            np.testing.assert_allclose(x.grad.numpy(), np.asarray(want["grad"]), rtol=0, atol=0)
+    assert len(converted.program_cache) == 1, "one Program serves every batch size"
+
+
+@pytest.mark.parametrize("fn", SLICING, ids=lambda f: f.__name__)
+def test_slicing_with_tensor_bounds_equals_paddle_at_two_batch_sizes(fn):
+    _check(fn, grad=True, values=True)
+
+
+@pytest.mark.parametrize("fn", SLICING, ids=lambda f: f.__name__)
+def test_slicing_with_tensor_bounds_equals_dynamic(fn):
+    converted = paddle.jit.to_static(fn, input_spec=[InputSpec([None, 5], "float32")])
+    for batch in BATCHES:
+        for got, want in zip(_as_list(converted(_x(batch, False))), _as_list(fn(_x(batch, False)))):
+            np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_a_tensor_slice_bound_is_read_when_the_program_runs():
+    def head(x, n):
+        return x[:n]
+
+    converted = paddle.jit.to_static(head, input_spec=[InputSpec([None, 5], "float32"), InputSpec([], "int64")])
+    x = _x(6, False)
+    for n in (1, 4, -2, 9):
+        np.testing.assert_array_equal(converted(x, paddle.to_tensor(n)).numpy(), x.numpy()[:n])
+    assert len(converted.program_cache) == 1
+
+
+def test_a_float_tensor_bound_is_refused_with_the_function_named():
+    def bad(x):
+        return x[: paddle.shape(x)[0].astype("float32")]
+
+    with pytest.raises(TypeError, match="Tensor.__getitem__: a slice bound given as a Tensor must hold one int"):
+        paddle.jit.to_static(bad, input_spec=[InputSpec([None, 5], "float32")])(_x(4, False))
