@@ -22,6 +22,7 @@ from minipaddle.tensor.checks import (
     check_tensor,
     normalize_axis,
 )
+from minipaddle.tensor.runtime_creation import any_runtime, runtime_arange, runtime_eye, runtime_linspace
 from minipaddle.tensor.runtime_shape import runtime_shape
 
 __all__ = [
@@ -220,6 +221,9 @@ def arange(start=0, end=None, step=1, dtype=None, name=None) -> Tensor:
         >>> paddle.arange(5)               # [0, 1, 2, 3, 4] int64
         >>> paddle.arange(1, 2, 0.25)      # [1., 1.25, 1.5, 1.75] float32
     """
+    if any_runtime(start, end, step):  # bounds a Program computes: read when it runs
+        start, end = (0, start) if end is None else (start, end)
+        return runtime_arange(start, end, step, None if dtype is None else check_dtype(dtype, "arange"))
     start, step = _scalar(start, "arange", "start"), _scalar(step, "arange", "step")
     start, end = (0, start) if end is None else (start, _scalar(end, "arange", "end"))
     if step == 0:
@@ -242,6 +246,8 @@ def linspace(start, stop, num, dtype=None, name=None) -> Tensor:
     Example:
         >>> paddle.linspace(0, 1, 5)    # [0., 0.25, 0.5, 0.75, 1.]
     """
+    if any_runtime(start, stop, num):  # values a Program computes: read when it runs
+        return runtime_linspace(start, stop, num, _dtype_or(dtype, STATE.default_dtype, "linspace"))
     start, stop = _scalar(start, "linspace", "start"), _scalar(stop, "linspace", "stop")
     num = _scalar(num, "linspace", "num")
     if isinstance(num, bool) or not isinstance(num, (int, np.integer)) or num <= 0:
@@ -262,6 +268,9 @@ def eye(num_rows, num_columns=None, dtype=None, name=None) -> Tensor:
     Example:
         >>> paddle.eye(2, 3, dtype='int32')    # [[1, 0, 0], [0, 1, 0]]
     """
+    if any_runtime(num_rows, num_columns):  # sizes a Program computes: read when it runs
+        cols = num_rows if num_columns is None else num_columns
+        return runtime_eye(num_rows, cols, _dtype_or(dtype, STATE.default_dtype, "eye"))
     rows = _count(num_rows, "eye", "num_rows")
     cols = rows if num_columns is None else _count(num_columns, "eye", "num_columns")
     return ops.eye(rows, cols, _dtype_or(dtype, STATE.default_dtype, "eye"))

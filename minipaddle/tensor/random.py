@@ -29,6 +29,7 @@ from minipaddle.tensor.checks import (
     check_shape,
     check_tensor,
 )
+from minipaddle.tensor.runtime_creation import runtime_draw
 from minipaddle.tensor.write_back import write_back
 
 __all__ = [
@@ -115,6 +116,13 @@ def _shape(shape, fn: str) -> tuple:
     return shape
 
 
+def _draw(source: str, shape, fn: str, attrs: dict) -> Tensor:
+    """Random op `source` (uniform, gaussian, randint) of `shape`; a shape holding sizes a Program computes is
+    read when it runs (tensor/runtime_creation.py)."""
+    drawn = runtime_draw(source, shape, fn, attrs)
+    return drawn if drawn is not None else getattr(ops, source)(_shape(shape, fn), **attrs)
+
+
 def _float_dtype(dtype, fn: str) -> np.dtype:
     d = dtypes.default_float() if dtype is None else dtypes.to_dtype(dtype)
     if not d.is_floating:
@@ -152,7 +160,9 @@ def rand(shape, dtype=None, name=None) -> Tensor:
     Example:
         >>> paddle.rand([2, 3])
     """
-    return ops.uniform(_shape(shape, "rand"), _float_dtype(dtype, "rand"), 0.0, 1.0)
+    d = _float_dtype(dtype, "rand")
+    attrs = {"dtype": d, "min": 0.0, "max": 1.0}
+    return _draw("uniform", shape, "rand", attrs)
 
 
 def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None) -> Tensor:  # noqa: A002 (Paddle's names)
@@ -165,7 +175,8 @@ def uniform(shape, dtype=None, min=-1.0, max=1.0, seed=0, name=None) -> Tensor: 
     """
     lo, hi = check_number(min, "uniform", "min"), check_number(max, "uniform", "max")
     seed = _int(seed, "uniform", "seed")
-    return ops.uniform(_shape(shape, "uniform"), _float_dtype(dtype, "uniform"), float(lo), float(hi), seed)
+    attrs = {"dtype": _float_dtype(dtype, "uniform"), "min": float(lo), "max": float(hi), "seed": seed}
+    return _draw("uniform", shape, "uniform", attrs)
 
 
 def randn(shape, dtype=None, name=None) -> Tensor:
@@ -174,12 +185,14 @@ def randn(shape, dtype=None, name=None) -> Tensor:
     Example:
         >>> paddle.randn([2, 3])
     """
-    return ops.gaussian(_shape(shape, "randn"), _float_dtype(dtype, "randn"), 0.0, 1.0)
+    attrs = {"dtype": _float_dtype(dtype, "randn"), "mean": 0.0, "std": 1.0}
+    return _draw("gaussian", shape, "randn", attrs)
 
 
 def standard_normal(shape, dtype=None, name=None) -> Tensor:
     """The same as paddle.randn."""
-    return ops.gaussian(_shape(shape, "standard_normal"), _float_dtype(dtype, "standard_normal"), 0.0, 1.0)
+    attrs = {"dtype": _float_dtype(dtype, "standard_normal"), "mean": 0.0, "std": 1.0}
+    return _draw("gaussian", shape, "standard_normal", attrs)
 
 
 def normal(mean=0.0, std=1.0, shape=None, name=None) -> Tensor:
@@ -198,7 +211,8 @@ def normal(mean=0.0, std=1.0, shape=None, name=None) -> Tensor:
             raise ValueError(f"normal: std must be >= 0, got {std}")
         if shape is None:
             raise ValueError("normal: give `shape` when mean and std are numbers")
-        return ops.gaussian(_shape(shape, "normal"), dtypes.default_float().np, float(mean), float(std))
+        attrs = {"dtype": dtypes.default_float().np, "mean": float(mean), "std": float(std)}
+        return _draw("gaussian", shape, "normal", attrs)
     tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
     for t in tensors:
         check_float_tensor(t, "normal", "mean" if t is mean else "std")
@@ -228,7 +242,8 @@ def randint(low=0, high=None, shape=[1], dtype=None, name=None) -> Tensor:  # no
     d = dtypes.int64 if dtype is None else check_dtype(dtype, "randint")
     if not d.is_integer:
         raise TypeError(f"randint: dtype must be an integer dtype, got {d.name}")
-    return ops.randint(_shape(shape, "randint"), d.np, low, high)
+    attrs = {"dtype": d.np, "low": low, "high": high}
+    return _draw("randint", shape, "randint", attrs)
 
 
 def randperm(n, dtype="int64", name=None) -> Tensor:

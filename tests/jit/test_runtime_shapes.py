@@ -83,3 +83,45 @@ def test_a_float_tensor_bound_is_refused_with_the_function_named():
 
     with pytest.raises(TypeError, match="Tensor.__getitem__: a slice bound given as a Tensor must hold one int"):
         paddle.jit.to_static(bad, input_spec=[InputSpec([None, 5], "float32")])(_x(4, False))
+
+
+@pytest.mark.parametrize("fn", CREATION, ids=lambda f: f.__name__)
+def test_creation_with_tensor_sizes_equals_paddle_at_two_batch_sizes(fn):
+    _check(fn, grad=False, values=fn.__name__ != "creation_random")
+
+
+def test_random_draws_with_tensor_sizes_repeat_the_dynamic_draws_after_seed():
+    def draws(x):
+        n = paddle.shape(x)[0]
+        return paddle.rand([n, 2]), paddle.randn([n]), paddle.uniform([n], min=2.0, max=3.0, seed=5)
+
+    converted = paddle.jit.to_static(draws, input_spec=[InputSpec([None, 5], "float32")])
+    for batch in BATCHES:
+        paddle.seed(11)
+        got = converted(_x(batch, False))
+        paddle.seed(11)
+        want = (paddle.rand([batch, 2]), paddle.randn([batch]), paddle.uniform([batch], min=2.0, max=3.0, seed=5))
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g.numpy(), w.numpy())
+
+
+def test_the_program_keeps_the_sizes_known_when_it_is_built():
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(paddle.static.Program(), paddle.static.Program()):
+            x = paddle.static.data("x", [-1, 5], "float32")
+            n = paddle.shape(x)[0]
+            # paddle 2.6.2 says (-1, -1) and (-1, -1); the 2 and 5 are known, so minipaddle keeps them
+            assert paddle.rand([n, 2]).shape == [-1, 2]
+            assert paddle.eye(n, 5).shape == [-1, 5]
+            assert paddle.linspace(0, 1, 7).shape == [7]
+    finally:
+        paddle.disable_static()
+
+
+def test_a_float_size_tensor_is_refused_with_the_function_named():
+    def bad(x):
+        return paddle.eye(paddle.shape(x)[0].astype("float32"))
+
+    with pytest.raises(TypeError, match="eye: num_rows given as a Tensor must be int32 or int64"):
+        paddle.jit.to_static(bad, input_spec=[InputSpec([None, 5], "float32")])(_x(4, False))

@@ -1,6 +1,7 @@
 """Op-table section: the ops of dynamic-to-static (shape, assert, run_program and its grad, run_program_grad) and
 the ops whose sizes come from Tensors (full/reshape/expand/tile_with_..., a batch-agnostic converted model's;
-runtime_slice, x[:n] with n a Tensor)."""
+runtime_slice, x[:n] with n a Tensor; runtime_source / runtime_random_source, arange / eye / linspace / uniform ...
+with such sizes)."""
 
 from __future__ import annotations
 
@@ -129,6 +130,63 @@ ENTRIES += [
            lambda rng: [Sample((r(rng, 2, 3), r(rng, 5, 3), _size(1), _size(3)),
                                {"axes": (0,), "spans": ((ops.FROM_INPUT, ops.FROM_INPUT, None),)}, "x[i:j]")],
            double_grad=True, no_grad_args=(1,)),
+]  # fmt: skip
+
+
+def _source(*values, source, attrs, names, out):
+    return ops.runtime_source(source, attrs, out, scalars=dict(zip(names, values)))
+
+
+def _source_ref(*values, source, attrs, names, out):
+    filled = {**attrs, **{n: int(v) for n, v in zip(names, values)}}
+    dtype = filled.pop("dtype")
+    if source == "eye":
+        return np.eye(filled["num_rows"], filled["num_columns"], dtype=dtype)
+    if source == "linspace":
+        return np.linspace(filled["start"], filled["stop"], filled["num"]).astype(dtype)
+    return np.arange(filled["start"], filled["end"], filled["step"]).astype(dtype)
+
+
+def _source_samples(rng):
+    f32, i64 = np.dtype("float32"), np.dtype("int64")
+    return [
+        Sample(
+            (_size(5),),
+            {"source": "arange", "attrs": {"start": 0, "step": 1, "dtype": i64}, "names": ("end",), "out": (-1,)},
+            "arange(n)",
+        ),  # fmt: skip
+        Sample(
+            (_size(1), _size(9)),
+            {"source": "arange", "attrs": {"step": 3, "dtype": f32}, "names": ("start", "end"), "out": (-1,)},
+            "arange(i, n, 3)",
+        ),  # fmt: skip
+        Sample(
+            (_size(3), _size(4)),
+            {"source": "eye", "attrs": {"dtype": f32}, "names": ("num_rows", "num_columns"), "out": (-1, -1)},
+            "eye(n, m)",
+        ),  # fmt: skip
+        Sample(
+            (_size(4),),
+            {"source": "linspace", "attrs": {"start": 0.0, "stop": 1.0, "dtype": f32}, "names": ("num",), "out": (-1,)},
+            "linspace(0, 1, n)",
+        ),  # fmt: skip
+    ]
+
+
+def _seeded_uniform(*sizes, template):
+    paddle.seed(3)
+    attrs = {"shape": template, "dtype": np.dtype("float32"), "min": -2.0, "max": 2.0}
+    return ops.runtime_source("uniform", attrs, [-1 if t is None else t for t in template], sizes, sized="shape")
+
+
+def _seeded_uniform_ref(*sizes, template):
+    return np.random.default_rng(3).uniform(-2.0, 2.0, _template_ref(template, sizes)).astype(np.float32)
+
+
+ENTRIES += [
+    OpInfo("runtime_source", _source, _source_ref, _source_samples, grad=False, dtypes=("float32",)),
+    OpInfo("runtime_random_source", _seeded_uniform, _seeded_uniform_ref, _full_samples, grad=False,
+           dtypes=("float32",)),
 ]  # fmt: skip
 
 ENTRIES += [
