@@ -28,7 +28,7 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, set_static_mode
-from minipaddle.static import paddle_indexing, paddle_pooling  # noqa: F401 (they fill the tables)
+from minipaddle.static import paddle_indexing, paddle_pooling, paddle_rnn_ops  # noqa: F401 (they fill the tables)
 from minipaddle.static.builder import enable_static
 from minipaddle.static.paddle_grad_ops import append_paddle_backward
 from minipaddle.static.paddle_op_defaults import op_defaults
