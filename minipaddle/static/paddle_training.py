@@ -12,6 +12,11 @@ adam, adamw), a floor above, which installs it here.
 
 from __future__ import annotations
 
+import itertools
+import re
+
+from minipaddle.core.state import STATE, name_guard
+
 __all__ = ["rebuild_training"]
 
 _LOSS_GRAD = 0x101  # Paddle's OpRole Backward | Loss: the fill_constant of d(loss)/d(loss) = 1
@@ -56,6 +61,27 @@ def rebuild_training(program, left_out: list, attrs_of) -> str | None:
     # is registered as this optimizer's before minimize, which then uses it, and taken out of the variables the
     # Executor refreshes from optimizer.get_lr() after, so the loaded value stays.
     program.lr_feeds.append((lr[0], optimizer))
-    optimizer.minimize(program.global_block().var(loss_name))
+    with name_guard():
+        _count_past_taken_names(program)
+        optimizer.minimize(program.global_block().var(loss_name))
     program.lr_feeds[:] = [(n, o) for n, o in program.lr_feeds if o is not optimizer]
     return f"{type(optimizer).__name__} on loss {loss_name!r}, learning rate {lr[0]!r} (from static.load)"
+
+
+_NUMBERED = re.compile(r"^(.*)_(\d+)(?:\.tmp_\d+)?$")  # what unique_name makes: prefix_N, prefix_N.tmp_K
+
+
+def _count_past_taken_names(program) -> None:
+    """Start the (fresh) name counters past every name the read Program has, except the optimizer state's: the
+    rebuilt optimizer then names its accumulators as Paddle did (fc_0.w_0_moment1_0, which static.load fills)
+    whatever the counters were before the read, and minipaddle's backward names no variable like a read one."""
+    following: dict = {}
+    for v in program.list_vars():
+        if v.persistable and not v.is_parameter:
+            continue
+        for name in (v.name, v.name.split(".")[0]):
+            m = _NUMBERED.match(name)
+            if m:
+                following[m.group(1)] = max(following.get(m.group(1), 0), int(m.group(2)) + 1)
+    for prefix, n in following.items():
+        STATE.name_counters[prefix] = itertools.count(n)

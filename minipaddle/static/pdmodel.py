@@ -28,16 +28,26 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, set_static_mode
-from minipaddle.static import paddle_indexing, paddle_pooling  # noqa: F401 (they fill the tables)
+from minipaddle.static import paddle_indexing, paddle_pooling, paddle_rnn_ops  # noqa: F401 (they fill the tables)
 from minipaddle.static.builder import enable_static
+from minipaddle.static.paddle_grad_ops import append_paddle_backward
 from minipaddle.static.paddle_op_defaults import op_defaults
 from minipaddle.static.paddle_op_versions import OP_VERSIONS
 from minipaddle.static.paddle_ops import DTYPE_NUMBERS, INDEX_WRITERS, READERS, WRITERS, Shape, Steps, dtype_of
+from minipaddle.static.paddle_optimizer_ops import paddle_optimizer_ops
 from minipaddle.static.paddle_proto import AttrType, ProgramDesc, TensorDesc, VarTypeEnum
 from minipaddle.static.paddle_training import rebuild_training
 from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.pdmodel_checks import check_attr_types
-from minipaddle.static.program import OpDesc, Program, Variable, program_guard
+from minipaddle.static.program import (
+    ROLE_BACKWARD,
+    ROLE_FORWARD,
+    ROLE_OPTIMIZE,
+    OpDesc,
+    Program,
+    Variable,
+    program_guard,
+)
 from minipaddle.tensor.manipulation import assign, cast
 
 __all__ = [
@@ -845,12 +855,50 @@ def write_program_desc(program: Program) -> bytes:
     them for paddle.save(program) and static.save's `.pdmodel`: no feed or fetch ops; data variables marked
     need_check_feed, parameters is_parameter, and every persistable variable declared.
 
-    A NotImplementedError names a minipaddle op outside the translation table (a backward or optimizer op, for
-    one: the table translates the forward ops that inference models hold).
+    A training Program (one that holds minipaddle's backward and update ops) is written as Paddle's: its forward
+    ops, then the `*_grad` ops Paddle's append_backward generates for them (static/paddle_grad_ops.py), then one
+    sgd/momentum/adam/adamw op per parameter (static/paddle_optimizer_ops.py), so paddle 2.6 trains on from it.
+
+    A NotImplementedError names a minipaddle op outside the translation table, a forward op without a Paddle grad
+    op, or an update op that is not one of those four optimizers'.
     """
     w = _DescWriter(program, full_flags=True)
     for v in program.global_block().vars.values():
         if v.is_data or v.persistable:
             w.declare(v.name)
-    w.write_ops(inference_ops(program, 0, w.constants))
+    ops = program.global_block().ops
+    forward = [op for op in ops if op.role == ROLE_FORWARD]
+    if len(forward) == len(ops):
+        w.write_ops(inference_ops(program, 0, w.constants))
+        return w.desc.SerializeToString()
+    seed = next(op for op in ops if op.role == ROLE_BACKWARD)
+    if seed.type != "full_like" or float(seed.attrs.get("value", 0.0)) != 1.0:
+        raise NotImplementedError(f"write_program_desc: the backward does not start from d(loss)/d(loss) = 1 "
+                                  f"(its first op is '{seed.type}')")  # fmt: skip
+    w.write_ops(forward)
+    updates = paddle_optimizer_ops([op for op in ops if op.role == ROLE_OPTIMIZE],
+                                   any(type(o).__name__ == "AdamW" for _, o in program.lr_feeds))  # fmt: skip
+    loss = w.variables[seed.inputs["x"][0]]
+    by_name = {vd.name: vd for vd in w.block.vars}
+
+    def declare_grad(grad: str, name: str) -> None:
+        if grad in w.written:
+            return
+        w.written.add(grad)
+        vd = w.block.vars.add()
+        vd.CopyFrom(by_name[name])
+        vd.name, vd.persistable = grad, False
+        for flag in ("need_check_feed", "is_parameter", "stop_gradient"):
+            vd.ClearField(flag)
+
+    params = [inputs["Param"][0] for _, inputs, _, _ in updates]
+    append_paddle_backward(w.block, loss.name, loss.shape, DTYPE_NUMBERS[loss.dtype.name], params, declare_grad)
+    for kind, inputs, outputs, attrs in updates:
+        od = w.block.ops.add(type=kind)
+        for slot in sorted(inputs):
+            od.inputs.add(parameter=slot, arguments=inputs[slot])
+        for slot in sorted(outputs):
+            od.outputs.add(parameter=slot, arguments=outputs[slot])
+        for name, (typ, value) in sorted(attrs.items()):
+            _set_typed_attr(od.attrs.add(), name, typ, value)
     return w.desc.SerializeToString()

@@ -150,8 +150,10 @@ def test_static_save_writes_what_paddles_static_load_reads(static_mode, fresh_sc
     exe.run(startup)
     exe.run(main, feed=feed, fetch_list=[loss])
     prefix = str(tmp_path / "mlp")
-    with pytest.warns(UserWarning, match="JSON program, not Paddle's ProgramDesc"):  # the backward ops
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the training Program too is written as Paddle's (grad and adam ops)
         paddle.static.save(main, prefix)
+    assert open(prefix + ".pdmodel", "rb").read(1) == b"\n"
     params = restricted_loads(open(prefix + ".pdparams", "rb").read())  # plain dicts of arrays, as paddle's
     opt = restricted_loads(open(prefix + ".pdopt", "rb").read())
     layout = lambda arrays: {k: (type(v), v.shape, v.dtype) for k, v in arrays.items()}  # noqa: E731
@@ -177,9 +179,10 @@ def test_paddle_save_of_a_program_writes_its_program_desc(static_mode, fresh_sco
     paddle.save(test, str(tmp_path / "test.json.pdmodel"), format="minipaddle")  # minipaddle's JSON, on request
     assert open(tmp_path / "test.json.pdmodel", "rb").read(1) == b"{"
     assert str(paddle.load(str(tmp_path / "test.json.pdmodel"))) == str(test)
-    with pytest.warns(UserWarning, match="paddle.save: writing minipaddle's JSON program"):
-        paddle.save(main, str(tmp_path / "main.pdmodel"))  # with backward and optimizer ops: the JSON form
-    assert len(paddle.load(str(tmp_path / "main.pdmodel")).global_block().ops) == len(main.global_block().ops)
+    paddle.save(main, str(tmp_path / "main.pdmodel"))  # with backward and optimizer ops: Paddle's too
+    with pytest.warns(UserWarning, match="rebuilt them as minipaddle's own backward and Adam"):
+        back = paddle.load(str(tmp_path / "main.pdmodel"))
+    assert [op.type for op in back.global_block().ops] == [op.type for op in main.global_block().ops]
 
 
 PADDLE_READS = """
@@ -212,9 +215,7 @@ def test_paddle_loads_and_runs_what_minipaddle_saved(static_mode, fresh_scope, t
     exe.run(startup)
     exe.run(main, feed=feed, fetch_list=[loss])
     prefix = str(tmp_path / "mlp")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the training Program's .pdmodel is JSON; paddle's static.load never reads it
-        paddle.static.save(main, prefix)
+    paddle.static.save(main, prefix)
     paddle.save(test, prefix + "_test.pdmodel")
     np.save(tmp_path / "x.npy", feed["x"])
     expected = _output(exe, test, feed["x"])

@@ -1,8 +1,9 @@
 """The writers of static/paddle_ops.py beyond the layers' ops: tensor slicing (slice, strided_slice), `x[i] = v`
-(set_value), embedding (lookup_table_v2), the fused fc, adaptive pooling, split, hardsigmoid, and control flow (cond as
-conditional_block + select_input, while_loop as while). Each Program is saved as Paddle's .pdmodel (no JSON
-fallback) and read back by minipaddle with equal outputs; where paddle 2.6.2 is installed, its load_inference_model,
-jit.load and inference predictor run the files to the same outputs."""
+(set_value), embedding (lookup_table_v2), the fused fc, adaptive pooling, split, hardsigmoid, control flow (cond as
+conditional_block + select_input, while_loop as while), and nn.LSTM/nn.GRU with sequence_length (unstack, stack).
+Each Program is saved as Paddle's .pdmodel (no JSON fallback) and read back by minipaddle with equal outputs; where
+paddle 2.6.2 is installed, its load_inference_model, jit.load and inference predictor run the files to the same
+outputs."""
 
 from __future__ import annotations
 
@@ -101,9 +102,22 @@ def pools_1d_3d():
                                       "squeeze2", "scale", "concat", "elementwise_floordiv"}  # fmt: skip
 
 
+def lstm_gru_with_lengths():
+    """nn.LSTM and nn.GRU (two layers, bidirectional, time-major too) over samples of different lengths: each step
+    of a cell as ops between unstack and stack, the batch and the lengths known only when the Program runs."""
+    x = paddle.static.data("x", [None, 5, 3], "float32")
+    lengths = paddle.static.data("lengths", [None], "int64")
+    lstm = paddle.nn.LSTM(3, 4, num_layers=2, direction="bidirect")
+    gru = paddle.nn.GRU(3, 4, time_major=True)
+    out, (h, c) = lstm(x, sequence_length=lengths)
+    out2, h2 = gru(paddle.transpose(x, [1, 0, 2]), sequence_length=lengths)
+    feed = {"x": RNG.standard_normal((3, 5, 3)).astype("float32"), "lengths": np.array([5, 2, 4])}
+    return [x, lengths], [out, h, c, out2, h2], feed, {"unstack", "stack", "greater_than", "fill_any_like"}
+
+
 CASES = {"slicing_embedding_fc": slicing_embedding_fc, "cond_and_while_loop": cond_and_while_loop,
          "pools_and_split": pools_and_split, "indexing_and_cumsum": indexing_and_cumsum,
-         "pools_1d_3d": pools_1d_3d}  # fmt: skip
+         "pools_1d_3d": pools_1d_3d, "lstm_gru_with_lengths": lstm_gru_with_lengths}  # fmt: skip
 
 
 def save_case(name: str, tmp_path) -> tuple:

@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from minipaddle import ops
+from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn import functional as F
 from minipaddle.nn.initializer import Uniform
@@ -46,6 +47,8 @@ class RNNCellBase(Layer):
         def make(s):
             if isinstance(s, (list, tuple)) and s and isinstance(s[0], (list, tuple)):
                 return tuple(make(e) for e in s)
+            if STATE.static_mode:  # the batch is known only when the Program runs: states shaped by batch_ref
+                return _full_batch_like(batch_ref, batch_dim_idx, list(s), init_value, dtype)
             return Tensor(np.full((batch, *s), init_value, dtype=getattr(dtype, "np", dtype)))
 
         return make(shape)
@@ -215,10 +218,24 @@ def _map(fn, *trees):
     return fn(*trees)
 
 
+def _full_batch_like(batch_ref, batch_dim_idx: int, shape: list, value, dtype):
+    """[batch, *shape] filled with `value`, batch taken from batch_ref's axis batch_dim_idx as ops (what Paddle's
+    fill_constant_batch_size_like does): batch_ref summed to one value per sample, filled, broadcast against
+    `shape` (ops every writer has: Paddle's files and ONNX)."""
+    column = ops.sum(batch_ref, axis=tuple(a for a in range(batch_ref.ndim) if a != batch_dim_idx))
+    dtype = np.dtype(getattr(dtype, "np", dtype))
+    column = ops.reshape(ops.full_like(column, value, dtype), [-1] + [1] * len(shape))
+    return ops.add(column, Tensor(np.zeros(shape, dtype=dtype)))
+
+
 def _step_mask(sequence_length, steps: int, dtype) -> list:
-    """One [batch, 1] mask per step: 1 where the step lies within that sample's length."""
-    lengths = sequence_length.numpy().reshape(-1, 1)
-    return [Tensor((t < lengths).astype(dtype.np)) for t in range(steps)]
+    """One [batch, 1] mask per step: 1 where the step lies within that sample's length (as ops in static mode,
+    where the lengths are fed when the Program runs)."""
+    if not STATE.static_mode:
+        lengths = sequence_length.numpy().reshape(-1, 1)
+        return [Tensor((t < lengths).astype(dtype.np)) for t in range(steps)]
+    lengths = ops.reshape(sequence_length, [-1, 1])
+    return [ops.cast(ops.greater_than(lengths, ops.full_like(lengths, t)), dtype) for t in range(steps)]
 
 
 def run_cell(cell, inputs, initial_states=None, sequence_length=None, time_major=False, is_reverse=False):

@@ -1,0 +1,198 @@
+"""Paddle's backward ops for a training Program being written as Paddle's ProgramDesc (static/pdmodel.py).
+
+minipaddle's own backward is made of ordinary minipaddle ops (static/backward.py replays the grad rules), which
+Paddle's program would not hold: paddle 2.6's `append_backward` writes one generated `<type>_grad` op per forward
+op. So the backward is generated again here, from the Paddle forward ops already written, the way Paddle's grad
+makers do it: walk the forward ops in reverse, give each one that a needed gradient flows through its `_grad` op,
+name the gradient of `v` `v@GRAD`, and where `v` gets several shares name them `v@GRAD@RENAME@block0@k` and add
+them with a `sum` op. The root is Paddle's `fill_constant` of 1.0 into `loss@GRAD` (op_role Backward|Loss).
+
+GRAD_OPS says, per forward op type, which slots its grad op reads (a forward input or output slot by name, or
+`S@GRAD`: the gradient of forward output slot S) and which it writes (`S@GRAD`: the gradient of forward input
+slot S), in Paddle 2.6.2's own slot lists (as its append_backward writes them). The grad op carries the forward
+op's attributes, as Paddle's grad makers copy them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from minipaddle.static.paddle_proto import AttrType
+
+__all__ = ["GRAD_OPS", "append_paddle_backward"]
+
+ROLE_BACKWARD, ROLE_LOSS = 0x1, 0x100
+
+
+def _spec(text: str) -> tuple:
+    reads, writes = text.split("->")
+    return tuple(s.strip() for s in reads.split(",")), tuple(s.strip() for s in writes.split(","))
+
+
+_UNARY_OUT = "Out, Out@GRAD -> X@GRAD"  # the gradient from the result alone (relu: where Out > 0)
+_UNARY_X = "Out@GRAD, X -> X@GRAD"
+_UNARY_BOTH = "Out, Out@GRAD, X -> X@GRAD"
+_BINARY = "Out@GRAD, X, Y -> X@GRAD, Y@GRAD"
+_XSHAPE = "Out@GRAD, XShape -> X@GRAD"  # the input's shape, kept in XShape by the forward op
+
+GRAD_OPS = {t: _spec(s) for t, s in {
+    **dict.fromkeys(["relu", "tanh", "sigmoid", "exp", "sqrt", "softmax", "log_softmax", "relu6"], _UNARY_OUT),
+    **dict.fromkeys(["gelu", "leaky_relu", "abs", "log", "square", "hard_swish", "reduce_mean", "reduce_sum",
+                     "mean"], _UNARY_X),  # fmt: skip
+    **dict.fromkeys(["elu", "silu", "reduce_max", "reduce_min"], _UNARY_BOTH),
+    **dict.fromkeys(["elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_pow", "elementwise_max",
+                     "elementwise_min", "matmul_v2", "mul"], _BINARY),  # fmt: skip
+    **dict.fromkeys(["reshape2", "transpose2", "flatten_contiguous_range", "squeeze2"], _XSHAPE),
+    "unsqueeze2": "AxesTensor, AxesTensorList, Out@GRAD, XShape -> X@GRAD",
+    "elementwise_div": "Out, Out@GRAD, X, Y -> X@GRAD, Y@GRAD",
+    "pow": "FactorTensor, Out@GRAD, X -> X@GRAD",
+    "clip": "Max, Min, Out@GRAD, X -> X@GRAD",
+    "softmax_with_cross_entropy": "Label, Loss@GRAD, Softmax -> Logits@GRAD",
+    "slice": "EndsTensor, EndsTensorList, Input, Out@GRAD, StartsTensor, StartsTensorList -> Input@GRAD",
+    "conv2d": "Filter, Input, Output@GRAD -> Filter@GRAD, Input@GRAD",
+    "depthwise_conv2d": "Filter, Input, Output@GRAD -> Filter@GRAD, Input@GRAD",
+    "pool2d": "Out, Out@GRAD, X -> X@GRAD",
+    # Paddle's grad of scale and cast is the same op again (scale by the same factor, cast back)
+    "scale": "Out@GRAD -> X@GRAD",
+    "cast": "Out@GRAD -> X@GRAD",
+}.items()}  # fmt: skip
+
+# ops no gradient flows through: their outputs do not depend on the parameters for the backward
+_NO_GRAD = frozenset({"fill_constant", "shape", "arg_max", "arg_min", "equal", "not_equal", "less_than",
+                      "greater_than", "less_equal", "greater_equal", "logical_not", "logical_and", "assign_value",
+                      "uniform_random", "gaussian_random", "fill_any_like", "range", "one_hot_v2", "feed"})  # fmt: skip
+
+
+def _slots(vars_) -> dict:
+    return {v.parameter: list(v.arguments) for v in vars_}
+
+
+def _names(vars_) -> list:
+    return [n for v in vars_ for n in v.arguments]
+
+
+def _set_int(od, name: str, value: int) -> None:
+    for a in od.attrs:
+        if a.name == name:
+            a.i = value
+            return
+    od.attrs.add(name=name, type=AttrType["INT"], i=value)
+
+
+class _Backward:
+    def __init__(self, block, declare_grad) -> None:
+        self.block = block
+        self.declare_grad = declare_grad  # (grad name, forward name): declares the gradient variable
+        self.shares: Counter = Counter()  # how many gradient shares each variable gets
+        self.given: dict = {}  # variable -> the names of the shares written so far
+        self.summed: set = set()
+
+    def share_name(self, n: str) -> str:
+        """The name the next share of d/d`n` is written under (declared)."""
+        done = self.given.setdefault(n, [])
+        g = f"{n}@GRAD" if self.shares[n] == 1 else f"{n}@GRAD@RENAME@block0@{len(done)}"
+        done.append(g)
+        self.declare_grad(g, n)
+        return g
+
+    def grad_of(self, n: str) -> str:
+        """d/d`n`, all its shares added (Paddle's `sum` op, once they are all written)."""
+        g = f"{n}@GRAD"
+        parts = self.given.get(n, [])
+        if len(parts) > 1 and n not in self.summed:
+            self.summed.add(n)
+            self.declare_grad(g, n)
+            od = self.block.ops.add(type="sum")
+            od.inputs.add(parameter="X", arguments=parts)
+            od.outputs.add(parameter="Out", arguments=[g])
+            od.attrs.add(name="use_mkldnn", type=AttrType["BOOLEAN"], b=False)
+            od.attrs.add(name="mkldnn_data_type", type=AttrType["STRING"], s="float32")
+            _set_int(od, "op_role", ROLE_BACKWARD)
+        return g
+
+
+def append_paddle_backward(block, loss: str, loss_shape, loss_dtype: int, params: list, declare_grad) -> None:
+    """Append to the BlockDesc `block`, which holds the forward ops as Paddle's, the backward Paddle's
+    append_backward writes for `loss` and the parameters `params` (their gradients end as `p@GRAD`).
+    `declare_grad(grad_name, forward_name)` declares a gradient variable like its forward variable.
+
+    NotImplementedError names a forward op a needed gradient flows through whose grad op is outside GRAD_OPS.
+    """
+    forward = list(block.ops)
+    depends = set(params)
+    for od in forward:
+        if od.type not in _NO_GRAD and any(n in depends for n in _names(od.inputs)):
+            depends.update(_names(od.outputs))
+    reaches = {loss}
+    for od in reversed(forward):
+        if any(n in reaches for n in _names(od.outputs)):
+            reaches.update(_names(od.inputs))
+    needed = depends & reaches
+    through = [od for od in forward if od.type not in _NO_GRAD and any(n in needed for n in _names(od.outputs))]
+    for od in through:
+        if od.type not in GRAD_OPS:
+            raise NotImplementedError(f"write_program_desc: no Paddle grad op for the forward op '{od.type}' "
+                                      "(static/paddle_grad_ops.py GRAD_OPS)")  # fmt: skip
+    w = _Backward(block, declare_grad)
+    for od in through:
+        ins = _slots(od.inputs)
+        for slot in GRAD_OPS[od.type][1]:
+            w.shares.update(n for n in ins.get(slot.removesuffix("@GRAD"), []) if n in needed)
+    for od in forward:  # Paddle marks the op that computes the loss
+        if loss in _names(od.outputs):
+            _set_int(od, "op_role", ROLE_LOSS)
+    w.declare_grad(f"{loss}@GRAD", loss)
+    root = block.ops.add(type="fill_constant")
+    root.outputs.add(parameter="Out", arguments=[f"{loss}@GRAD"])
+    root.attrs.add(name="shape", type=AttrType["LONGS"]).longs.extend(int(s) for s in loss_shape)
+    root.attrs.add(name="value", type=AttrType["FLOAT"], f=1.0)
+    root.attrs.add(name="dtype", type=AttrType["INT"], i=loss_dtype)
+    root.attrs.add(name="force_cpu", type=AttrType["BOOLEAN"], b=False)
+    root.attrs.add(name="str_value", type=AttrType["STRING"], s="")
+    root.attrs.add(name="place_type", type=AttrType["INT"], i=-1)
+    _set_int(root, "op_role", ROLE_BACKWARD | ROLE_LOSS)
+    for od in reversed(through):
+        _grad_op(w, od, needed, set(params))
+    for p in params:
+        if p in w.given:
+            w.grad_of(p)
+
+
+def _grad_op(w: _Backward, od, needed: set, params: set) -> None:
+    reads, writes = GRAD_OPS[od.type]
+    ins, outs = _slots(od.inputs), _slots(od.outputs)
+    read_args = {}
+    for slot in reads:  # the gradients of the outputs first: all their shares are written by now
+        if slot.endswith("@GRAD"):
+            read_args[slot] = [w.grad_of(n) for n in outs[slot.removesuffix("@GRAD")]]
+        else:
+            read_args[slot] = ins.get(slot, outs.get(slot, []))
+    write_args, role_var = {}, []
+    for slot in writes:
+        args = [w.share_name(n) if n in needed else "@EMPTY@" for n in ins.get(slot.removesuffix("@GRAD"), [])]
+        write_args[slot] = [] if args == ["@EMPTY@"] else args  # Paddle leaves a lone unneeded gradient out
+        role_var += [pair for n, g in zip(ins.get(slot.removesuffix("@GRAD"), []), args) if n in params
+                     for pair in (n, f"{n}@GRAD")]  # fmt: skip
+    kind = od.type if od.type in ("scale", "cast") else f"{od.type}_grad"
+    g = w.block.ops.add(type=kind)
+    if kind in ("scale", "cast"):  # the same op on the gradient
+        (src,), (dst,) = read_args["Out@GRAD"], write_args["X@GRAD"]
+        g.inputs.add(parameter="X", arguments=[src])
+        g.outputs.add(parameter="Out", arguments=[dst])
+    else:
+        for slot in sorted(read_args):
+            g.inputs.add(parameter=slot, arguments=read_args[slot])
+        for slot in sorted(write_args):
+            g.outputs.add(parameter=slot, arguments=write_args[slot])
+    for a in od.attrs:
+        if a.name in ("op_role", "op_role_var"):
+            continue
+        copy = g.attrs.add()
+        copy.CopyFrom(a)
+        if kind == "scale" and a.name == "bias":  # d(s*x + b)/dx = s
+            copy.f = 0.0
+        if kind == "cast" and a.name in ("in_dtype", "out_dtype"):  # back to the input's dtype
+            other = "out_dtype" if a.name == "in_dtype" else "in_dtype"
+            copy.i = next(b.i for b in od.attrs if b.name == other)
+    _set_int(g, "op_role", ROLE_BACKWARD)
+    g.attrs.add(name="op_role_var", type=AttrType["STRINGS"]).strings.extend(role_var)
