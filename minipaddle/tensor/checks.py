@@ -245,3 +245,13 @@ def check_same_rank(x: Tensor, y: Tensor, fn: str, xarg: str = "x", yarg: str = 
     if x.ndim != y.ndim:
         raise ValueError(f"{fn}: {xarg} and {yarg} must have the same rank, got {list(x.shape)} and "
                          f"{list(y.shape)}")  # fmt: skip
+
+
+def check_flag(v, fn: str, arg: str) -> bool:
+    """A switch paddle 2.6 passes to its C++ op as a bool attribute: a bool, an int or None (False), as paddle
+    converts them; a string or a container is refused (paddle's 'must be bool' ValueError)."""
+    if v is None:
+        return False
+    if not isinstance(v, (bool, np.bool_, int, np.integer)):
+        raise TypeError(f"{fn}: {arg} must be a bool, got {type(v).__name__}")
+    return bool(v)

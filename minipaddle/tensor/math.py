@@ -461,6 +461,8 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None) -> Tensor:  # noqa: A002 
             f"y's rows ({y.shape[0]})"
         )
     out_shape = [x.shape[0], y.shape[1]]
+    if input.ndim not in (1, 2):  # paddle 2.6 broadcasts a row or a matrix, not a 0-d input
+        raise ValueError(f"addmm: input must be 1-D or 2-D, got shape {input.shape}")
     if input.ndim > 2 or builtins.any(d not in (1, o) for d, o in zip(reversed(input.shape), reversed(out_shape))):
         raise ValueError(f"addmm: input of shape {input.shape} does not broadcast to x @ y's shape {out_shape}")
     beta = check_number(beta, "addmm", "beta")
