@@ -24,7 +24,7 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_tensor
+from minipaddle.tensor.checks import check_flag, check_tensor
 from minipaddle.tensor.creation import ones
 from minipaddle.tensor.manipulation import squeeze, tile, transpose, unsqueeze
 from minipaddle.tensor.math import divide, multiply
@@ -168,6 +168,7 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
     rank = x.ndim
     _require(rank in (1, 2), f"{fn}: x should be a 1D or 2D real tensor, but got rank of x is {rank}")
     _check_framing_dtype(x, fn)
+    onesided = check_flag(onesided, fn, "onesided")
     if x.dtype.is_integer:  # Paddle's fft_r2c casts integers to float32
         x = ops.cast(x, dtypes.default_float().np)
     if rank == 1:

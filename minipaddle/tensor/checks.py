@@ -216,3 +216,42 @@ def check_probability(v, fn: str, arg: str) -> float:
     if not 0.0 <= v <= 1.0:  # NaN too
         raise ValueError(f"{fn}: {arg} must be a number in [0, 1], got {v!r}")
     return v
+
+
+# ---- what paddle's kernels refuse ------------------------------------------------------------------------------
+
+
+class PreconditionNotMetError(ValueError, RuntimeError):
+    """A value paddle 2.6 refuses in its kernels with PreconditionNotMet, a RuntimeError there, where Python's
+    convention says ValueError: both, so code written for either catches it (as numpy's AxisError is both a
+    ValueError and an IndexError)."""
+
+
+def check_not_empty(x: Tensor, fn: str, arg: str = "x", error=ValueError) -> Tensor:
+    """x must have elements: paddle 2.6 refuses to reduce, index with or multiply out an empty tensor."""
+    if x.size == 0:
+        raise error(f"{fn}: {arg} must not be empty, got a tensor of shape {list(x.shape)}")
+    return x
+
+
+def check_same_shape(x: Tensor, y: Tensor, fn: str, xarg: str = "x", yarg: str = "y", error=ValueError) -> None:
+    """x and y must have one shape (the losses and binary ops paddle 2.6 does not broadcast)."""
+    if tuple(x.shape) != tuple(y.shape):
+        raise error(f"{fn}: {xarg} and {yarg} must have the same shape, got {list(x.shape)} and {list(y.shape)}")
+
+
+def check_same_rank(x: Tensor, y: Tensor, fn: str, xarg: str = "x", yarg: str = "y") -> None:
+    """x and y must have one rank (they broadcast only dimension by dimension, as paddle 2.6's atan2)."""
+    if x.ndim != y.ndim:
+        raise ValueError(f"{fn}: {xarg} and {yarg} must have the same rank, got {list(x.shape)} and "
+                         f"{list(y.shape)}")  # fmt: skip
+
+
+def check_flag(v, fn: str, arg: str) -> bool:
+    """A switch paddle 2.6 passes to its C++ op as a bool attribute: a bool, an int or None (False), as paddle
+    converts them; a string or a container is refused (paddle's 'must be bool' ValueError)."""
+    if v is None:
+        return False
+    if not isinstance(v, (bool, np.bool_, int, np.integer)):
+        raise TypeError(f"{fn}: {arg} must be a bool, got {type(v).__name__}")
+    return bool(v)

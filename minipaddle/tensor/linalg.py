@@ -25,6 +25,7 @@ from minipaddle.tensor.checks import (
     check_broadcast,
     check_float_tensor,
     check_int,
+    check_not_empty,
     check_number,
     check_tensor,
     normalize_axes,
@@ -181,7 +182,7 @@ def norm(x, p="fro", axis=None, keepdim=False, name=None) -> Tensor:
     Example:
         >>> paddle.norm(paddle.to_tensor([[3., 4.], [0., 0.]]), p=2, axis=1)    # [5., 0.]
     """
-    check_tensor(x, "norm")
+    check_not_empty(check_tensor(x, "norm"), "norm")
     check_accepted(x, "frobenius_norm" if p == "fro" else "p_norm", "x", "norm")  # paddle checks as the op it runs
     p = _check_p(p, "norm")
     if isinstance(axis, (list, tuple)) and len(axis) > 2:
@@ -370,8 +371,8 @@ def outer(x, y, name=None) -> Tensor:
     Example:
         >>> paddle.outer(paddle.to_tensor([1.0, 2.0]), paddle.to_tensor([1.0, 10.0]))  # [[1., 10.], [2., 20.]]
     """
-    check_tensor(x, "outer")
-    check_tensor(y, "outer", "y")
+    check_not_empty(check_tensor(x, "outer"), "outer")
+    check_not_empty(check_tensor(y, "outer", "y"), "outer", "y")
     x, y = binary_operands(x, y, "outer")
     return ops.multiply(ops.reshape(x, (-1, 1)), ops.reshape(y, (1, -1)))
 

@@ -11,7 +11,14 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_bool, check_broadcast, check_number, check_tensor
+from minipaddle.tensor.checks import (
+    PreconditionNotMetError,
+    check_bool,
+    check_broadcast,
+    check_number,
+    check_same_shape,
+    check_tensor,
+)
 from minipaddle.tensor.math import binary_operands, broadcast_binary
 
 __all__ = [
@@ -168,6 +175,7 @@ def _close_args(x, y, rtol, atol, equal_nan, fn: str) -> tuple:
         # paddle 2.6 refuses to compare tensors of two dtypes here (no promotion, unlike the arithmetic functions)
         raise TypeError(f"{fn}: x and y must have the same dtype, got {x.dtype.name} and {y.dtype.name}")
     x, y = binary_operands(x, y, fn)
+    check_same_shape(x, y, fn, error=PreconditionNotMetError)  # paddle 2.6 compares without broadcasting
     rtol, atol = check_number(rtol, fn, "rtol"), check_number(atol, fn, "atol")
     return x, y, float(rtol), float(atol), check_bool(equal_nan, fn, "equal_nan")
 
@@ -198,6 +206,8 @@ def equal_all(x, y, name=None) -> Tensor:
     """
     check_tensor(x, "equal_all", "x")
     check_tensor(y, "equal_all", "y")
+    if y.ndim > x.ndim:  # (paddle 2.6 answers False for other shapes, but refuses a y of more dimensions)
+        raise ValueError(f"equal_all: y must not have more dimensions than x, got shapes {x.shape} and {y.shape}")
     if x.shape != y.shape:
         return ops.assign_value(np.asarray(False))
     x, y = binary_operands(x, y, "equal_all")

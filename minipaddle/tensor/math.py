@@ -29,6 +29,7 @@ from minipaddle.tensor.checks import (
     check_dtype,
     check_float_tensor,
     check_int,
+    check_not_empty,
     check_number,
     check_shape,
     check_size,
@@ -278,7 +279,7 @@ tanh = _float_unary(ops.tanh, "tanh")
 
 def _reduction(op_fn, fn: str, doc: str):
     def public(x, axis=None, keepdim=False, name=None) -> Tensor:
-        check_tensor(x, fn)
+        check_not_empty(check_tensor(x, fn), fn)
         return op_fn(x, normalize_axes(axis, x.ndim, fn), check_bool(keepdim, fn, "keepdim"))
 
     public.__name__ = public.__qualname__ = fn
@@ -288,7 +289,7 @@ def _reduction(op_fn, fn: str, doc: str):
 
 def sum(x, axis=None, dtype=None, keepdim=False, name=None) -> Tensor:  # noqa: A001
     """Sum over `axis` (None: all axes, giving a 0-d tensor). bool and int32 inputs sum to int64."""
-    check_tensor(x, "sum")
+    check_not_empty(check_tensor(x, "sum"), "sum")  # (paddle 2.6 refuses to reduce an empty tensor)
     if dtype is not None:
         x = ops.cast(x, check_dtype(dtype, "sum"))
     axes = None if axis is None else normalize_axes(axis, x.ndim, "sum")  # (`loss = y.sum()` skips the call)
@@ -297,7 +298,7 @@ def sum(x, axis=None, dtype=None, keepdim=False, name=None) -> Tensor:  # noqa: 
 
 def mean(x, axis=None, keepdim=False, name=None) -> Tensor:
     """Mean over `axis` (None: all axes, giving a 0-d tensor). Integer tensors give a truncated integer, as Paddle."""
-    check_tensor(x, "mean")
+    check_not_empty(check_tensor(x, "mean"), "mean")
     axes = None if axis is None else normalize_axes(axis, x.ndim, "mean")  # (`loss = y.mean()` skips the call)
     return ops.mean(x, axes, check_bool(keepdim, "mean", "keepdim"))
 
@@ -460,6 +461,8 @@ def addmm(input, x, y, beta=1.0, alpha=1.0, name=None) -> Tensor:  # noqa: A002 
             f"y's rows ({y.shape[0]})"
         )
     out_shape = [x.shape[0], y.shape[1]]
+    if input.ndim not in (1, 2):  # paddle 2.6 broadcasts a row or a matrix, not a 0-d input
+        raise ValueError(f"addmm: input must be 1-D or 2-D, got shape {input.shape}")
     if input.ndim > 2 or builtins.any(d not in (1, o) for d, o in zip(reversed(input.shape), reversed(out_shape))):
         raise ValueError(f"addmm: input of shape {input.shape} does not broadcast to x @ y's shape {out_shape}")
     beta = check_number(beta, "addmm", "beta")
@@ -569,7 +572,7 @@ def prod(x, axis=None, keepdim=False, dtype=None, name=None) -> Tensor:
     Example:
         >>> paddle.prod(paddle.to_tensor([[1., 2.], [3., 4.]]), axis=0)    # [3., 8.]
     """
-    check_tensor(x, "prod")
+    check_not_empty(check_tensor(x, "prod"), "prod")
     if dtype is not None:
         x = ops.cast(x, check_dtype(dtype, "prod"))
     elif x.dtype is dtypes.bool_:

@@ -21,7 +21,15 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
-from minipaddle.tensor.checks import MAX_ELEMENTS, check_float_tensor, check_number, check_tensor
+from minipaddle.tensor.checks import (
+    MAX_ELEMENTS,
+    PreconditionNotMetError,
+    check_float_tensor,
+    check_not_empty,
+    check_number,
+    check_same_rank,
+    check_tensor,
+)
 from minipaddle.tensor.math import binary_operands
 
 __all__ = [
@@ -90,6 +98,8 @@ def atan2(x, y, name=None) -> Tensor:
     Example:
         >>> paddle.atan2(paddle.to_tensor([1.0, -1.0]), paddle.to_tensor([-1.0, -1.0]))    # [2.3562, -2.3562]
     """
+    if isinstance(x, Tensor) and isinstance(y, Tensor):  # (a number for y is minipaddle's, broadcast as one)
+        check_same_rank(x, y, "atan2")  # paddle 2.6 broadcasts atan2's operands only at one rank
     x, y = _real_operands(x, y, "atan2")
     if x.dtype.is_floating:
         return ops.atan2(x, y)
@@ -162,7 +172,10 @@ def nextafter(x, y, name=None) -> Tensor:
     Example:
         >>> paddle.nextafter(paddle.to_tensor([1.0]), paddle.to_tensor([2.0]))    # [1.0000001] (float32)
     """
-    return ops.nextafter(*_real_operands(x, y, "nextafter", floats_only=True))
+    x, y = _real_operands(x, y, "nextafter", floats_only=True)
+    if x.shape != y.shape and x.ndim and y.ndim:  # paddle 2.6 broadcasts only a 0-d operand here
+        raise ValueError(f"nextafter: x and y must have the same shape (or one be 0-d), got {x.shape} and {y.shape}")
+    return ops.nextafter(x, y)
 
 
 def gcd(x, y, name=None) -> Tensor:
@@ -426,13 +439,13 @@ def multigammaln(x, p, name=None) -> Tensor:
     Example:
         >>> paddle.multigammaln(paddle.to_tensor([2.5, 3.0]), 2)    # [0.8570, 1.5502]
     """
-    check_float_tensor(x, "multigammaln")
+    check_not_empty(check_float_tensor(x, "multigammaln"), "multigammaln", error=PreconditionNotMetError)
     p = check_number(p, "multigammaln", "p")
     if not p >= 1:
         raise ValueError(f"multigammaln: p must be greater than or equal to 1, got {p}")
     if x.size * math.ceil(p) > MAX_ELEMENTS:  # one lgamma term per element and j = 1..p
-        raise ValueError(f"multigammaln: p = {p:g} needs {x.size} x {math.ceil(p):.3g} terms, more than the "
-                         f"{MAX_ELEMENTS:.3g} elements a tensor may hold here")  # fmt: skip
+        raise PreconditionNotMetError(f"multigammaln: p = {p:g} needs {x.size} x {math.ceil(p):.3g} terms, more "
+                                      f"than the {MAX_ELEMENTS:.3g} elements a tensor may hold here")  # fmt: skip
     halves = Tensor(0.5 * np.arange(1 - p, 1, 1, dtype=x.dtype.np))  # (as Paddle: 0.5 * arange(1 - p, 1))
     terms = ops.lgamma(ops.add(ops.reshape(x, tuple(x.shape) + (1,)), halves))
     constant = Tensor(np.asarray(0.25 * p * (p - 1) * math.log(math.pi), dtype=x.dtype.np))

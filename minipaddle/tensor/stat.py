@@ -15,7 +15,7 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor import math
-from minipaddle.tensor.checks import check_bool, check_tensor, normalize_axes, normalize_axis
+from minipaddle.tensor.checks import check_bool, check_not_empty, check_tensor, normalize_axes, normalize_axis
 
 __all__ = [
     "var",
@@ -138,7 +138,7 @@ def count_nonzero(x, axis=None, keepdim=False, name=None) -> Tensor:
     Example:
         >>> paddle.count_nonzero(paddle.to_tensor([[0, 1], [2, 3]]), axis=1)    # [1, 2]
     """
-    check_tensor(x, "count_nonzero")
+    check_not_empty(check_tensor(x, "count_nonzero"), "count_nonzero")
     axes = normalize_axes(axis, x.ndim, "count_nonzero")
     return ops.sum(ops.cast(x, dtypes.bool_), axes, check_bool(keepdim, "count_nonzero", "keepdim"))
 
@@ -155,7 +155,7 @@ def nansum(x, axis=None, dtype=None, keepdim=False, name=None) -> Tensor:
     Example:
         >>> paddle.nansum(paddle.to_tensor([1., float('nan'), 2.]))    # 3.
     """
-    check_tensor(x, "nansum")
+    check_not_empty(check_tensor(x, "nansum"), "nansum")
     return math.sum(_nan_to_zero(x), axis, dtype, keepdim)
 
 
@@ -166,7 +166,7 @@ def nanmean(x, axis=None, keepdim=False, name=None) -> Tensor:
     Example:
         >>> paddle.nanmean(paddle.to_tensor([1., float('nan'), 2.]))    # 1.5
     """
-    check_tensor(x, "nanmean")
+    check_not_empty(check_tensor(x, "nanmean"), "nanmean")
     total = nansum(x, axis, None, keepdim)
     axes = normalize_axes(axis, x.ndim, "nanmean")
     present = ops.logical_not(ops.isnan(x)) if x.dtype.is_floating else ops.full_like(x, True, np.bool_)

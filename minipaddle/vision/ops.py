@@ -13,7 +13,7 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.deform_conv import _shape_fits, deform_conv2d
 from minipaddle.nn.functional.window_args import ntuple
 from minipaddle.nn.initializer import Normal
-from minipaddle.tensor.checks import _int_scalar, check_float, check_float_tensor, check_tensor
+from minipaddle.tensor.checks import _int_scalar, check_flag, check_float, check_float_tensor, check_tensor
 from minipaddle.vision.models._utils import ConvNormActivation
 
 __all__ = ["nms", "roi_align", "RoIAlign", "roi_pool", "RoIPool", "ConvNormActivation"]
@@ -269,6 +269,7 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
     fn = "box_coder"
     check_float_tensor(prior_box, fn, "prior_box")
     check_float_tensor(target_box, fn, "target_box")
+    box_normalized = check_flag(box_normalized, fn, "box_normalized")
     if code_type not in _CODE_TYPES:
         raise ValueError(f"{fn}: code_type must be one of {_CODE_TYPES}, got {code_type!r}")
     if prior_box.ndim != 2 or prior_box.shape[1] != 4:

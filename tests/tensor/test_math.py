@@ -113,7 +113,8 @@ def test_all_any_and_reductions_on_any_dtype():
     x = paddle.to_tensor([[1, 0], [2, 3]])
     assert not paddle.all(x).item() and paddle.any(x).item()
     np.testing.assert_array_equal(paddle.all(x, axis=1).numpy(), [False, True])
-    assert paddle.any(paddle.zeros([2, 0])).shape == []
+    with pytest.raises(ValueError, match="any: x must not be empty"):  # as paddle 2.6 refuses
+        paddle.any(paddle.zeros([2, 0]))
 
 
 def test_add_n_addmm_kron_trace_multiplex():

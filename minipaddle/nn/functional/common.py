@@ -17,7 +17,7 @@ from minipaddle.nn.functional.window_args import (
     to_channels_first,
     to_channels_last,
 )
-from minipaddle.tensor.checks import check_float, check_tensor
+from minipaddle.tensor.checks import check_bool, check_float, check_tensor
 
 __all__ = [
     "interpolate",
@@ -99,6 +99,7 @@ def interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=F
         raise ValueError(f"{fn}: mode {mode!r} needs a {_MODE_DIMS[mode]}-D input, got shape {x.shape}")
     if mode == "nearest" and x.ndim == 3:
         raise ValueError(f"{fn}: mode 'nearest' needs a 4-D or 5-D input, got shape {x.shape}")
+    align_corners = check_bool(align_corners, fn, "align_corners")  # (paddle 2.6 refuses None here too)
     if align_corners and mode in ("nearest", "area"):
         raise ValueError(f"{fn}: align_corners can only be set with the modes linear, bilinear, bicubic, trilinear")
     if align_mode not in (0, 1):

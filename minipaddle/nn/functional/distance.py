@@ -7,7 +7,7 @@ import math
 
 from minipaddle import ops
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_float, check_tensor, normalize_axis
+from minipaddle.tensor.checks import check_flag, check_float, check_tensor, normalize_axis
 from minipaddle.tensor.math import binary_operands
 
 __all__ = ["cosine_similarity", "pairwise_distance"]
@@ -62,4 +62,4 @@ def pairwise_distance(x, y, p=2.0, epsilon=1e-6, keepdim=False, name=None) -> Te
     diff = ops.subtract(*binary_operands(x, y, "pairwise_distance"))
     if epsilon != 0.0:
         diff = ops.scale(diff, 1.0, float(epsilon))
-    return p_norm(diff, float(p), diff.ndim - 1, bool(keepdim))
+    return p_norm(diff, float(p), diff.ndim - 1, check_flag(keepdim, "pairwise_distance", "keepdim"))

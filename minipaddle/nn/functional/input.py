@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from minipaddle import ops
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_float, check_int, check_min_rank, check_tensor
+from minipaddle.tensor.checks import check_flag, check_float, check_int, check_min_rank, check_tensor
 
 __all__ = ["embedding", "one_hot", "label_smooth"]
 
@@ -23,6 +23,7 @@ def embedding(x, weight, padding_idx=None, sparse=False, name=None) -> Tensor:
     """
     check_tensor(x, "embedding")
     check_tensor(weight, "embedding", "weight")
+    check_flag(sparse, "embedding", "sparse")
     if not x.dtype.is_integer:
         raise TypeError(f"embedding: x must hold integer ids (int32 or int64), got {x.dtype.name}")
     if weight.ndim != 2:

@@ -49,6 +49,8 @@ def bilinear(x1, x2, weight, bias=None, name=None) -> Tensor:
     n = x1.shape[0]
     if x2.shape[0] != n or weight.shape[1:] != [x1.shape[1], x2.shape[1]]:
         raise ValueError(f"bilinear: shapes do not fit: x1 {x1.shape}, x2 {x2.shape}, weight {weight.shape}")
+    if bias is not None and bias.shape != [1, weight.shape[0]]:  # a row vector, as paddle 2.6 requires
+        raise ValueError(f"bilinear: bias must be of shape [1, {weight.shape[0]}], got {bias.shape}")
     # [N, 1, 1, in1] @ [out, in1, in2] -> [N, out, 1, in2]; times x2 and summed over in2 -> [N, out]
     left = ops.matmul(ops.reshape(x1, (n, 1, 1, x1.shape[1])), weight)
     out = ops.sum(ops.multiply(left, ops.reshape(x2, (n, 1, 1, x2.shape[1]))), (2, 3))

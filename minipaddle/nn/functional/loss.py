@@ -27,12 +27,15 @@ from minipaddle.core.state import in_dynamic_mode, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.input import label_smooth, one_hot
 from minipaddle.tensor.checks import (
+    PreconditionNotMetError,
     check_bool,
+    check_flag,
     check_float,
     check_float_tensor,
     check_int,
     check_nonnegative,
     check_probability,
+    check_same_shape,
     check_tensor,
     normalize_axis,
 )
@@ -229,11 +232,14 @@ def softmax_with_cross_entropy(logits, label, soft_label=False, ignore_index=-10
     check_tensor(logits, fn, "logits")
     check_tensor(label, fn, "label")
     axis = normalize_axis(axis, logits.ndim, fn)
+    soft_label = check_flag(soft_label, fn, "soft_label")
+    check_flag(numeric_stable_mode, fn, "numeric_stable_mode")  # (always stable here)
+    ignore_index = check_int(ignore_index, fn, "ignore_index")
     if label.ndim == logits.ndim - 1:
         label = ops.reshape(label, tuple(label.shape[:axis] + [1] + label.shape[axis:]))
     if soft_label and label.dtype != logits.dtype:
         label = ops.cast(label, logits.dtype)
-    prob, loss = ops.softmax_with_cross_entropy(logits, label, bool(soft_label), True, ignore_index, axis)
+    prob, loss = ops.softmax_with_cross_entropy(logits, label, soft_label, True, ignore_index, axis)
     return (loss, prob) if return_softmax else loss
 
 
@@ -370,6 +376,7 @@ def smooth_l1_loss(input, label, reduction="mean", delta=1.0, name=None) -> Tens
     delta = check_float(delta, "smooth_l1_loss", "delta")
     _check_reduction(reduction, "smooth_l1_loss")
     input, label = _float_pair(input, label, "smooth_l1_loss")
+    check_same_shape(input, label, "smooth_l1_loss", "input", "label")  # (paddle 2.6 does not broadcast them)
     r = ops.subtract(input, label)
     size = ops.abs(r)
     quadratic = ops.scale(ops.multiply(r, r), 0.5)
@@ -410,6 +417,7 @@ def binary_cross_entropy_with_logits(logit, label, weight=None, reduction="mean"
     fn = "binary_cross_entropy_with_logits"
     _check_reduction(reduction, fn)
     logit, label = _float_pair(logit, label, fn, ("logit", "label"))
+    check_same_shape(logit, label, fn, "logit", "label")  # (paddle 2.6 does not broadcast them)
     log_weight = None
     if pos_weight is not None:
         pw = ops.cast(check_tensor(pos_weight, fn, "pos_weight"), logit.dtype)
@@ -434,6 +442,7 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
     fn = "sigmoid_focal_loss"
     _check_reduction(reduction, fn)
     logit, label = _float_pair(logit, label, fn, ("logit", "label"))
+    check_same_shape(logit, label, fn, "logit", "label")
     if normalizer is not None:
         check_tensor(normalizer, fn, "normalizer")
         if normalizer.ndim > 1:
@@ -452,6 +461,9 @@ def sigmoid_focal_loss(logit, label, normalizer=None, alpha=0.25, gamma=2.0, red
 def log_loss(input, label, epsilon=1e-4, name=None) -> Tensor:
     """-label log(input + epsilon) - (1 - label) log(1 - input + epsilon), elementwise."""
     input, label = _float_pair(input, label, "log_loss")
+    if input.ndim != 2 or input.shape[1] != 1:  # one probability per row, as paddle 2.6 requires
+        raise ValueError(f"log_loss: input must be of shape [N, 1], got {input.shape}")
+    check_same_shape(input, label, "log_loss", "input", "label")
     epsilon = check_nonnegative(epsilon, "log_loss", "epsilon")
     positive = ops.multiply(label, ops.log(ops.scale(input, 1.0, epsilon)))
     negative = ops.multiply(ops.scale(label, -1.0, 1.0), ops.log(ops.scale(input, -1.0, 1.0 + epsilon)))
@@ -473,6 +485,7 @@ def kl_div(input, label, reduction="mean", name=None) -> Tensor:
     check_tensor(input, "kl_div", "input")
     check_tensor(label, "kl_div", "label")
     input, label = binary_operands(input, label, "kl_div")
+    check_same_shape(input, label, "kl_div", "input", "label")  # (paddle 2.6 does not broadcast them)
     loss = ops.kldiv_loss(input, label)
     if reduction == "batchmean":
         return ops.scale(ops.sum(loss), 1.0 / input.shape[0]) if input.ndim else loss
@@ -565,12 +578,20 @@ def ctc_loss(log_probs, labels, input_lengths, label_lengths, blank=0, reduction
                          f"{log_probs.shape} and {labels.shape}")  # fmt: skip
     if not log_probs.dtype.is_floating:
         raise TypeError(f"{fn}: log_probs must be a float tensor, got {log_probs.dtype.name}")
+    classes = log_probs.shape[2]
+    if classes >= 0 and not 0 <= blank < classes:  # (-1: known only when a static Program runs)
+        raise ValueError(f"{fn}: blank must be in [0, {classes}), the classes of log_probs, got {blank}")
+    for arg, t in (("input_lengths", input_lengths), ("label_lengths", label_lengths)):
+        if t.ndim != 1 or t.shape[0] not in (log_probs.shape[1], -1):  # paddle 2.6: PreconditionNotMet
+            raise PreconditionNotMetError(f"{fn}: {arg} must be 1-D with one length per sample "
+                                          f"({log_probs.shape[1]}), got shape {t.shape}")  # fmt: skip
     if in_dynamic_mode():
         steps = log_probs.shape[0]
         in_len, lab_len = input_lengths.numpy(), label_lengths.numpy()
         if in_len.max(initial=0) > steps or lab_len.max(initial=0) > labels.shape[1]:
             raise ValueError(f"{fn}: lengths exceed the padded sizes ({steps} steps, {labels.shape[1]} labels)")
-    loss = ops.warpctc(log_probs, labels, input_lengths, label_lengths, int(blank), bool(norm_by_times))
+    norm_by_times = check_flag(norm_by_times, fn, "norm_by_times")
+    loss = ops.warpctc(log_probs, labels, input_lengths, label_lengths, blank, norm_by_times)
     if reduction == "mean":
         return ops.mean(ops.divide(loss, ops.cast(label_lengths, loss.dtype)))
     return ops.sum(loss) if reduction == "sum" else loss

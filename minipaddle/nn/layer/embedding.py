@@ -11,7 +11,7 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.nn import functional as F
 from minipaddle.nn.initializer.initializer import write_values
 from minipaddle.nn.layer.layers import Layer
-from minipaddle.tensor.checks import check_int
+from minipaddle.tensor.checks import check_flag, check_int
 
 __all__ = ["Embedding"]
 
@@ -35,6 +35,7 @@ class Embedding(Layer):
         super().__init__()
         num_embeddings = check_int(num_embeddings, "Embedding", "num_embeddings")
         embedding_dim = check_int(embedding_dim, "Embedding", "embedding_dim")
+        check_flag(sparse, "Embedding", "sparse")
         if padding_idx is not None:
             padding_idx = check_int(padding_idx, "Embedding", "padding_idx")
         if num_embeddings <= 0:

@@ -21,7 +21,7 @@ from minipaddle.nn import functional as F
 from minipaddle.nn.initializer import Constant, Normal
 from minipaddle.nn.layer.layers import Layer
 from minipaddle.nn.param_attr import ParamAttr
-from minipaddle.tensor.checks import _int_scalar, check_dtype, check_int, check_nonnegative, check_tensor
+from minipaddle.tensor.checks import _int_scalar, check_dtype, check_flag, check_int, check_nonnegative, check_tensor
 
 __all__ = [
     "BatchNorm",
@@ -179,7 +179,8 @@ class BatchNorm(Layer):
         _running_stats(self, num_channels, self._dtype, moving_mean_name, moving_variance_name)
         self._data_layout, self._momentum, self._epsilon = data_layout, momentum, epsilon
         self._is_test, self._in_place = is_test, in_place
-        self._use_global_stats, self._trainable_statistics = use_global_stats, trainable_statistics
+        self._use_global_stats = check_flag(use_global_stats, "BatchNorm", "use_global_stats")
+        self._trainable_statistics = check_flag(trainable_statistics, "BatchNorm", "trainable_statistics")
 
     def forward(self, input):
         global_stats = (self._use_global_stats or not self.training) and not self._trainable_statistics
