@@ -125,3 +125,63 @@ def test_a_float_size_tensor_is_refused_with_the_function_named():
 
     with pytest.raises(TypeError, match="eye: num_rows given as a Tensor must be int32 or int64"):
         paddle.jit.to_static(bad, input_spec=[InputSpec([None, 5], "float32")])(_x(4, False))
+
+
+class Positional(paddle.nn.Layer):
+    """A batch-agnostic model using both: a position embedding of paddle.arange(batch), and the batch's first
+    rows but one, x[: n - 1] with n = x.shape[0] (a Tensor under a None batch)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = paddle.nn.Linear(5, 4)
+        self.pos = paddle.nn.Embedding(16, 4)
+
+    def forward(self, x):
+        n = x.shape[0]
+        h = self.fc(x) + self.pos(paddle.arange(n))
+        return h[: n - 1] * h[1:n]
+
+
+def _nets():
+    paddle.seed(2)
+    dynamic, converted = Positional(), Positional()
+    converted.set_state_dict(dynamic.state_dict())
+    return dynamic, paddle.jit.to_static(converted, input_spec=[InputSpec([None, 5], "float32", "x")])
+
+
+def test_jit_save_and_load_serve_two_batch_sizes(tmp_path):
+    dynamic, converted = _nets()
+    dynamic.eval()
+    converted.eval()  # jit.save traces in eval mode: the calls below then use the same Program
+    prefix = str(tmp_path / "positional")
+    paddle.jit.save(converted, prefix)
+    loaded = paddle.jit.load(prefix)
+    for batch in BATCHES:
+        x = paddle.to_tensor(np.random.default_rng(batch).standard_normal((batch, 5)).astype("float32"))
+        want = dynamic(x).numpy()
+        assert want.shape == (batch - 1, 4)
+        np.testing.assert_allclose(converted(x).numpy(), want, rtol=1e-6, atol=1e-6)
+        np.testing.assert_allclose(loaded(x).numpy(), want, rtol=1e-6, atol=1e-6)
+    assert converted.forward.get_traced_count() == 1
+    types = {op.type for op in loaded.program().global_block().ops}
+    assert {"runtime_slice", "runtime_source"} <= types
+
+
+def test_training_through_tensor_bound_slices_at_two_batch_sizes_equals_dynamic():
+    def train(net):
+        opt = paddle.optimizer.SGD(learning_rate=0.05, parameters=net.parameters())
+        losses = []
+        for step in range(6):
+            batch = BATCHES[step % 2]
+            x = paddle.to_tensor(np.random.default_rng(step).standard_normal((batch, 5)).astype("float32"))
+            loss = (net(x) ** 2).mean()
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            losses.append(float(loss))
+        return np.array(losses)
+
+    dynamic, converted = _nets()
+    np.testing.assert_allclose(train(converted), train(dynamic), rtol=1e-5, atol=1e-6)
+    for a, b in zip(dynamic.parameters(), converted.parameters()):
+        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5, atol=1e-6)
