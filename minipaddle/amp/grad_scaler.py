@@ -22,14 +22,10 @@ import numpy as np
 from minipaddle import ops
 from minipaddle.amp import auto_cast as _auto_cast
 from minipaddle.core import dtype as dtypes
-from minipaddle.core.inplace import apply_inplace
-from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, no_grad
 from minipaddle.core.tensor import Tensor
 
 __all__ = ["AmpScaler", "GradScaler", "OptimizerState", "ScaleRecord"]
-
-_CAST = get_op("cast")
 
 
 class OptimizerState(Enum):
@@ -132,7 +128,7 @@ class AmpScaler:
 
     def _unscale(self, optimizer) -> None:
         """grad /= scale for every gradient the optimizer updates (in each gradient's own dtype, computed in
-        float32 as paddle's check_finite_and_unscale), noting whether any holds Inf or NaN."""
+        float32), noting whether any holds Inf or NaN: one check_finite_and_unscale op (ops/loss_scaling.py)."""
         if not self._enable:
             return
         state = self._optimizer_states[id(optimizer)]
@@ -140,19 +136,23 @@ class AmpScaler:
             raise RuntimeError("unscale_() has already been called on this optimizer since the last update().")
         if state["state"] is OptimizerState.STEPPED:
             raise RuntimeError("unscale_() is being called after step().")
-        inverse = float(np.float32(1.0) / self._scale.numpy()[0])
-        found = False
-        with no_grad():
-            for param in _parameters_of(optimizer):
-                g = param.grad
-                if g is None:
-                    continue
-                if getattr(param, "_amp_master_grad", False) and g.dtype is not dtypes.float32:
+        params, grads = [], []
+        for param in _parameters_of(optimizer):
+            g = param.grad
+            if g is None:
+                continue
+            if getattr(param, "_amp_master_grad", False) and g.dtype is not dtypes.float32:
+                with no_grad():
                     param.grad = g = ops.cast(g, dtypes.float32)  # decorate(master_grad=True)
-                unscaled = ops.scale(ops.cast(g, dtypes.float32), inverse, 0.0)
-                apply_inplace(_CAST, g, (unscaled,), {"dtype": g.dtype.np})
-                if not found and not bool(ops.all(ops.isfinite(g)).item()):
-                    found = True
+            params.append(param)
+            grads.append(g)
+        found = False
+        if grads:  # one fused op over every gradient, as paddle's check_finite_and_unscale_
+            with no_grad():
+                *unscaled, found_inf = ops.check_finite_and_unscale(grads, self._scale)
+            for g, u in zip(grads, unscaled):
+                _take_over(g, u)
+            found = bool(found_inf.numpy()[0])
         self._found_inf = found
         state["state"] = OptimizerState.UNSCALED
 
@@ -291,6 +291,13 @@ class AmpScaler:
         self._incr_count = state_dict["incr_count"]
         self._decr_count = state_dict["decr_count"]
         self._use_dynamic_loss_scaling = state_dict["use_dynamic_loss_scaling"]
+
+
+def _take_over(grad: Tensor, unscaled: Tensor) -> None:
+    """grad := unscaled, in place as paddle's op writes its outputs into its inputs: the gradient object stays the
+    one the optimizer and the user hold, its version counts the change."""
+    grad._data = unscaled._data
+    grad._bump_version()
 
 
 def _parameters_of(optimizer) -> list:

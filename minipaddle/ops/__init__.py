@@ -40,6 +40,7 @@ from minipaddle.ops.interpolate import *  # noqa: F403
 from minipaddle.ops.jit_ops import *  # noqa: F403
 from minipaddle.ops.linalg import *  # noqa: F403
 from minipaddle.ops.logical import *  # noqa: F403
+from minipaddle.ops.loss_scaling import *  # noqa: F403
 from minipaddle.ops.manipulation import *  # noqa: F403
 from minipaddle.ops.matrix_functions import *  # noqa: F403
 from minipaddle.ops.nce_ops import *  # noqa: F403

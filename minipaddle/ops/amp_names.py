@@ -111,6 +111,8 @@ KEEP_OPS = {
     "lamb_param",
     "ema",
     "ema_square",
+    "check_finite_and_unscale",  # loss scaling: each gradient keeps its dtype
+    "update_loss_scaling",
 }
 
 

@@ -26,6 +26,7 @@ from tests.op_table import (
     jit_ops,
     linalg,
     logic,
+    loss_scaling,
     manipulation,
     math,
     nce_ops,
@@ -74,6 +75,7 @@ SECTIONS += [collective]  # paddle.distributed's collectives as ops (identity on
 SECTIONS += [fake_quant]  # quantization: the fake-quant ops, quantize_linear / dequantize_linear
 SECTIONS += [jit_ops]  # paddle.jit: shape, assert, run_program (a converted function) and run_program_grad
 SECTIONS += [tensor_array]  # tensor arrays: create_array, write_to_array, read_from_array, tensor_array_to_tensor
+SECTIONS += [loss_scaling]  # AMP: check_finite_and_unscale, update_loss_scaling
 
 OP_TABLE: list[OpInfo] = [entry for section in SECTIONS for entry in section.ENTRIES]
 
