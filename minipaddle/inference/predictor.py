@@ -22,10 +22,12 @@ import os
 import sys
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from minipaddle.core.state import op_hook
 from minipaddle.core.tensor import Tensor as PaddleTensor
 from minipaddle.inference.config import Config
 from minipaddle.inference.handle import Tensor
@@ -36,6 +38,7 @@ from minipaddle.inference.passes import (
     inference_op_replace_pass,
     memory_optimize_pass,
 )
+from minipaddle.inference.profile import ProfileHook, profile_report
 from minipaddle.static.executor import Executor, Scope, compile_block, run_plan, scope_guard
 from minipaddle.static.files import arrays_to_bytes, atomic_write
 from minipaddle.static.io import load_inference_model
@@ -152,7 +155,9 @@ class Predictor:
         self._outputs = {n: Tensor(n, block.var(n).dtype.np, False) for n in model.fetches}
         self._env: dict | None = None  # the last run's arrays (paddle keeps them in the predictor's scope)
         self._hooks: list = []
-        self._profile: dict = {}  # op type -> [calls, seconds], with Config.enable_profile()
+        self._profile: dict = {}  # op type -> OpStats, with Config.enable_profile()
+        if model.config._profile:  # paddle prints the report when the predictor is destroyed
+            weakref.finalize(self, _print_report, self._profile)
 
     # ---- names and handles --------------------------------------------------------------------------------------
 
@@ -209,24 +214,22 @@ class Predictor:
                                  f"{list(shape)} (-1: any size)")  # fmt: skip
             env[name] = arr
         with _math_threads(model.config._math_threads):
-            if self._hooks or model.config._profile:
-                self._run_stepwise(env)
+            if model.config._profile:  # the timer on this thread's op door, for this run only
+                with op_hook(ProfileHook(self._profile)):
+                    self._run_plan(env)
             else:
-                run_plan(model.plan, env)
+                self._run_plan(env)
         for name, h in self._outputs.items():
             h._array = env[name]
             h._shape = list(env[name].shape)
         self._env = env
 
-    def _run_stepwise(self, env: dict) -> None:
-        """One step at a time: for the profile's timings and the output hooks."""
-        for step in self._model.plan:
-            t0 = time.perf_counter()
+    def _run_plan(self, env: dict) -> None:
+        if not self._hooks:
+            run_plan(self._model.plan, env)
+            return
+        for step in self._model.plan:  # one step at a time, for the output hooks
             run_plan([step], env)
-            if self._model.config._profile:
-                entry = self._profile.setdefault(step.desc.type, [0, 0.0])
-                entry[0] += 1
-                entry[1] += time.perf_counter() - t0
             for hook in self._hooks:
                 for name in step.desc.output_names():
                     if name in env:
@@ -267,17 +270,19 @@ class Predictor:
         return self._model.program
 
     def profile_report(self) -> str:
-        """With Config.enable_profile(): a table of op types by total time over all runs so far."""
+        """With Config.enable_profile(): paddle's profiling report of the runs so far (what is printed when the
+        predictor is destroyed)."""
         if not self._model.config._profile:
             raise RuntimeError("Predictor.profile_report: call config.enable_profile() before create_predictor")
-        total = sum(s for _, s in self._profile.values()) or 1.0
-        lines = [f"{'op':<28}{'calls':>8}{'total ms':>12}{'ratio':>9}"]
-        for op, (calls, secs) in sorted(self._profile.items(), key=lambda kv: -kv[1][1]):
-            lines.append(f"{op:<28}{calls:>8}{secs * 1e3:>12.3f}{secs / total:>9.1%}")
-        return "\n".join(lines)
+        return profile_report(self._profile)
 
     def __repr__(self) -> str:
         return f"<paddle.inference.Predictor inputs={self.get_input_names()} outputs={self.get_output_names()}>"
+
+
+def _print_report(stats: dict) -> None:
+    if stats:  # a predictor that never ran has nothing to report
+        print(profile_report(stats), end="", flush=True)
 
 
 class _math_threads:

@@ -3,12 +3,15 @@ and the outputs stay those of the unoptimized model), PredictorPool in threads."
 
 from __future__ import annotations
 
+import gc
 import threading
 
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_limits
 
 from minipaddle import inference
+from minipaddle.core.state import STATE
 from tests.inference.models import conv_bn_mlp, lenet, run_program, save_static
 
 
@@ -41,7 +44,8 @@ def test_outputs_with_and_without_ir_optim_agree(models, name, shape):
     x = np.random.default_rng(1).standard_normal(shape).astype("float32")
     plain = _run(inference.create_predictor(_config(models, name, switch_ir_optim=False)), x)
     optimized = _run(inference.create_predictor(_config(models, name, enable_memory_optim=None)), x)
-    (reference,) = run_program(str(models / name), {"x": x})
+    with threadpool_limits(1):  # the predictor's BLAS threads (1 by default): several split a GEMM's sums otherwise
+        (reference,) = run_program(str(models / name), {"x": x})
     np.testing.assert_allclose(plain, reference, rtol=0, atol=0)
     np.testing.assert_allclose(optimized, plain, rtol=1e-5, atol=1e-5)
 
@@ -264,16 +268,32 @@ def test_math_threads_are_set_while_running(models):
     assert {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"} == before
 
 
-def test_profile_and_hooks(models):
+def test_profile_and_hooks(models, capsys):
     c = _config(models, "lenet")
     c.enable_profile()
     p = inference.create_predictor(c)
     calls = []
     p.register_output_hook(lambda op, name, t: calls.append(op))
-    _run(p, np.ones((1, 1, 28, 28), "float32"))
+    for _ in range(3):
+        _run(p, np.ones((1, 1, 28, 28), "float32"))
+    assert STATE.hooks == ()  # the timer is on the door only while the predictor runs
+    lines = p.profile_report().splitlines()
+    assert lines[1] == "------------------------->     Profiling Report     <-------------------------"
+    assert lines[3:6] == ["Place: CPU", "Time unit: ms", "Sorted by total time in descending order in the same thread"]
+    assert lines[7].split() == ["Event", "Calls", "Total", "Min.", "Max.", "Ave.", "Ratio."]
+    rows = {r.split()[0]: r.split()[1:] for r in lines[8:]}
+    ops = [s.desc.type for s in p._model.plan]
+    assert rows == {f"thread0::{op}": rows[f"thread0::{op}"] for op in set(ops)}  # one row per op type
+    assert all(int(r[0]) == 3 * ops.count(k[9:]) for k, r in rows.items())  # every op of every run
+    totals = [float(r[1]) for r in rows.values()]
+    assert totals == sorted(totals, reverse=True) and abs(sum(float(r[5]) for r in rows.values()) - 1) < 1e-4
+    assert all(float(r[2]) <= float(r[4]) <= float(r[3]) for r in rows.values())  # min <= mean <= max
+    assert calls.count("conv2d_fusion") == 6
+    capsys.readouterr()
     report = p.profile_report()
-    assert report.splitlines()[0].split() == ["op", "calls", "total", "ms", "ratio"]
-    assert "conv2d_fusion" in report and calls.count("conv2d_fusion") == 2
+    del p
+    gc.collect()
+    assert capsys.readouterr().out == report  # printed when the predictor goes, as paddle's does
     with pytest.raises(RuntimeError, match="enable_profile"):
         inference.create_predictor(_config(models, "lenet")).profile_report()
 
