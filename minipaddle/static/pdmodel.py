@@ -375,9 +375,14 @@ class _Reader:
             else:
                 mapping[n] = f"{first}.{k}"
                 k += 1
-        for desc in block.ops[first_op:]:
+        # the op's own ops, and those of the sub-blocks it made (a while_loop's cond and body read its variables)
+        made = block.ops[first_op:] + [d for b in self.program.blocks if b.idx > block.idx for d in b.ops]
+        for desc in made:
             desc.inputs = {s: [mapping.get(n, n) for n in ns] for s, ns in desc.inputs.items()}
             desc.outputs = {s: [mapping.get(n, n) for n in ns] for s, ns in desc.outputs.items()}
+            for key in ("true_outs", "false_outs", "body_outs", "cond_outs"):
+                if key in desc.attrs:
+                    desc.attrs[key] = [mapping.get(n, n) for n in desc.attrs[key]]
         for old, new in mapping.items():
             var = block.vars.pop(old)
             if block.has_var(new) and new != old:  # Paddle writes an existing variable in place
