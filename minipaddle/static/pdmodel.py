@@ -28,7 +28,7 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, set_static_mode
-from minipaddle.static import paddle_indexing, paddle_pooling, paddle_rnn_ops  # noqa: F401 (they fill the tables)
+from minipaddle.static import paddle_indexing, paddle_loss_ops, paddle_pooling, paddle_rnn_ops  # noqa: F401 (tables)
 from minipaddle.static.builder import enable_static
 from minipaddle.static.paddle_grad_ops import append_paddle_backward
 from minipaddle.static.paddle_op_defaults import op_defaults
@@ -880,6 +880,8 @@ def write_program_desc(program: Program) -> bytes:
     if seed.type != "full_like" or float(seed.attrs.get("value", 0.0)) != 1.0:
         raise NotImplementedError(f"write_program_desc: the backward does not start from d(loss)/d(loss) = 1 "
                                   f"(its first op is '{seed.type}')")  # fmt: skip
+    # what the forward ops read (a max pool's indices only minipaddle's backward reads: pool2d then, as Paddle's)
+    w.read = {n for op in forward for ns in op.inputs.values() for n in ns} | {seed.inputs["x"][0]}
     w.write_ops(forward)
     updates = paddle_optimizer_ops([op for op in ops if op.role == ROLE_OPTIMIZE],
                                    any(type(o).__name__ == "AdamW" for _, o in program.lr_feeds))  # fmt: skip
