@@ -466,10 +466,8 @@ def _fill_by_parts(parts, value, dtype):
     if source is None:
         return paddle.full(known, value, dtype)
     var, dim = source.var, source.dims[0]
-    line = paddle.transpose(var, [dim] + [d for d in range(var.ndim) if d != dim]) if dim else var
-    line = paddle.reshape(line, [-1 if i == 0 else s for i, s in enumerate(line.shape)])
-    for _ in range(line.ndim - 1):
-        line = line[:, 0] if line.ndim > 1 else line
+    others = [d for d in range(var.ndim) if d != dim]  # summed away: one value along the run-time dimension (a
+    line = paddle.sum(var, axis=others) if others else var  # sum, not a reshape: other sizes may be run-time too)
     line = paddle.full_like(line, 0, dtype)  # zeros of shape [size of the run-time dimension]
     where = known.index(None)
     shaped = paddle.reshape(line, [1] * where + [-1] + [1] * (len(known) - where - 1))

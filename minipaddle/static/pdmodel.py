@@ -28,7 +28,7 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, set_static_mode
-from minipaddle.static import paddle_indexing, paddle_pooling, paddle_rnn_ops  # noqa: F401 (they fill the tables)
+from minipaddle.static import paddle_indexing, paddle_loss_ops, paddle_pooling, paddle_rnn_ops  # noqa: F401 (tables)
 from minipaddle.static.builder import enable_static
 from minipaddle.static.paddle_grad_ops import append_paddle_backward
 from minipaddle.static.paddle_op_defaults import op_defaults
@@ -375,9 +375,14 @@ class _Reader:
             else:
                 mapping[n] = f"{first}.{k}"
                 k += 1
-        for desc in block.ops[first_op:]:
+        # the op's own ops, and those of the sub-blocks it made (a while_loop's cond and body read its variables)
+        made = block.ops[first_op:] + [d for b in self.program.blocks if b.idx > block.idx for d in b.ops]
+        for desc in made:
             desc.inputs = {s: [mapping.get(n, n) for n in ns] for s, ns in desc.inputs.items()}
             desc.outputs = {s: [mapping.get(n, n) for n in ns] for s, ns in desc.outputs.items()}
+            for key in ("true_outs", "false_outs", "body_outs", "cond_outs"):
+                if key in desc.attrs:
+                    desc.attrs[key] = [mapping.get(n, n) for n in desc.attrs[key]]
         for old, new in mapping.items():
             var = block.vars.pop(old)
             if block.has_var(new) and new != old:  # Paddle writes an existing variable in place
@@ -875,6 +880,8 @@ def write_program_desc(program: Program) -> bytes:
     if seed.type != "full_like" or float(seed.attrs.get("value", 0.0)) != 1.0:
         raise NotImplementedError(f"write_program_desc: the backward does not start from d(loss)/d(loss) = 1 "
                                   f"(its first op is '{seed.type}')")  # fmt: skip
+    # what the forward ops read (a max pool's indices only minipaddle's backward reads: pool2d then, as Paddle's)
+    w.read = {n for op in forward for ns in op.inputs.values() for n in ns} | {seed.inputs["x"][0]}
     w.write_ops(forward)
     updates = paddle_optimizer_ops([op for op in ops if op.role == ROLE_OPTIMIZE],
                                    any(type(o).__name__ == "AdamW" for _, o in program.lr_feeds))  # fmt: skip

@@ -1,13 +1,19 @@
 """Recurrent networks in static mode and in Paddle's files: nn.LSTM/nn.GRU with sequence_length build a Program
 whose batch and lengths are known only when it runs (the initial states shaped by the input, the step masks as
-ops), and that Program computes what the same network computes in dynamic mode."""
+ops), and that Program computes what the same network computes in dynamic mode. Paddle's fused `rnn` op over a
+time axis known only at run time reads as while loops (static/paddle_rnn_ops.py) that run any length."""
 
 from __future__ import annotations
+
+import json
+import os
+import subprocess
 
 import numpy as np
 import pytest
 
 import minipaddle as paddle
+from tests.golden_files import GOLDEN_ROOT, read_arrays
 
 RNG = np.random.default_rng(11)
 
@@ -66,3 +72,66 @@ def test_a_static_rnn_takes_any_batch_size(static_mode):
             o, hh = exe.run(main, feed={"x": x, "lengths": np.full([batch], 4)}, fetch_list=[out, h])
             assert o.shape == (batch, 4, 4) and hh.shape == (1, batch, 4)
             np.testing.assert_allclose(o[:, -1], hh[0], rtol=1e-6)  # full-length samples end in their last output
+
+
+MODELS = GOLDEN_ROOT / "paddle_models" / "models"
+PADDLE_PYTHON = "/work/paddle-venv/bin/python"
+
+
+def _run_loaded(prefix, feed: dict) -> tuple:
+    exe = paddle.static.Executor()
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        program, feeds, fetches = paddle.static.load_inference_model(str(prefix), exe)
+        return program, exe.run(program, feed={f: feed[f] for f in feeds}, fetch_list=fetches)
+
+
+def test_paddles_rnn_over_run_time_steps_reads_as_while_loops(static_mode):
+    """paddle 2.6.2's jit.save of a 2-layer LSTM and a bidirectional GRU with InputSpec [None, None, 4]: its rnn
+    ops read as one while_loop per cell and direction, equal to paddle's outputs."""
+    io = read_arrays(MODELS / "rnn_runtime_steps.io.npz")
+    feed = {"x0": io["input:x0"], "x1": io["input:x1"]}
+    program, outs = _run_loaded(MODELS / "rnn_runtime_steps", feed)
+    assert [op.type for op in program.global_block().ops].count("while") == 4  # 2 LSTM layers + 2 GRU directions
+    for i, got in enumerate(outs):
+        np.testing.assert_allclose(got, io[f"output:{i}"], rtol=1e-5, atol=1e-6)
+
+
+def test_the_while_loops_run_sequences_of_any_length(static_mode):
+    """The recorded lengths are 1 and 2 (of 2 steps): a longer input that starts with the same two steps gives
+    paddle's outputs, then zeros (past each length nothing changes, in either direction)."""
+    io = read_arrays(MODELS / "rnn_runtime_steps.io.npz")
+    x = np.concatenate([io["input:x0"], RNG.standard_normal((2, 5, 4)).astype("float32")], axis=1)
+    _, outs = _run_loaded(MODELS / "rnn_runtime_steps", {"x0": x, "x1": io["input:x1"]})
+    y, h, c, z, hz = outs
+    assert y.shape == (2, 7, 6) and z.shape == (2, 7, 6)
+    for got, i in ((y[:, :2], 0), (h, 1), (c, 2), (z[:, :2], 3), (hz, 4)):
+        np.testing.assert_allclose(got, io[f"output:{i}"], rtol=1e-5, atol=1e-6)
+    assert not y[:, 2:].any() and not z[:, 2:].any()
+
+
+PADDLE_RUNS = """
+import json, sys
+import numpy.random
+import numpy as np
+import paddle
+paddle.enable_static()
+exe = paddle.static.Executor(paddle.CPUPlace())
+program, feeds, fetches = paddle.static.load_inference_model(sys.argv[1], exe)
+io = np.load(sys.argv[2])
+print(json.dumps([o.tolist() for o in exe.run(program, feed={f: io[f] for f in feeds}, fetch_list=fetches)]))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(PADDLE_PYTHON), reason="real Paddle 2.6 is not installed here")
+def test_the_while_loops_equal_paddle_at_another_length(static_mode, tmp_path):
+    x = RNG.standard_normal((3, 6, 4)).astype("float32")
+    n = np.array([4, 1, 6])  # lengths n % 2 + 1: 1, 2, 1 of 6 steps
+    np.savez(tmp_path / "io.npz", x0=x, x1=n)
+    result = subprocess.run([PADDLE_PYTHON, "-c", PADDLE_RUNS, str(MODELS / "rnn_runtime_steps"),
+                             str(tmp_path / "io.npz")], capture_output=True, text=True, timeout=180,
+                            cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    _, outs = _run_loaded(MODELS / "rnn_runtime_steps", {"x0": x, "x1": n})
+    for got, want in zip(outs, json.loads(result.stdout.strip().splitlines()[-1])):
+        np.testing.assert_allclose(got, np.array(want, "float32"), rtol=1e-5, atol=1e-6)

@@ -2,7 +2,7 @@
 `*_grad` ops Paddle's append_backward generates (static/paddle_grad_ops.py) and one sgd/momentum/adam/adamw op per
 parameter (static/paddle_optimizer_ops.py), beside the .pdparams and .pdopt. minipaddle reads it back and trains on
 with the same losses; where paddle 2.6.2 is installed, paddle loads the three files and trains on with the same
-losses too."""
+losses too: an MLP with each of the four optimizers, and a small CNN classifier (conv2d, pools, cross_entropy)."""
 
 from __future__ import annotations
 
@@ -34,24 +34,43 @@ def fresh_scope():
         yield scope
 
 
-def _trained(kind: str, tmp_path) -> tuple:
-    """An MLP (used twice: a shared relu output, so one gradient has two shares) trained one step and saved, then
-    trained STEPS more: (prefix, feed, loss name, the STEPS losses)."""
+def _mlp(rng) -> tuple:
+    """An MLP whose first layer's output is used twice (one gradient in two shares): (loss, feed)."""
+    x = paddle.static.data("x", [None, 4], "float32")
+    y = paddle.static.data("y", [None, 1], "float32")
+    h = paddle.nn.functional.relu(paddle.static.nn.fc(x, 8))
+    h2 = paddle.tanh(paddle.static.nn.fc(h, 8)) + h * 0.5
+    loss = paddle.mean((paddle.static.nn.fc(h2, 1) - y) ** 2)
+    feed = {"x": rng.standard_normal((5, 4)).astype("float32"), "y": rng.standard_normal((5, 1)).astype("float32")}
+    return loss, feed
+
+
+def _cnn(rng) -> tuple:
+    """A small classifier: conv2d, max and avg pools, flatten, linear, cross_entropy (softmax_with_cross_entropy
+    and the mean over the labels not ignored)."""
+    F = paddle.nn.functional
+    x = paddle.static.data("x", [None, 1, 8, 8], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    h = F.avg_pool2d(F.max_pool2d(F.relu(paddle.nn.Conv2D(1, 4, 3, padding=1)(x)), 2), 2)
+    loss = F.cross_entropy(paddle.nn.Linear(16, 3)(paddle.flatten(h, 1)), y)
+    return loss, {"x": rng.standard_normal((4, 1, 8, 8)).astype("float32"), "y": np.array([[0], [2], [1], [2]])}
+
+
+NETS = {"mlp": _mlp, "cnn": _cnn}
+TRAINED = [("mlp", kind) for kind in sorted(OPTIMIZERS)] + [("cnn", "momentum"), ("cnn", "adam")]
+
+
+def _trained(kind: str, tmp_path, net: str = "mlp") -> tuple:
+    """`net` trained one step with optimizer `kind` and saved, then trained STEPS more: (prefix, feed, loss name,
+    the STEPS losses)."""
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
-        x = paddle.static.data("x", [None, 4], "float32")
-        y = paddle.static.data("y", [None, 1], "float32")
-        h = paddle.nn.functional.relu(paddle.static.nn.fc(x, 8))
-        h2 = paddle.tanh(paddle.static.nn.fc(h, 8)) + h * 0.5
-        out = paddle.static.nn.fc(h2, 1)
-        loss = paddle.mean((out - y) ** 2)
+        loss, feed = NETS[net](np.random.default_rng(7))
         OPTIMIZERS[kind][0]().minimize(loss)
-    rng = np.random.default_rng(7)
-    feed = {"x": rng.standard_normal((5, 4)).astype("float32"), "y": rng.standard_normal((5, 1)).astype("float32")}
     exe = paddle.static.Executor()
     exe.run(startup)
     exe.run(main, feed=feed, fetch_list=[loss])
-    prefix = str(tmp_path / kind)
+    prefix = str(tmp_path / f"{net}_{kind}")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no JSON fallback: the whole training Program is Paddle's
         paddle.static.save(main, prefix)
@@ -88,9 +107,16 @@ def test_the_training_pdmodel_holds_paddles_grad_and_optimizer_ops(static_mode, 
     assert slots(first_layer.outputs) == {"X@GRAD": [], "Y@GRAD": ["fc_0.w_0@GRAD"]}  # none for the data
 
 
-@pytest.mark.parametrize("kind", sorted(OPTIMIZERS))
-def test_minipaddle_reads_its_training_files_back_and_trains_on_equal(static_mode, fresh_scope, tmp_path, kind):
-    prefix, feed, loss, losses = _trained(kind, tmp_path)
+def test_a_cnn_training_pdmodel_has_paddles_conv_pool_and_loss_grads(static_mode, fresh_scope, tmp_path):
+    types = [op.type for op in _ops(_trained("momentum", tmp_path, "cnn")[0])]
+    assert {"softmax_with_cross_entropy_grad", "pool2d_grad", "conv2d_grad", "reshape2_grad", "relu_grad",
+            "elementwise_div_grad", "reduce_sum_grad"} <= set(types)  # fmt: skip
+    assert "max_pool2d_with_index" not in types  # the indices only minipaddle's backward reads: Paddle's pool2d
+
+
+@pytest.mark.parametrize("net, kind", TRAINED)
+def test_minipaddle_reads_its_training_files_back_and_trains_on_equal(static_mode, fresh_scope, tmp_path, net, kind):
+    prefix, feed, loss, losses = _trained(kind, tmp_path, net)
     with paddle.static.scope_guard(paddle.static.Scope()):
         with pytest.warns(UserWarning, match="rebuilt them as"):
             program = paddle.load(prefix + ".pdmodel")
@@ -128,9 +154,9 @@ print(json.dumps([float(exe.run(program, feed=feed, fetch_list=[loss])[0]) for _
 
 @pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists(PADDLE_PYTHON), reason="real Paddle 2.6 is not installed here")
-@pytest.mark.parametrize("kind", sorted(OPTIMIZERS))
-def test_paddle_trains_on_from_minipaddles_files_with_equal_losses(static_mode, fresh_scope, tmp_path, kind):
-    prefix, feed, loss, losses = _trained(kind, tmp_path)
+@pytest.mark.parametrize("net, kind", TRAINED)
+def test_paddle_trains_on_from_minipaddles_files_with_equal_losses(static_mode, fresh_scope, tmp_path, net, kind):
+    prefix, feed, loss, losses = _trained(kind, tmp_path, net)
     for k, v in feed.items():
         np.save(f"{prefix}.{k}.npy", v)
     result = subprocess.run([PADDLE_PYTHON, "-c", PADDLE_TRAINS, prefix, loss, str(STEPS)], capture_output=True,

@@ -164,6 +164,23 @@ class RnnLengths(paddle.nn.Layer):
         return y, h, c, z, hg
 
 
+class RnnRuntimeSteps(paddle.nn.Layer):
+    """The rnn op over a time axis known only at run time (InputSpec [None, None, 4]): a 2-layer LSTM, then a
+    bidirectional GRU, over padded sequences of lengths n % 2 + 1 (1 and 2), so the outputs of longer inputs
+    that start with the same two steps are these, then zeros."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = paddle.nn.LSTM(4, 6, num_layers=2)
+        self.gru = paddle.nn.GRU(6, 3, direction="bidirect")
+
+    def forward(self, x, n):
+        lengths = n % 2 + 1
+        y, (h, c) = self.lstm(x, sequence_length=lengths)
+        z, hg = self.gru(y, sequence_length=lengths)
+        return y, h, c, z, hg
+
+
 def cond_while(x):
     """to_static with a tensor `if` (conditional_block) and a while_loop (while)."""
     if paddle.mean(x) > 0:
@@ -226,6 +243,7 @@ MODELS = {
     "cond_while": (None, [([None, 3], "float32")], True),
     "quant_qat": (qat_net, [([None, 1, 4, 4], "float32")], True),
     "rnn_lengths": (RnnLengths, [([None, 5, 4], "float32"), ([None], "int64")], True),
+    "rnn_runtime_steps": (RnnRuntimeSteps, [([None, None, 4], "float32"), ([None], "int64")], True),
     "index_pool": (IndexPool, [([None, 4, 6], "float32"), ([None, 2, 4, 4, 6], "float32")], True),
 }
 
