@@ -107,8 +107,8 @@ class Communicator:
         )
 
     def _wait(self, request, what: str) -> None:
-        """Poll a non-blocking request until it completes or the deadline passes (sleeping a little between polls
-        so that ranks oversubscribing the cores leave them to the ranks that compute)."""
+        """Wait for a non-blocking request until it completes or the deadline passes (spinning, then sleeping
+        between tests: see Spin)."""
         deadline = time.monotonic() + collective_timeout()
         if not _poll(request.Test, deadline):
             raise RuntimeError(
@@ -360,13 +360,66 @@ def _check_divisible(x: np.ndarray, n: int, what: str) -> None:
         raise ValueError(f"{what}: the first dimension ({x.shape[:1]}) must be divisible by the {n} ranks")
 
 
+_SPIN_ENV = "MINIPADDLE_SPIN_SECONDS"  # seconds a wait keeps testing without sleeping before it backs off
+_SPIN_WHEN_CORES_FREE = 5e-3
+
+
+class Spin:
+    """How long a wait spins (tests its request back to back) before it starts sleeping between tests.
+
+    Sleeping costs a wait the rest of the sleep after the data arrived (the kernel wakes a sleeper late by ~50 us
+    to a scheduler tick), so a collective that completes in 100 us could take 1-20 ms. Spinning answers at once
+    but burns the core, which is right only when each rank of this node has a core of its own: then it spins up
+    to 5 ms, otherwise (ranks oversubscribing the cores) not at all, leaving the cores to the ranks that compute.
+    MINIPADDLE_SPIN_SECONDS overrides the choice (0 never spins)."""
+
+    def __init__(self, seconds: float | None = None) -> None:
+        self.seconds = _spin_seconds() if seconds is None else seconds
+
+    def wait(self, done, deadline: float) -> bool:
+        """Call `done()` until it is true (True) or the deadline passes (False): back to back for `seconds`,
+        then sleeping a little longer between calls each time, up to 1 ms."""
+        if done():
+            return True
+        spin_until = time.monotonic() + self.seconds
+        while time.monotonic() < spin_until:
+            if done():
+                return True
+        pause = 0.0
+        while not done():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(pause)
+            pause = min(pause * 2 + 1e-5, 1e-3)
+        return True
+
+
+def _spin_seconds() -> float:
+    value = os.environ.get(_SPIN_ENV)
+    if value is not None:
+        try:
+            seconds = float(value)
+        except ValueError:
+            raise ValueError(f"{_SPIN_ENV}: expected a number of seconds, got {value!r}") from None
+        if not seconds >= 0:
+            raise ValueError(f"{_SPIN_ENV}: expected a number of seconds >= 0, got {value!r}")
+        return seconds
+    return _SPIN_WHEN_CORES_FREE if MPI.COMM_WORLD.Get_size() <= _cores() else 0.0
+
+
+def _cores() -> int:
+    """The cores this process may run on (its affinity, where the OS tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+_SPIN: list[Spin] = []  # the process's Spin, made at the first wait (the environment is read once)
+
+
 def _poll(done, deadline: float) -> bool:
-    """Call `done()` until it is true (True) or the deadline passes (False), sleeping a little longer between
-    calls each time, up to 1 ms, so ranks oversubscribing the cores leave them to the ranks that compute."""
-    pause = 0.0
-    while not done():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(pause)
-        pause = min(pause * 2 + 1e-5, 1e-3)
-    return True
+    """Wait for `done()` with the process's Spin (see Spin)."""
+    if not _SPIN:
+        _SPIN.append(Spin())
+    return _SPIN[0].wait(done, deadline)
