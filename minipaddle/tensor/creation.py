@@ -13,9 +13,12 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Place, Tensor
 from minipaddle.tensor.checks import (
+    MAX_ELEMENTS,
+    PreconditionNotMetError,
     _int_arg,
     _int_scalar,
     check_dtype,
+    check_int,
     check_number,
     check_shape,
     check_size,
@@ -380,7 +383,13 @@ triu = _triangle(ops.triu, "triu", "upper")
 def _tri_indices(row, col, offset, dtype, lower: bool, fn: str) -> Tensor:
     row = _int_arg(row, fn, "row")
     col = row if col is None else _int_arg(col, fn, "col")
-    offset = _int_arg(offset, fn, "offset")
+    offset = check_int(offset, fn, "offset")
+    # paddle 2.6 refuses a negative size when it allocates (PreconditionNotMet), except tril_indices' row, which
+    # gives no rows; sizes beyond int64 it cannot even pass
+    row = check_int(row, fn, "row")
+    for arg, v in (("row", row), ("col", col)):
+        if v > MAX_ELEMENTS or (v < 0 and not (lower and arg == "row")):
+            raise PreconditionNotMetError(f"{fn}: {arg} must be an int in [0, {MAX_ELEMENTS}], got {v}")
     d = check_dtype(dtype, fn)
     if d not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"{fn}: dtype must be int32 or int64, got {d.name}")

@@ -24,6 +24,7 @@ from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor import manipulation
 from minipaddle.tensor.checks import (
+    INT64_MAX,
     _as_dtype,
     _int,
     _int_arg,
@@ -184,7 +185,10 @@ def _int_list(v, fn: str, arg: str) -> list[int]:
         v = [v]
     if not isinstance(v, list | tuple):
         raise TypeError(f"{fn}: {arg} must be a list or tuple of ints, got {type(v).__name__}")
-    return [_int_scalar(e, fn, f"{arg}[{i}]") for i, e in enumerate(v)]
+    out = [_int_scalar(e, fn, f"{arg}[{i}]") for i, e in enumerate(v)]
+    if any(not -INT64_MAX - 1 <= e <= INT64_MAX for e in out):  # (paddle 2.6 holds them as int64 attributes)
+        raise ValueError(f"{fn}: {arg} must hold ints in int64's range, got {out}")
+    return out
 
 
 def _strided(fn: str, x, axes, starts, ends, strides) -> Tensor:
@@ -199,6 +203,11 @@ def _strided(fn: str, x, axes, starts, ends, strides) -> Tensor:
         )
     if 0 in strides:
         raise ValueError(f"{fn}: strides must not be 0, got {strides}")
+    for a, s, e, st in zip(axes, starts, ends, strides):
+        d = x.shape[a]
+        if st < 0 and d >= 0 and (s + d if s < 0 else s) < (e + d if e < 0 else e):  # as paddle 2.6 refuses
+            raise ValueError(f"{fn}: with the negative stride {st}, start {s} must not come before end {e} "
+                             f"(axis {a} of size {d})")  # fmt: skip
     index = [builtins.slice(None)] * x.ndim
     for a, s, e, st in zip(axes, starts, ends, strides):
         index[a] = builtins.slice(s, e, st)  # Python slicing clamps out-of-range bounds, as Paddle does
@@ -217,6 +226,8 @@ def slice(input, axes, starts, ends) -> Tensor:  # noqa: A001 (Paddle's name)
 
 def strided_slice(x, axes, starts, ends, strides, name=None) -> Tensor:
     """x[starts[i]:ends[i]:strides[i]] along each of `axes` (negative strides walk backwards)."""
+    if strides is None:  # (paddle 2.6 has no default for them)
+        raise TypeError("strided_slice: strides must be a list or tuple of ints, got NoneType")
     return _strided("strided_slice", x, axes, starts, ends, strides)
 
 

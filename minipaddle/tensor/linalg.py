@@ -305,7 +305,8 @@ def histogram(input, bins=100, min=0, max=0, name=None) -> Tensor:  # noqa: A002
     check_tensor(input, "histogram", "input")
     if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 1:
         raise ValueError(f"histogram: bins must be a positive int, got {bins!r}")
-    lo, hi = check_number(min, "histogram", "min"), check_number(max, "histogram", "max")
+    # ints, as paddle 2.6's histogram op holds them (a float range is refused there too)
+    lo, hi = check_int(min, "histogram", "min"), check_int(max, "histogram", "max")
     if hi < lo:
         raise ValueError(f"histogram: max must be larger than or equal to min, got min={lo} and max={hi}")
     return ops.histogram(input, int(bins), lo, hi)

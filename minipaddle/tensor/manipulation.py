@@ -313,7 +313,7 @@ def reverse(x, axis, name=None) -> Tensor:
 def roll(x, shifts, axis=None, name=None) -> Tensor:
     """Shift elements by `shifts` along `axis`, wrapping around; with axis None, over the flattened tensor."""
     check_tensor(x, "roll")
-    shifts = _axis_list(shifts, "roll")
+    shifts = [check_int(s, "roll", "shifts") for s in _axis_list(shifts, "roll")]  # (int64, as paddle's)
     if axis is None:
         if len(shifts) != 1:
             raise ValueError(f"roll: with axis None, shifts must be one int, got {shifts}")
