@@ -71,7 +71,13 @@ FLOORS = [
     ),
     (
         "top",
-        ["minipaddle", "minipaddle.tensor_methods", "minipaddle.tensor.ops"],
+        [
+            "minipaddle",
+            "minipaddle.tensor_methods",
+            "minipaddle.tensor.ops",
+            "minipaddle.device.cuda.graphs",
+            "minipaddle.device.cuda.cuda_graphed_layer",
+        ],  # CUDA graphs wrap to_static functions (jit), so they stand on the top floor
     ),  # paddle.tensor.ops re-exports  # paddle.* and the binding of Tensor's methods
 ]
 

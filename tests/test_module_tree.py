@@ -64,12 +64,8 @@ NOT_YET = {
     "paddle.nn.utils.dygraph_utils",  # _append_bias_in_dygraph (a C++ op call)
     "paddle.utils.inplace_utils",  # _inplace_apis_in_dygraph_only_ (a decorator for its own API)
     "paddle.utils.op_version",  # C++ op-version registry checks
-    "paddle.utils.environments",  # typed wrappers of its FLAGS environment variables
     "paddle.utils.image_util",  # paddle 1.x image preprocessing, in no __all__, superseded by paddle.vision
-    # CUDA graphs: there is no GPU
-    "paddle.device.cuda.cuda_graphed_layer", "paddle.device.cuda.graphs",
-    # not implemented: sparse convolution, pooling and attention (the dense ones are not them), sparse_attention
-    "paddle.sparse.nn.functional.conv", "paddle.sparse.nn.functional.pooling",
+    # sparse attention: CUDA-only in paddle 2.6 (its CPU build has no kernel for either)
     "paddle.sparse.nn.functional.transformer", "paddle.nn.functional.sparse_attention",
 }  # fmt: skip
 

@@ -1,9 +1,12 @@
-"""paddle.sparse.nn: activation layers for sparse tensors (they act on the stored values).
+"""paddle.sparse.nn: Layers for sparse tensors: activations (acting on the stored values), convolutions (regular
+and submanifold) and 3-D max pooling.
 
-layer/activation.py holds the Layers, functional/activation.py the functions, as paddle 2.6 lays them out.
+layer/ holds the Layers, functional/ the functions, as paddle 2.6 lays them out.
 """
 
 from minipaddle.sparse.nn import functional
 from minipaddle.sparse.nn.layer.activation import LeakyReLU, ReLU, ReLU6, Softmax
+from minipaddle.sparse.nn.layer.conv import Conv2D, Conv3D, SubmConv2D, SubmConv3D
+from minipaddle.sparse.nn.layer.pooling import MaxPool3D
 
-__all__ = ["LeakyReLU", "ReLU", "ReLU6", "Softmax"]
+__all__ = ["ReLU", "ReLU6", "LeakyReLU", "Softmax", "Conv2D", "Conv3D", "SubmConv2D", "SubmConv3D", "MaxPool3D"]

@@ -1,2 +1,2 @@
-"""paddle.sparse.nn.layer: the sparse Layers, in paddle 2.6's module path (activation.py; paddle's conv, norm and
-pooling modules have no sparse counterpart here yet)."""
+"""paddle.sparse.nn.layer: the sparse Layers, in paddle 2.6's module paths (activation.py, conv.py, pooling.py;
+paddle's norm module, BatchNorm and SyncBatchNorm, has no sparse counterpart here yet)."""

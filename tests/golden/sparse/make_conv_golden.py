@@ -1,0 +1,21 @@
+"""Run conv_cases.py with paddle 2.6 and write conv.json, for
+tests/sparse/test_sparse_conv.py.
+
+cd /tmp && /work/paddle-venv/bin/python /work/main/tests/golden/sparse/make_conv_golden.py
+"""
+
+import importlib.util
+import json
+import os
+
+import numpy.random  # noqa: F401  (before paddle, as its import needs)
+import paddle
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("conv_cases", os.path.join(HERE, "conv_cases.py"))
+cases = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(cases)
+out = cases.run_all(paddle)
+with open(os.path.join(HERE, "conv.json"), "w") as f:
+    json.dump(out, f, indent=0)
+print(sorted(out))
