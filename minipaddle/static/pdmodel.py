@@ -28,7 +28,7 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, set_static_mode
-from minipaddle.static import paddle_indexing, paddle_pooling  # noqa: F401 (they fill the tables)
+from minipaddle.static import paddle_indexing, paddle_pooling, paddle_runtime_shapes  # noqa: F401 (they fill the tables)
 from minipaddle.static.builder import enable_static
 from minipaddle.static.paddle_op_defaults import op_defaults
 from minipaddle.static.paddle_op_versions import OP_VERSIONS
@@ -201,14 +201,8 @@ class _PaddleOp:
         return values[0] if values else None
 
     def xs(self, slot: str) -> list:
-        values = self.raws(slot)
-        for name, v in zip(self.inputs.get(slot, []), values):
-            if isinstance(v, Shape):
-                raise NotImplementedError(
-                    f"op '{self.type}' uses {name!r}, a shape known only at run time, which minipaddle's static "
-                    "shapes cannot express here"
-                )
-        return values
+        """The slot's inputs as Variables: a run-time shape (paddle_ops.Shape) becomes minipaddle's shape op."""
+        return [v.value() if isinstance(v, Shape) else v for v in self.raws(slot)]
 
     def x(self, slot: str):
         values = self.xs(slot)
