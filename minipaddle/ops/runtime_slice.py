@@ -4,6 +4,7 @@ EndsTensorList inputs; here they are one op whose bounds are inputs, read when i
 
     runtime_slice(x, *bounds, axes, spans)              x sliced along `axes` (all axes kept)
     runtime_slice_grad(g, x, *bounds, axes, spans)      zeros of x's shape with g written at the slice
+    runtime_set_value(x, value, *bounds, axes, spans)   x with value written at the slice (`x[:n] = v`)
 
 `spans` holds one (start, stop, step) per axis; each is an int, None (open, as in Python's slice) or the string
 "tensor": the next of the bound inputs (a Tensor holding one int), in order. The bounds mean what Python's slice
@@ -19,11 +20,13 @@ import builtins
 
 import numpy as np
 
+from minipaddle import ops
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.manipulation import input_shape
 
-__all__ = ["FROM_INPUT", "runtime_slice", "runtime_slice_grad"]
+__all__ = ["FROM_INPUT", "runtime_slice", "runtime_slice_grad", "runtime_set_value"]
 
 FROM_INPUT = "tensor"  # a bound that is the next of the op's bound inputs
 
@@ -101,3 +104,37 @@ class RuntimeSliceGrad(OpDef):
 
 def runtime_slice_grad(g: Tensor, x: Tensor, bounds, axes, spans) -> Tensor:
     return apply(RuntimeSliceGrad, (g, x, *bounds), {"axes": tuple(axes), "spans": tuple(tuple(s) for s in spans)})
+
+
+@register
+class RuntimeSetValue(OpDef):
+    """x with x[spans] along `axes` replaced by value (broadcast): `x[:n] = v` with n a Tensor the Program computes.
+
+    As set_value: the overwritten elements of x get no gradient; value gets the gradient of where it was written."""
+
+    name = "runtime_set_value"
+    saves_inputs = False
+
+    def kernel(self, x, value, *bounds, axes, spans):
+        out = x.copy()
+        out[numpy_index(x.ndim, axes, spans, bounds, self.name)] = value
+        return out
+
+    def grad(self, node, g):
+        value, bounds = node.inputs[1], node.inputs[2:]
+        axes, spans = node.attrs["axes"], node.attrs["spans"]
+        gx = gv = None
+        if node.needs_grad(0):
+            gx = runtime_set_value(g, ops.full_like(value, 0, None), bounds, axes, spans)
+        if node.needs_grad(1):
+            part = runtime_slice(g, bounds, axes, spans)
+            gv = part if -1 in input_shape(node, 1) else ops.unbroadcast(part, input_shape(node, 1))
+        return (gx, gv) + (None,) * len(bounds)
+
+    def infer_meta(self, x: Meta, value: Meta, *bounds: Meta, axes, spans) -> Meta:
+        return x
+
+
+def runtime_set_value(x: Tensor, value: Tensor, bounds, axes, spans) -> Tensor:
+    attrs = {"axes": tuple(axes), "spans": tuple(tuple(s) for s in spans)}
+    return apply(RuntimeSetValue, (x, value, *bounds), attrs)

@@ -119,6 +119,8 @@ def backward_ops(block, targets, target_grads, no_grad: set, sources=()) -> dict
             else:
                 out_grads = [grads.get(n) if n in grads else ops.full_like(block.var(n), 0) for n in out_names]
             in_grads = op.grad(node, *out_grads)
+            for n in set(out_names) & set(desc.input_names()):  # in place (x[i] = v): the value before the op is
+                grads.pop(n, None)  # another version of the variable, whose gradient is only what this op gives it
             for v, g in zip(node.inputs, in_grads):
                 if g is None or v is None or v.name not in wanted:
                     continue

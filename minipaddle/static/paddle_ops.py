@@ -44,10 +44,20 @@ def dtype_of(number: int) -> str:
 class Shape:
     """The value of Paddle's `shape` op (and slices of it) kept symbolic: the shape of `var`, dimensions
     `dims`. minipaddle's static shapes are fixed when a Program is built, so a run-time shape is folded into the
-    op that uses it (fill_constant with a ShapeTensorList becomes full_like + expand of the variable)."""
+    op that uses it (fill_constant with a ShapeTensorList becomes full_like + expand of the variable). An op that
+    takes it as a tensor (`op.x`) gets `value()`: minipaddle's own run-time shape op, sliced."""
 
-    def __init__(self, var: Variable, dims: list) -> None:
-        self.var, self.dims = var, dims
+    def __init__(self, var: Variable, dims: list, scalar: bool = False) -> None:
+        self.var, self.dims, self.scalar = var, dims, scalar  # scalar: one size as a 0-d tensor (decrease_axis)
+
+    def value(self):
+        """The sizes as an int32 Variable computed when the Program runs (paddle.shape, then the dims kept)."""
+        whole = paddle.shape(self.var)
+        if self.scalar:
+            return whole[self.dims[0]]
+        if self.dims == list(range(self.var.ndim)):
+            return whole
+        return paddle.concat([whole[d : d + 1] for d in self.dims])
 
 
 READERS: dict = {}
@@ -406,21 +416,41 @@ def _split(op):
 
 @reads("slice")
 def _slice(op):
-    for slot in ("StartsTensor", "EndsTensor", "StartsTensorList", "EndsTensorList"):
+    for slot in ("StartsTensor", "EndsTensor"):
         if op.xs(slot):
             raise NotImplementedError(f"slice with a {slot} input (bounds known only at run time)")
     axes, starts, ends = list(op.attr("axes")), list(op.attr("starts")), list(op.attr("ends"))
     decrease = list(op.attr("decrease_axis", []))
+    if op.xs("StartsTensorList") or op.xs("EndsTensorList"):  # bounds a Program computes: a runtime_slice
+        bounds = op.xs("StartsTensorList"), op.xs("EndsTensorList")
+        return {"Out": _slice_with_tensor_bounds(op.x("Input"), axes, starts, ends, [1] * len(axes), *bounds, decrease)}
     x = op.raw("Input")
     if isinstance(x, Shape):  # a slice of a run-time shape stays symbolic
         dims = list(range(len(x.dims)))
         for s, e in zip(starts, ends):  # a shape is 1-D: every slice is along axis 0
             dims = dims[slice(s, e)]
-        return {"Out": Shape(x.var, [x.dims[d] for d in dims])}
+        return {"Out": Shape(x.var, [x.dims[d] for d in dims], scalar=bool(decrease))}
     out = paddle.slice(x, axes, starts, ends)
     if decrease:
         out = paddle.squeeze(out, decrease) if len(decrease) < out.ndim else paddle.reshape(out, [])
     return {"Out": out}
+
+
+def _slice_with_tensor_bounds(x, axes, starts, ends, strides, start_vars, end_vars, decrease):
+    """Paddle's slice / strided_slice whose StartsTensorList / EndsTensorList hold variables: x[start:end] with
+    those bounds (minipaddle's runtime_slice), the int-indexed axes (decrease_axis) dropped after."""
+    index = [slice(None)] * x.ndim
+    start_vars, end_vars = list(start_vars), list(end_vars)
+    for i, (axis, start, end, stride) in enumerate(zip(axes, starts, ends, strides)):
+        s = start_vars[i] if start_vars else int(start)
+        e = end_vars[i] if end_vars else (None if end >= 2**31 - 1 else int(end))  # Paddle: 2**31-1 is open
+        if stride < 0:
+            raise NotImplementedError("a slice with run-time bounds and a negative stride")
+        index[axis] = slice(s, e, None if stride == 1 else int(stride))
+    out = x[tuple(index)]
+    if decrease:
+        out = paddle.squeeze(out, decrease) if len(decrease) < out.ndim else paddle.reshape(out, [])
+    return out
 
 
 @reads("shape")
@@ -490,7 +520,11 @@ def _fill_any_like(op):
 
 @reads("range")
 def _range(op):
-    start, end, step = (_constant(op.x(s)) for s in ("Start", "End", "Step"))
+    bounds = [op.x(s) for s in ("Start", "End", "Step")]
+    if any(getattr(b, "_paddle_constant", None) is None for b in bounds):  # a bound the Program computes
+        values = [b if getattr(b, "_paddle_constant", None) is None else _constant(b).item() for b in bounds]
+        return {"Out": paddle.arange(*values, dtype=bounds[0].dtype)}
+    start, end, step = (_constant(b) for b in bounds)
     return {"Out": paddle.arange(start.item(), end.item(), step.item(), dtype=str(start.dtype))}
 
 

@@ -28,7 +28,13 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE, set_static_mode
-from minipaddle.static import paddle_indexing, paddle_loss_ops, paddle_pooling, paddle_rnn_ops  # noqa: F401 (tables)
+from minipaddle.static import (  # noqa: F401 (they fill the tables)
+    paddle_indexing,
+    paddle_loss_ops,
+    paddle_pooling,
+    paddle_rnn_ops,
+    paddle_runtime_shapes,
+)
 from minipaddle.static.builder import enable_static
 from minipaddle.static.paddle_grad_ops import append_paddle_backward
 from minipaddle.static.paddle_op_defaults import op_defaults
@@ -211,14 +217,8 @@ class _PaddleOp:
         return values[0] if values else None
 
     def xs(self, slot: str) -> list:
-        values = self.raws(slot)
-        for name, v in zip(self.inputs.get(slot, []), values):
-            if isinstance(v, Shape):
-                raise NotImplementedError(
-                    f"op '{self.type}' uses {name!r}, a shape known only at run time, which minipaddle's static "
-                    "shapes cannot express here"
-                )
-        return values
+        """The slot's inputs as Variables: a run-time shape (paddle_ops.Shape) becomes minipaddle's shape op."""
+        return [v.value() if isinstance(v, Shape) else v for v in self.raws(slot)]
 
     def x(self, slot: str):
         values = self.xs(slot)

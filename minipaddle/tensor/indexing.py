@@ -149,7 +149,9 @@ def getitem(x: Tensor, index) -> Tensor:
     runtime = split_runtime_slices(index, x.ndim, "Tensor.__getitem__")
     if runtime is not None:  # x[:n] with n a size the Program computes: slice when it runs, then the rest
         axes, spans, bounds, rest = runtime
-        return getitem(ops.runtime_slice(x, bounds, axes, spans), rest)
+        sliced = ops.runtime_slice(x, bounds, axes, spans)
+        whole = all(isinstance(p, builtins.slice) and p == builtins.slice(None) for p in rest)
+        return sliced if whole else getitem(sliced, rest)
     idx, basic = normalize_index(index, x.shape, "Tensor.__getitem__")
     return ops.index_view(x, idx) if basic else ops.getitem(x, idx)
 
@@ -157,6 +159,17 @@ def getitem(x: Tensor, index) -> Tensor:
 def setitem(x: Tensor, index, value) -> None:
     """x[index] = value (bound as Tensor.__setitem__): value (a number, list, array or Tensor) is cast to x's
     dtype and broadcast to the indexed part. Recorded like an in-place op."""
+    runtime = split_runtime_slices(index, x.ndim, "Tensor.__setitem__")
+    if runtime is not None:  # x[:n] = v with n a size the Program computes: the bounds are read when it runs
+        axes, spans, bounds, rest = runtime
+        if not all(isinstance(p, builtins.slice) and p == builtins.slice(None) for p in rest):
+            raise NotImplementedError(
+                "Tensor.__setitem__: with a slice bound given as a Tensor, every other part of the index must be "
+                f"`:` (got {index!r}); write the other parts as slices too"
+            )
+        value = _value_tensor(value, x, "Tensor.__setitem__")
+        apply_inplace(get_op("runtime_set_value"), x, (x, value, *bounds), {"axes": tuple(axes), "spans": tuple(spans)})
+        return
     idx, _ = normalize_index(index, x.shape, "Tensor.__setitem__")
     apply_inplace(get_op("set_value"), x, (x, _value_tensor(value, x, "Tensor.__setitem__")), {"index": idx})
 

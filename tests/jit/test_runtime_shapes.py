@@ -6,12 +6,14 @@ runtime_slice's double backward is checked by the op table (gradgradcheck)."""
 import importlib.util
 import json
 import os
+import subprocess
 
 import numpy as np
 import pytest
 
 import minipaddle as paddle
 from minipaddle.static import InputSpec
+from minipaddle.static.pdmodel import is_pdmodel, read_pdmodel
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "..", "golden", "jit")
 
@@ -185,3 +187,66 @@ def test_training_through_tensor_bound_slices_at_two_batch_sizes_equals_dynamic(
     np.testing.assert_allclose(train(converted), train(dynamic), rtol=1e-5, atol=1e-6)
     for a, b in zip(dynamic.parameters(), converted.parameters()):
         np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5, atol=1e-6)
+
+
+PADDLE_PYTHON = "/work/paddle-venv/bin/python"
+
+
+def test_jit_save_writes_paddles_ops_for_run_time_sizes(tmp_path):
+    dynamic, converted = _nets()
+    converted.eval()
+    paddle.jit.save(converted, str(tmp_path / "positional"))
+    model = (tmp_path / "positional.pdmodel").read_bytes()
+    assert is_pdmodel(model), "Paddle's ProgramDesc, not minipaddle's JSON"
+    program, _, _ = read_pdmodel(model)
+    types = [op.type for op in program.global_block().ops]
+    assert {"shape", "runtime_slice", "runtime_source"} <= set(types)  # read back as minipaddle's run-time ops
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(PADDLE_PYTHON), reason="real Paddle 2.6 is not installed here")
+def test_paddle_runs_the_saved_model_at_two_batch_sizes(tmp_path):
+    dynamic, converted = _nets()
+    dynamic.eval()
+    converted.eval()
+    paddle.jit.save(converted, str(tmp_path / "positional"))
+    for batch in BATCHES:
+        x = np.random.default_rng(batch).standard_normal((batch, 5)).astype("float32")
+        np.save(tmp_path / f"x{batch}.npy", x)
+        np.save(tmp_path / f"y{batch}.npy", dynamic(paddle.to_tensor(x)).numpy())
+    code = (
+        "import numpy.random, numpy as np, paddle\n"
+        "paddle.enable_static()\n"
+        "exe = paddle.static.Executor()\n"
+        "prog, feeds, fetches = paddle.static.load_inference_model('positional', exe)\n"
+        "print(sorted({op.type for op in prog.global_block().ops}))\n"
+        f"for b in {BATCHES}:\n"
+        "    out, = exe.run(prog, feed={feeds[0]: np.load(f'x{b}.npy')}, fetch_list=fetches)\n"
+        "    np.testing.assert_allclose(out, np.load(f'y{b}.npy'), rtol=1e-5, atol=1e-6)\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([PADDLE_PYTHON, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.splitlines()[-1] == "ok"
+    assert "'range'" in result.stdout and "'slice'" in result.stdout and "'shape'" in result.stdout
+
+
+def test_a_written_slice_gets_no_gradient_from_after_the_write_under_to_static():
+    def write(x):
+        y = x * 1
+        y[:3] = x[1:4] * 2  # constant bounds: the static backward of an in-place op, as for a Tensor bound
+        return y
+
+    x = _x(4, True)
+    paddle.jit.to_static(write)(x).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy()[:, 0], [0.0, 2.0, 2.0, 3.0])  # paddle 2.6.2's (and dynamic's)
+
+
+def test_writing_with_a_tensor_bound_and_other_index_parts_is_refused_clearly():
+    def write(x):
+        y = x * 1
+        y[: paddle.shape(x)[0] - 1, 0] = 5.0
+        return y
+
+    with pytest.raises(NotImplementedError, match="Tensor.__setitem__: with a slice bound given as a Tensor"):
+        paddle.jit.to_static(write, input_spec=[InputSpec([None, 5], "float32")])(_x(4, False))

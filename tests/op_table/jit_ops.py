@@ -114,6 +114,12 @@ def _slice_grad_ref(g, x, *bounds, axes, spans):
     return out
 
 
+def _set_ref(x, v, *bounds, axes, spans):
+    out = x.copy()
+    out[tuple(_slice_index(x.ndim, bounds, axes, spans))] = v
+    return out
+
+
 def _slice_index(ndim, bounds, axes, spans):
     values = iter(int(b) for b in bounds)
     index = [slice(None)] * ndim
@@ -125,6 +131,13 @@ def _slice_index(ndim, bounds, axes, spans):
 ENTRIES += [
     OpInfo("runtime_slice", lambda x, *b, axes, spans: ops.runtime_slice(x, b, axes, spans), _slice_ref,
            _slice_samples, double_grad=True),
+    OpInfo("runtime_set_value", lambda x, v, *b, axes, spans: ops.runtime_set_value(x, v, b, axes, spans),
+           _set_ref,
+           lambda rng: [Sample((r(rng, 5, 3), r(rng, 2, 3), _size(1), _size(3)),
+                               {"axes": (0,), "spans": ((ops.FROM_INPUT, ops.FROM_INPUT, None),)}, "x[i:j] = v"),
+                        Sample((r(rng, 4, 3), r(rng, 1, 3), _size(2)),
+                               {"axes": (0,), "spans": ((None, ops.FROM_INPUT, None),)}, "x[:n] = row")],
+           double_grad=True),
     OpInfo("runtime_slice_grad", lambda g, x, *b, axes, spans: ops.runtime_slice_grad(g, x, b, axes, spans),
            _slice_grad_ref,
            lambda rng: [Sample((r(rng, 2, 3), r(rng, 5, 3), _size(1), _size(3)),

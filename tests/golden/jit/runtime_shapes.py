@@ -22,6 +22,12 @@ def functions(paddle) -> tuple[tuple, tuple]:
         n = paddle.shape(x)[0]
         return x[n - 2 :: -1], x[..., : n - 2]
 
+    def set_head(x):
+        n = paddle.shape(x)[0]
+        y = x * 1
+        y[: n - 1] = x[1:n] * 2
+        return y
+
     def creation_values(x):
         n = paddle.shape(x)[0]
         return paddle.arange(n), paddle.arange(1, n, 2), paddle.linspace(0, 1, n), paddle.arange(n, dtype="float32")
@@ -35,4 +41,4 @@ def functions(paddle) -> tuple[tuple, tuple]:
         return (paddle.rand([n, 2]), paddle.randn([n]), paddle.uniform([n, 3], min=-2.0, max=2.0),
                 paddle.normal(shape=[n]), paddle.randint(0, 5, [n]), paddle.standard_normal([2, n]))  # fmt: skip
 
-    return (slice_head, slice_bounds, slice_negative_step), (creation_values, creation_eye, creation_random)
+    return (slice_head, slice_bounds, slice_negative_step, set_head), (creation_values, creation_eye, creation_random)

@@ -1,0 +1,100 @@
+"""Run-time sizes in the translation table (static/paddle_ops.py), both ways, as paddle 2.6 writes them:
+
+- minipaddle's `shape` is Paddle's `shape` (int32);
+- `runtime_slice` (x[:n] with n a Tensor, ops/runtime_slice.py) is Paddle's `slice`, or `strided_slice` when a
+  step is not 1, with the Tensor bounds as StartsTensorList / EndsTensorList / StridesTensorList entries (the
+  attribute holds -1 there, infer_flags -1);
+- `runtime_source` of arange (paddle.arange(n), ops/runtime_source.py) is Paddle's `range`, with the bounds known
+  when the Program was built written as fill_constant ops.
+
+Reading them back (paddle_ops.py's slice and range readers), the bounds may be variables: the readers build
+minipaddle's runtime ops through the public functions (x[start:end], paddle.arange).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minipaddle.core import dtype as dtypes
+from minipaddle.ops.runtime_slice import FROM_INPUT
+from minipaddle.static.paddle_ops import DTYPE_NUMBERS, Steps, Temp, writes
+
+__all__: list = []  # it fills the translation table
+
+_INT_MAX = 2**31 - 1  # what Paddle writes for an open end
+
+
+@writes("shape")
+def _w_shape(op, var_of):
+    return "shape", {"Input": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, {}
+
+
+@writes("runtime_slice")
+def _w_runtime_slice(op, var_of):
+    """x[spans] along axes as Paddle's slice / strided_slice, each Tensor bound in its slot's TensorList."""
+    x, bounds = op.inputs["x"][0], iter(op.inputs["bounds"])
+    axes, lists = list(op.attrs["axes"]), {"Starts": [], "Ends": [], "Strides": []}
+    values = {"Starts": [], "Ends": [], "Strides": []}
+    flags = []
+    for span in op.attrs["spans"]:
+        start, stop, step = span
+        if step == FROM_INPUT or (step is not None and step < 0):
+            # Paddle's strided_slice reads negative-step ends otherwise than Python (see paddle_indexing.py)
+            raise NotImplementedError("a run-time slice with a negative or run-time step")
+        flags.append(-1 if FROM_INPUT in span else 1)
+        for slot, b, open_value in (("Starts", start, 0), ("Ends", stop, _INT_MAX), ("Strides", step, 1)):
+            if b == FROM_INPUT:
+                lists[slot].append(next(bounds))
+                values[slot].append(-1)
+            else:
+                values[slot].append(open_value if b is None else int(b))
+    # Paddle checks each list is empty or one entry per axis: a known bound beside a Tensor one gets a constant
+    steps, temps = [], {}
+    for slot in ("Starts", "Ends"):
+        if lists[slot] and len(lists[slot]) < len(axes):
+            raise NotImplementedError(f"a run-time slice over several axes with some {slot.lower()} known")
+    attrs = {"axes": axes, "starts": values["Starts"], "ends": values["Ends"], "infer_flags": flags,
+             "decrease_axis": []}  # fmt: skip
+    inputs = {"Input": [x], "StartsTensorList": lists["Starts"], "EndsTensorList": lists["Ends"]}
+    out = {"Out": op.outputs["Out"][:1]}
+    if all(s == 1 for s in values["Strides"]):
+        steps.append(("slice", inputs, out, attrs))
+    else:
+        steps.append(("strided_slice", inputs, out, {**attrs, "strides": values["Strides"]}))
+    return Steps(steps, temps)
+
+
+def _w_constant(name: str, value, dtype: np.dtype) -> tuple:
+    number = DTYPE_NUMBERS[dtypes.from_numpy(dtype).name]
+    return ("fill_constant", {}, {"Out": [name]},
+            {"shape": [1], "dtype": number, "value": float(value), "str_value": str(value)})  # fmt: skip
+
+
+@writes("runtime_source")
+def _w_runtime_source(op, var_of):
+    """paddle.arange with a Tensor bound as Paddle's range: Start, End and Step all tensors."""
+    attrs = op.attrs
+    if attrs["source"] != "arange":
+        raise NotImplementedError(f"a run-time {attrs['source']} (only arange has a writer)")
+    dtype = np.dtype(attrs["attrs"]["dtype"])
+    given = dict(zip(attrs["scalars"], op.inputs["values"][attrs["n_sizes"] :]))
+    out = op.outputs["Out"][0]
+    steps, temps, inputs = [], {}, {}
+    for slot, name in (("Start", "start"), ("End", "end"), ("Step", "step")):
+        if name in given:
+            var = given[name]
+            if var_of(var).dtype.np != dtype:  # Paddle's range wants its three inputs in the output's dtype
+                cast = f"{out}@{name}"
+                temps[cast] = Temp(var_of(var).shape, dtype)
+                steps.append(("cast", {"X": [var]}, {"Out": [cast]},
+                              {"in_dtype": DTYPE_NUMBERS[var_of(var).dtype.name],
+                               "out_dtype": DTYPE_NUMBERS[dtypes.from_numpy(dtype).name]}))  # fmt: skip
+                var = cast
+            inputs[slot] = [var]
+        else:
+            const = f"{out}@{name}"
+            temps[const] = Temp([1], dtype)
+            steps.append(_w_constant(const, attrs["attrs"][name], dtype))
+            inputs[slot] = [const]
+    steps.append(("range", inputs, {"Out": [out]}, {}))
+    return Steps(steps, temps)
