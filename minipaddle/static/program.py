@@ -178,6 +178,9 @@ class OpDesc:
                "role": self.role, "scope": self.scope}  # fmt: skip
         if self.quant_attrs:  # (absent for the ordinary op: the JSON of an unquantized Program is unchanged)
             out["quant_attrs"] = self.quant_attrs
+        if self.group is not None:  # one Paddle op built of several (static/op_groups.py): AMP decides it whole
+            g = self.group
+            out["group"] = {"paddle_op": g.paddle_op, "inputs": list(g.inputs), "output": g.output}
         return out
 
     def __repr__(self) -> str:

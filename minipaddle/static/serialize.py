@@ -33,6 +33,7 @@ import numpy as np
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.op import OPS
 from minipaddle.static.block_ops import BLOCK_OPS
+from minipaddle.static.op_groups import OpGroup
 from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.program import Block, OpDesc, Program, Variable
 
@@ -274,6 +275,7 @@ def program_from_dict(data: dict, what: str = "the data") -> Program:
 
 def _block_from_dict(program: Program, data: dict, what: str) -> Block:
     block = Block(program, int(data["idx"]), int(data["parent_idx"]))
+    groups: dict = {}  # the ops of one group share one OpGroup object, as when built (passes compare with `is`)
     for v in data["vars"]:
         block.vars[v["name"]] = _variable_from_dict(block, v)
     for op in data["ops"]:
@@ -284,7 +286,25 @@ def _block_from_dict(program: Program, data: dict, what: str) -> Block:
         notes = {k: decode_attr(a) for k, a in op.get("quant_attrs", {}).items()}
         block.ops.append(OpDesc(op["type"], _with_every_slot(op["type"], op["inputs"]), dict(op["outputs"]), attrs,
                                 op["role"], op["scope"], notes))  # fmt: skip
+        if "group" in op:
+            group = _group_from_dict(op["group"], f"{what}: op '{op['type']}'")
+            block.ops[-1].group = groups.setdefault(group, group)
     return block
+
+
+def _group_from_dict(data, what: str) -> OpGroup:
+    """An op's OpGroup, checked: the Paddle op's name, its input names (None where absent), its output's name."""
+    ok = (
+        isinstance(data, dict)
+        and isinstance(data.get("paddle_op"), str)
+        and isinstance(data.get("output"), str)
+        and isinstance(data.get("inputs"), list)
+        and all(n is None or isinstance(n, str) for n in data["inputs"])
+    )
+    if not ok:
+        raise ValueError(f"{what} has a damaged 'group': expected {{'paddle_op': str, 'inputs': [str or null, ...], "
+                         f"'output': str}}, got {data!r}")  # fmt: skip
+    return OpGroup(data["paddle_op"], tuple(data["inputs"]), data["output"])
 
 
 # Inputs added to an op after files were written: an older file's op does not name them (they are absent).

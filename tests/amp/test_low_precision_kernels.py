@@ -136,3 +136,21 @@ def test_float16_max_pool_through_float32_picks_the_same_values_and_indices():
     want = out32.numpy().astype(np.float16)
     want[out32.numpy() == np.finfo(np.float32).min] = np.finfo(np.float16).min  # float16's own start value
     np.testing.assert_array_equal(out.numpy(), want)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_sum_and_mean_accumulate_in_float32_and_round_once(dtype):
+    """paddle's GPU reductions add float16/bfloat16 in float32 (MPType); numpy would add in the low dtype, and 4096
+    bfloat16 values of 0.1 would sum to 32."""
+    rng = np.random.default_rng(0)
+    x = paddle.to_tensor(rng.uniform(0, 0.2, (64, 64)).astype("float32")).astype(dtype)
+    xs = x.numpy()
+    for axis in (None, 1):
+        want_sum = np.add.reduce(xs.astype(np.float32), axis=axis).astype(xs.dtype)
+        want_mean = np.mean(xs.astype(np.float32), axis=axis).astype(xs.dtype)
+        s, m = paddle.sum(x, axis=axis), paddle.mean(x, axis=axis)
+        assert s.dtype.name == dtype and m.dtype.name == dtype
+        np.testing.assert_array_equal(s.numpy().astype(np.float32), want_sum.astype(np.float32))
+        np.testing.assert_array_equal(m.numpy().astype(np.float32), want_mean.astype(np.float32))
+    tenths = paddle.full([4096], 0.1, dtype)
+    assert abs(float(paddle.sum(tenths)) - 409.6) < 2.0

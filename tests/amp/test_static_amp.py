@@ -232,3 +232,17 @@ def test_static_backward_built_under_auto_cast_keeps_the_forward_dtypes(static):
     feed = {"x": np.ones((1, 2, 4, 4), np.float32), "ids": np.array([0, 1, 1, 4])}
     (g,) = exe.run(main, feed=feed, fetch_list=[w_grad])
     np.testing.assert_allclose(g[1], np.full(3, 2 / 12), rtol=1e-3)  # two of the 4 ids, mean over 12 values
+
+
+def test_static_loss_scaling_is_paddles_two_fused_ops(static):
+    main, exe, opt, loss = _adam_program()
+    types = [op.type for op in main.global_block().ops]
+    assert types.count("check_finite_and_unscale") == 1 and types.count("update_loss_scaling") == 1
+    assert "isfinite" not in types  # no per-gradient checks spelled out
+    rng = np.random.default_rng(1)
+    xs, ys = rng.random((4, 3), np.float32), rng.random((4, 1), np.float32)
+    counters = [v.name for v in main.list_vars() if "num_good_steps" in v.name]
+    for _ in range(3):
+        exe.run(main, feed={"x": xs, "y": ys}, fetch_list=[loss])
+    good = np.array(paddle.static.global_scope().find_var(counters[0]).get_tensor())
+    assert good.tolist() == [3]  # three good steps counted, in a persistable int32 [1], as paddle's op keeps it

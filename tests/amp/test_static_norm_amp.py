@@ -139,3 +139,52 @@ def test_static_amp_trains_a_batch_norm_network():
             paddle.disable_static()
     assert any(op.type == "cond" and op.group is not None for op in main.global_block().ops)
     assert np.isfinite(after).all() and not np.array_equal(before, after)
+
+
+@pytest.mark.parametrize("norm", ["batch_norm", "layer_norm"])
+def test_norm_groups_survive_the_json_program_file(norm, tmp_path):
+    """A Program saved to its JSON file and loaded keeps each norm's group, so the O2 rewrite of the loaded Program
+    still keeps the norm in float32 as one Paddle op: the same ops and dtypes as the rewrite of the original."""
+    from minipaddle.static.serialize import program_from_bytes, program_to_bytes
+
+    paddle.enable_static()
+    try:
+        main, start = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, start):
+            x = paddle.static.data("x", [2, 4, 3, 3], "float32")
+            _net(norm)(x)
+        path = tmp_path / "net.json"
+        path.write_bytes(program_to_bytes(main))
+        loaded = program_from_bytes(path.read_bytes())
+        grouped = [op.group for op in loaded.global_block().ops if op.group is not None]
+        assert grouped and grouped[0].paddle_op == norm
+        assert all(g is grouped[0] for g in grouped)  # one object per group, as built
+        assert [op.group for op in main.global_block().ops if op.group is not None] == grouped
+
+        def rewritten(program):
+            amp = paddle.static.passes.amp_cast(program, dtype="float16", level="O2")
+            block = amp.global_block()
+            return [(op.type, [block.var(n).dtype.name for n in op.output_names() if n]) for op in block.ops]
+
+        assert rewritten(loaded) == rewritten(main)
+    finally:
+        paddle.disable_static()
+
+
+def test_a_damaged_group_in_a_program_file_is_refused():
+    import json
+
+    from minipaddle.static.serialize import program_from_bytes, program_to_bytes
+
+    paddle.enable_static()
+    try:
+        main, start = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, start):
+            _net("layer_norm")(paddle.static.data("x", [2, 4, 3, 3], "float32"))
+        data = json.loads(program_to_bytes(main))
+    finally:
+        paddle.disable_static()
+    op = next(op for op in data["blocks"][0]["ops"] if "group" in op)
+    op["group"] = {"paddle_op": "layer_norm", "inputs": [3], "output": "y"}
+    with pytest.raises(ValueError, match="damaged 'group'"):
+        program_from_bytes(json.dumps(data).encode())

@@ -3,23 +3,24 @@
 `minimize(loss)`:
 1. rewrites the Program with AMP's casts (the amp_cast pass: white ops low, black float32, gray as their inputs);
 2. multiplies the loss by the loss scale (a persistable variable `loss_scaling_0`) and appends backward;
-3. divides each gradient by the scale and checks them all for Inf/NaN (paddle's check_finite_and_unscale). Under
+3. divides each gradient by the scale and checks them all for Inf/NaN (paddle's check_finite_and_unscale op). Under
    O2 without master_grad the unscaled gradient is rounded to the low dtype, as paddle's float16 gradients of its
    float16 parameters are (small ones underflow to zero); master_grad=True keeps it float32 (paddle casts to
    float32 master gradients before unscaling);
-4. with dynamic loss scaling, updates the scale in the Program as paddle's `update_loss_scaling` op does: after
+4. with dynamic loss scaling, updates the scale in the Program with paddle's `update_loss_scaling` op: after
    `decr_every_n_nan_or_inf` bad steps it shrinks (never below 1), after `incr_every_n_steps` good ones it grows
    (if still finite); a bad step's gradients are zeroed (paddle's stop_update);
 5. appends the optimizer's update ops, guarded: every persistable variable they write (parameters, moments, beta
    powers, master weights) keeps its old value on a bad step (paddle hands Adam, AdamW and Lamb `found_inf` as
    SkipUpdate; minipaddle guards every optimizer alike), so an overflow changes no parameter and no moment.
-Built from ordinary ops (isfinite, all, where, ...), so every step of it shows in the Program and its drawings.
+Steps 3 and 4 are paddle's two fused ops (ops/loss_scaling.py), one node each in the Program and its drawings.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.inplace import apply_inplace
@@ -30,7 +31,7 @@ from minipaddle.static.parameters import declare_persistable
 from minipaddle.static.passes.amp_cast import rewrite_program
 from minipaddle.static.passes.amp_lists import AutoMixedPrecisionLists
 from minipaddle.static.program import ROLE_OPTIMIZE, Variable
-from minipaddle.tensor import creation, logic, manipulation
+from minipaddle.tensor import creation, manipulation
 from minipaddle.tensor import math as tmath
 
 __all__ = ["decorate", "OptimizerWithMixedPrecision"]
@@ -87,48 +88,40 @@ class OptimizerWithMixedPrecision:
         program = self._loss_scaling.block.program
         first = len(program.global_block().ops)
         with program.role(ROLE_OPTIMIZE):
-            inverse = tmath.divide(creation.ones([1], "float32"), self._loss_scaling)
-            unscaled, finite = [], None
             low_grads = self._level == "O2" and not self._master_grad
-            for p, g in params_grads:
-                g32 = g if g.dtype == dtypes.float32 else manipulation.cast(g, "float32")
-                if low_grads:  # the gradient paddle's low-precision parameter would get
-                    g32 = manipulation.cast(manipulation.cast(g32, self._dtype), "float32")
-                g32 = tmath.multiply(g32, inverse)  # unscaled in float32, as paddle's kernel computes
-                ok = tmath.all(logic.isfinite(g32))
-                finite = ok if finite is None else logic.logical_and(finite, ok)
-                if low_grads:  # ... and rounded once to the low dtype, unless master_grad
-                    g32 = manipulation.cast(manipulation.cast(g32, self._dtype), "float32")
-                g = g32 if g.dtype == dtypes.float32 else manipulation.cast(g32, g.dtype)
-                unscaled.append((p, g))
-            found_inf = logic.logical_not(finite) if finite is not None else creation.zeros([], "bool")
-            self._found_inf = found_inf
-            # stop_update: a bad step's gradients become zeros
-            unscaled = [(p, manipulation.where(found_inf, creation.zeros_like(g), g)) for p, g in unscaled]
-            if self._use_dynamic_loss_scaling:
-                self._update_loss_scaling(found_inf)
+            params = [p for p, _ in params_grads]
+            grads = []
+            for _, g in params_grads:
+                if low_grads and g.dtype == dtypes.float32:  # the gradient paddle's low-precision parameter gets
+                    g = manipulation.cast(g, self._dtype)
+                grads.append(g)
+            if not grads:
+                _skip_update_on(creation.zeros([], "bool"), program.global_block(),
+                                lambda: self._optimizer.apply_gradients([]))  # fmt: skip
+                return program.global_block().ops[first:]
+            # one op unscales every gradient (float32 math, one rounding to its dtype) and checks for Inf/NaN
+            *grads, found_inf = ops.check_finite_and_unscale(grads, self._loss_scaling)
+            grads = self._update_loss_scaling(grads, found_inf)  # zeroes a bad step's gradients
+            unscaled = [(p, g if g.dtype == og.dtype else manipulation.cast(g, og.dtype))
+                        for p, g, (_, og) in zip(params, grads, params_grads)]  # fmt: skip
+            self._found_inf = found_inf = manipulation.reshape(found_inf, [])
             _skip_update_on(found_inf, program.global_block(), lambda: self._optimizer.apply_gradients(unscaled))
         return program.global_block().ops[first:]
 
-    def _update_loss_scaling(self, found_inf) -> None:
-        """paddle's update_loss_scaling op, spelled out: counters of good and bad steps and the new scale."""
+    def _update_loss_scaling(self, grads, found_inf) -> list:
+        """paddle's update_loss_scaling op: zeroes a bad step's gradients and, with dynamic loss scaling, counts
+        good and bad steps and updates the scale (persistable, so the counts carry over to the next run)."""
         good = declare_persistable(unique_name("num_good_steps"), np.zeros([1], np.int32))
         bad = declare_persistable(unique_name("num_bad_steps"), np.zeros([1], np.int32))
-        zero, one = creation.zeros([1], "int32"), creation.ones([1], "int32")
-        bad_now = manipulation.where(found_inf, tmath.add(bad, one), zero)
-        good_now = manipulation.where(found_inf, zero, tmath.add(good, one))
-        decr_n = creation.full([1], self._decr_every_n_nan_or_inf, "int32")
-        incr_n = creation.full([1], self._incr_every_n_steps, "int32")
-        shrink = logic.logical_and(found_inf, logic.equal(bad_now, decr_n))
-        grow = logic.logical_and(logic.logical_not(found_inf), logic.equal(good_now, incr_n))
-        scale = self._loss_scaling
-        smaller = tmath.maximum(tmath.scale(scale, self._decr_ratio), creation.ones([1], "float32"))  # >= 1
-        larger = tmath.scale(scale, self._incr_ratio)
-        larger = manipulation.where(logic.isfinite(larger), larger, scale)  # grow only to a finite scale
-        new_scale = manipulation.where(shrink, smaller, manipulation.where(grow, larger, scale))
-        apply_inplace(_ASSIGN, bad, (manipulation.where(shrink, zero, bad_now),))
-        apply_inplace(_ASSIGN, good, (manipulation.where(grow, zero, good_now),))
-        apply_inplace(_ASSIGN, scale, (new_scale,))
+        *grads, scale, good_now, bad_now = ops.update_loss_scaling(
+            grads, found_inf, self._loss_scaling, good, bad, self._incr_every_n_steps,
+            self._decr_every_n_nan_or_inf, self._incr_ratio, self._decr_ratio,
+            stop_update=not self._use_dynamic_loss_scaling)  # fmt: skip
+        if self._use_dynamic_loss_scaling:
+            apply_inplace(_ASSIGN, self._loss_scaling, (scale,))
+            apply_inplace(_ASSIGN, good, (good_now,))
+            apply_inplace(_ASSIGN, bad, (bad_now,))
+        return grads
 
     def minimize(self, loss, startup_program=None, parameter_list=None, no_grad_set=None) -> tuple:
         """backward + apply_gradients. Returns (optimize ops, (param, scaled grad) pairs)."""
