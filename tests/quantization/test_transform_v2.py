@@ -13,7 +13,12 @@ import numpy as np
 import pytest
 
 import minipaddle as paddle
-from minipaddle.static.quantization import AddQuantDequantPassV2, IrGraph, QuantizationTransformPassV2
+from minipaddle.static.quantization import (
+    AddQuantDequantPassV2,
+    IrGraph,
+    QuantizationTransformPassV2,
+    QuantWeightPass,
+)
 from tests.golden_files import GOLDEN_ROOT as GOLDEN
 from tests.quantization.test_static_passes import SLOTS, STEPS, TYPES, NameMap, network
 
@@ -63,6 +68,7 @@ def flow():
             out["stats"].append(statistics(out["train_forward"], scope))
         feed = {"image": G["images"][STEPS], "label": G["labels"][STEPS]}
         (out["test_logits"],) = exe.run(out["test"], feed=feed, fetch_list=[logits.name], scope=scope)
+        out["scope"], out["logits"] = scope, logits.name
         return out
     finally:
         paddle.disable_static()
@@ -213,3 +219,47 @@ def test_v2_passes_refuse_bad_arguments():
         AddQuantDequantPassV2(scale_dict=[1.0])
     with pytest.raises(TypeError, match="IrGraph"):
         QuantizationTransformPassV2().apply("main")
+
+
+@pytest.fixture(scope="module")
+def weighted(flow):
+    """QuantWeightPass on the trained test graph (convert(onnx_format=True)'s first step)."""
+    scope = paddle.static.Scope()
+    scope.vars.update({n: np.array(v) for n, v in flow["scope"].vars.items()})
+    graph = IrGraph(flow["test"], for_test=True)
+    QuantWeightPass(scope, None).apply(graph)
+    program = graph.to_program()
+    paddle.enable_static()
+    try:
+        feed = {"image": G["images"][STEPS], "label": G["labels"][STEPS]}
+        (logits,) = paddle.static.Executor().run(program, feed=feed, fetch_list=[flow["logits"]], scope=scope)
+    finally:
+        paddle.disable_static()
+    return {"program": program, "scope": scope, "logits": logits}
+
+
+def test_quant_weight_pass_matches_paddle(flow, weighted):
+    """The weights' quantize_linear ops are gone, the dequantize_linear ops read int8 weights equal to
+    paddle's levels, biases stay float, and the logits equal paddle's (and the float-weight program's)."""
+    names = name_map(flow)
+    assert_rows_equal(rows(flow["test"]), golden_rows("test"), names)
+    assert_rows_equal(rows(weighted["program"]), golden_rows("quant_weight"), names)
+    for mine, theirs in zip(flow["params"], P):
+        got, want = weighted["scope"].vars[mine], V[f"quant_weight/{theirs}"]
+        assert got.dtype == want.dtype, mine
+        if want.dtype == np.int8:
+            np.testing.assert_array_equal(got, want, err_msg=mine)
+            assert weighted["program"].global_block().vars[mine].dtype.name == "int8"
+    np.testing.assert_allclose(weighted["logits"], V["quant_weight/logits"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(weighted["logits"], flow["test_logits"], rtol=1e-6, atol=1e-7)
+
+
+def test_quant_weight_pass_refuses_what_it_cannot_do():
+    with pytest.raises(ValueError, match="scope"):
+        QuantWeightPass(None, None)
+    with pytest.raises(NotImplementedError, match="bias_correction"):
+        QuantWeightPass(paddle.static.Scope(), None, bias_correction=True)
+    with pytest.raises(ValueError, match="quant_bits"):
+        QuantWeightPass(paddle.static.Scope(), None, quant_bits=4)
+    with pytest.raises(TypeError, match="IrGraph"):
+        QuantWeightPass(paddle.static.Scope(), None).apply("main")

@@ -12,11 +12,12 @@ OutScaleForInferencePass(scope).apply(test_graph)
 ConvertToInt8Pass(scope, place).apply(test_graph)
 
 onnx_format (quantize_linear / dequantize_linear): QuantizationTransformPassV2 and AddQuantDequantPassV2 in
-place of the first two (transform_v2.py).
+place of the first two (transform_v2.py); QuantWeightPass (onnx_format.py) freezes the weights to int8.
 """
 
 from minipaddle.static.quantization.freeze import ConvertToInt8Pass, QuantizationFreezePass, quant_tensor
 from minipaddle.static.quantization.ir_graph import IrGraph, IrNode
+from minipaddle.static.quantization.onnx_format import QuantWeightPass
 from minipaddle.static.quantization.out_scale import OutScaleForInferencePass, OutScaleForTrainingPass
 from minipaddle.static.quantization.post_training import PostTrainingQuantization
 from minipaddle.static.quantization.transform import AddQuantDequantPass, QuantizationTransformPass
@@ -25,5 +26,5 @@ from minipaddle.static.quantization.transform_v2 import AddQuantDequantPassV2, Q
 __all__ = [
     "AddQuantDequantPass", "AddQuantDequantPassV2", "ConvertToInt8Pass", "IrGraph", "IrNode",
     "OutScaleForInferencePass", "OutScaleForTrainingPass", "PostTrainingQuantization", "QuantizationFreezePass",
-    "QuantizationTransformPass", "QuantizationTransformPassV2", "quant_tensor",
+    "QuantizationTransformPass", "QuantizationTransformPassV2", "QuantWeightPass", "quant_tensor",
 ]  # fmt: skip

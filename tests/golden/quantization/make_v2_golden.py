@@ -3,9 +3,10 @@ LeNet of make_static_golden.py (run with /work/paddle-venv/bin/python from the r
 
     /work/paddle-venv/bin/python tests/golden/quantization/make_v2_golden.py
 
-Writes v2_passes.json (the forward op lists of the test and training graphs) and v2_passes.npz (after each of
-4 SGD steps the loss and every quantize_linear statistic, keyed by the variable it measures; the test Program's
-logits). Start weights and data are make_static_golden's (static_passes.npz), so both files share them.
+Writes v2_passes.json (the forward op lists of the test and training graphs, and of the test graph after
+QuantWeightPass) and v2_passes.npz (after each of 4 SGD steps the loss and every quantize_linear statistic, keyed
+by the variable it measures; the test Program's logits; after QuantWeightPass the int8 weights and the logits).
+Start weights and data are make_static_golden's (static_passes.npz), so both files share them.
 """
 
 import json
@@ -17,7 +18,11 @@ import numpy.random  # noqa: F401  (before paddle, as its wheel needs)
 import paddle  # noqa: E402
 from paddle.base.framework import IrGraph  # noqa: E402
 from paddle.framework import core  # noqa: E402
-from paddle.static.quantization import AddQuantDequantPassV2, QuantizationTransformPassV2  # noqa: E402
+from paddle.static.quantization import (  # noqa: E402
+    AddQuantDequantPassV2,
+    QuantizationTransformPassV2,
+    QuantWeightPass,
+)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -86,6 +91,12 @@ def main():
             arrays[f"step{step}/{k}"] = v
     feed = {"image": g["images"][STEPS], "label": g["labels"][STEPS]}
     (arrays["test/logits"],) = exe.run(test_prog, feed=feed, fetch_list=[logits.name])
+    QuantWeightPass(scope, place).apply(test_graph)  # (convert(onnx_format=True)'s first step)
+    weighted = test_graph.to_program()
+    text["quant_weight"] = op_rows(weighted)
+    for p in main_p.all_parameters():
+        arrays[f"quant_weight/{p.name}"] = np.array(scope.find_var(p.name).get_tensor())
+    (arrays["quant_weight/logits"],) = exe.run(weighted, feed=feed, fetch_list=[logits.name])
     with open(os.path.join(HERE, "v2_passes.json"), "w") as f:
         json.dump(text, f, indent=1)
     np.savez(os.path.join(HERE, "v2_passes.npz"), **arrays)
