@@ -16,11 +16,12 @@ Where s comes from names the op:
 - range_abs_max: the largest abs-max of the last window_size batches (Paddle's static-graph activation default).
 quantize_linear / dequantize_linear are the saved (ONNX-style) form with a given scale and zero point.
 
-Gradients: the straight-through estimator (dx = dout; scales and statistics get none), as Paddle; quantize_linear
-and dequantize_linear have no gradient, as in Paddle 2.6 (inference only). fake_dequantize_max_abs and
-fake_channel_wise_dequantize_max_abs pass dout straight through too, so a quantize -> dequantize pair inserted by
-static/quantization's transform pass is straight-through as a whole: Paddle gives them no gradient and instead
-points conv2d_grad / mul_grad at the dequantized variables; minipaddle's backward is built from grad rules.
+Gradients: the straight-through estimator (dx = dout; scales and statistics get none), as Paddle.
+fake_dequantize_max_abs, fake_channel_wise_dequantize_max_abs, quantize_linear and dequantize_linear pass dout
+straight through too, so a quantize -> dequantize pair inserted by static/quantization's transform passes (legacy
+and V2) is straight-through as a whole: Paddle gives these no gradient (an empty grad maker) and instead points
+the conv2d_grad / mul_grad of an existing backward at the dequantized variables; minipaddle's backward is built
+from grad rules, so the rule carries the same gradient.
 """
 
 from __future__ import annotations
@@ -318,7 +319,7 @@ class FakeChannelWiseDequantizeMaxAbs(_StraightThrough):
 
 
 @register
-class QuantizeLinear(OpDef):
+class QuantizeLinear(_StraightThrough):
     """y = the levels of x for the given scale (per tensor with quant_axis -1, else per channel); zero_point is
     carried (0 in Paddle's symmetric scheme). round_type 0 (default): ties to even, clipped to [-bnt-1, bnt].
 
@@ -329,7 +330,6 @@ class QuantizeLinear(OpDef):
     returns (y, scale). only_observer: y = x unchanged (the statistics still update in training)."""
 
     name = "quantize_linear"
-    differentiable = False
 
     def kernel(self, x, scale, zero_point, in_accum, in_state, quant_axis=0, bit_length=8, round_type=0,
                is_test=True, only_observer=False, moving_rate=0.9):  # fmt: skip
@@ -368,11 +368,10 @@ def _training_mode(in_accum, in_state, quant_axis, is_test):
 
 
 @register
-class DequantizeLinear(OpDef):
+class DequantizeLinear(_StraightThrough):
     """y = x * scale / bnt (per tensor with quant_axis -1, else per channel along quant_axis)."""
 
     name = "dequantize_linear"
-    differentiable = False
 
     def kernel(self, x, scale, zero_point, quant_axis=0, bit_length=8, round_type=0, is_test=True,
                only_observer=False):  # fmt: skip

@@ -4,7 +4,7 @@ Paddle's operation order (tests/quantization/test_ops_golden.py checks that orde
 Their gradient is the straight-through estimator, not the derivative of the rounding (zero almost everywhere), so
 gradcheck applies only where the op is smooth: moving_average_abs_max_scale (Out = X). The straight-through
 gradients (fake_dequantize_* included: the second half of a quantize -> dequantize pair) are checked in
-tests/quantization/test_fake_quant_ops.py; quantize_linear / dequantize_linear have no gradient, as in Paddle 2.6.
+tests/quantization/test_fake_quant_ops.py (quantize_linear / dequantize_linear in test_transform_v2.py).
 """
 
 from __future__ import annotations

@@ -267,8 +267,8 @@ def test_frozen_program_matches_paddle(flow):
             np.testing.assert_array_equal(flow["frozen_weights"][mine], G[f"frozen/{theirs}"])
         else:  # the biases stay float (equal to the float rounding of 4 training steps)
             np.testing.assert_allclose(flow["frozen_weights"][mine], G[f"frozen/{theirs}"], rtol=1e-5, atol=1e-7)
-    for out, scale in flow["channel_scales"].items():
-        np.testing.assert_array_equal(scale, G[f"frozen/channel_scale/{names.to_paddle[out]}"])
+    for out, scale in flow["channel_scales"].items():  # (max |w| of the trained weights: to their float rounding)
+        np.testing.assert_allclose(scale, G[f"frozen/channel_scale/{names.to_paddle[out]}"], rtol=1e-6)
     np.testing.assert_allclose(flow["frozen_logits"], G["frozen/logits"], rtol=1e-5, atol=1e-6)
     w = flow["frozen_weights"][flow["params"][0]]
     assert np.array_equal(w, np.round(w)) and np.abs(w).max() <= 127

@@ -10,16 +10,21 @@ train = graph.to_program()                                  # then minimize(loss
 QuantizationFreezePass(scope, place, weight_quantize_type="channel_wise_abs_max").apply(test_graph)
 OutScaleForInferencePass(scope).apply(test_graph)
 ConvertToInt8Pass(scope, place).apply(test_graph)
+
+onnx_format (quantize_linear / dequantize_linear): QuantizationTransformPassV2 and AddQuantDequantPassV2 in
+place of the first two (transform_v2.py); QuantWeightPass (onnx_format.py) freezes the weights to int8.
 """
 
 from minipaddle.static.quantization.freeze import ConvertToInt8Pass, QuantizationFreezePass, quant_tensor
 from minipaddle.static.quantization.ir_graph import IrGraph, IrNode
+from minipaddle.static.quantization.onnx_format import QuantWeightPass
 from minipaddle.static.quantization.out_scale import OutScaleForInferencePass, OutScaleForTrainingPass
 from minipaddle.static.quantization.post_training import PostTrainingQuantization
 from minipaddle.static.quantization.transform import AddQuantDequantPass, QuantizationTransformPass
+from minipaddle.static.quantization.transform_v2 import AddQuantDequantPassV2, QuantizationTransformPassV2
 
 __all__ = [
-    "AddQuantDequantPass", "ConvertToInt8Pass", "IrGraph", "IrNode", "OutScaleForInferencePass",
-    "OutScaleForTrainingPass", "PostTrainingQuantization", "QuantizationFreezePass", "QuantizationTransformPass",
-    "quant_tensor",
+    "AddQuantDequantPass", "AddQuantDequantPassV2", "ConvertToInt8Pass", "IrGraph", "IrNode",
+    "OutScaleForInferencePass", "OutScaleForTrainingPass", "PostTrainingQuantization", "QuantizationFreezePass",
+    "QuantizationTransformPass", "QuantizationTransformPassV2", "QuantWeightPass", "quant_tensor",
 ]  # fmt: skip

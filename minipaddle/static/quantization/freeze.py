@@ -32,21 +32,27 @@ _FAKE_QUANT = ("fake_quantize_abs_max", "fake_quantize_range_abs_max", "fake_qua
 _FAKE_DEQUANT = ("fake_dequantize_max_abs", "fake_channel_wise_dequantize_max_abs")
 
 
-def quant_tensor(x: np.ndarray, scale, quant_axis: int = 0, weight_bits: int = 8) -> np.ndarray:
-    """Paddle's utils.quant_tensor (not onnx_format): clip to +-s and x / s * bnt, per channel along quant_axis
-    when `scale` is a list (a zero scale counts as 1e-8). The caller rounds."""
+def quant_tensor(x: np.ndarray, scale, quant_axis: int = 0, weight_bits: int = 8, onnx_format: bool = False):
+    """Paddle's utils.quant_tensor, per channel along quant_axis when `scale` is a list (a zero scale counts as
+    1e-8). Legacy: clip to +-s and x / s * bnt (the caller rounds). onnx_format: round(x / s * bnt) (numpy's
+    ties to even) clipped to [-bnt-1, bnt], the levels quantize_linear computes."""
     bnt = (1 << (weight_bits - 1)) - 1
     x = np.array(x)
+
+    def levels(v, s):
+        s = 1e-8 if s == 0.0 else s
+        if onnx_format:
+            return np.clip(np.round(v / s * bnt), -bnt - 1, bnt)
+        return np.clip(v, -s, s) / s * bnt
+
     if isinstance(scale, list) and len(scale) == 1:
         scale = scale[0]
     if isinstance(scale, list):
         for i, s in enumerate(scale):
-            s = 1e-8 if s == 0.0 else s
             sl = (i,) if quant_axis == 0 else (slice(None), i)
-            x[sl] = np.clip(x[sl], -s, s) / s * bnt
+            x[sl] = levels(x[sl], s)
         return x
-    s = 1e-8 if scale == 0.0 else scale
-    return np.clip(x, -s, s) / s * bnt
+    return levels(x, scale)
 
 
 class QuantizationFreezePass:

@@ -110,6 +110,12 @@ class IrGraph:
         scope.vars[name] = np.array(value)
         return v
 
+    def set_dtype(self, name: str, dtype: np.dtype) -> None:
+        """Record that variable `name` now holds `dtype` (a weight frozen to int8 keeps its name, as in Paddle).
+        A Variable's dtype is that of its stand-in array (static/program.py), so the stand-in is replaced."""
+        v = self.var(name)
+        v._data = np.broadcast_to(np.zeros((), dtype), v._data.shape)
+
     def insert_before(self, anchor: OpDesc, op: OpDesc) -> OpDesc:
         self.block.ops.insert(self._index(anchor), op)
         return op
