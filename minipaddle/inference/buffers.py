@@ -48,6 +48,7 @@ class Request:
     last_read: int = -1  # the last step reading it (or a view of it); the step itself for scratch
     handed_out: bool = False  # fetched (or a view of it is): never in a slot
     slot: int | None = None
+    view: np.ndarray | None = None  # the slot's first nbytes as this request's shape, made once
 
     @property
     def nbytes(self) -> int:
@@ -72,6 +73,7 @@ class Buffers:
         self.signature = None  # the input shapes the table was recorded at
         self.table: list[Request] = []
         self.slots: list[np.ndarray] = []  # 1-D arrays, each as large as its largest request
+        self.by_step: dict[int, list] = {}  # step -> its requests, in the order its kernel asks
 
     def run(self, env: dict, signature: tuple) -> None:
         """Run the plan on env; records the table first at new input shapes, reuses the slots after."""
@@ -143,13 +145,16 @@ class Buffers:
             sizes[slot] = max(sizes[slot], size)
             req.slot = slot
         self.slots = [np.empty(n, d) for n, d in zip(sizes, dtypes)]
+        self.by_step: dict[int, list] = {}
+        for req in self.table:
+            if req.slot is not None:
+                req.view = self.slots[req.slot][: req.nbytes // req.dtype.itemsize].reshape(req.shape)
+            self.by_step.setdefault(req.step, []).append(req)
 
     # ---- later runs: the kernels write into the slots -----------------------------------------------------------
 
     def _replay(self, env: dict) -> None:
-        by_step: dict[int, list] = {}
-        for req in self.table:
-            by_step.setdefault(req.step, []).append(req)
+        by_step = self.by_step
         for i, step in enumerate(self.plan):
             args = [None if n is None else env[n] for n in step.reads]
             buffered = BUFFERED_OPS.get(step.desc.type)
@@ -161,9 +166,9 @@ class Buffers:
             def give(shape, dtype, reqs=reqs):
                 req = next(reqs, None)
                 shape = tuple(shape)
-                if req is None or req.slot is None or req.shape != shape or req.dtype != np.dtype(dtype):
+                if req is None or req.view is None or req.shape != shape or req.dtype != dtype:
                     return np.empty(shape, dtype)  # not planned (handed out, or asked differently): a new array
-                return self.slots[req.slot][: req.nbytes // req.dtype.itemsize].reshape(shape)
+                return req.view
 
             self._store(step, self._call(buffered, step, args, give, give), env)
 
