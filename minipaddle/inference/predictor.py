@@ -29,6 +29,7 @@ import numpy as np
 
 from minipaddle.core.state import op_hook
 from minipaddle.core.tensor import Tensor as PaddleTensor
+from minipaddle.inference.buffers import Buffers
 from minipaddle.inference.config import Config
 from minipaddle.inference.handle import Tensor
 from minipaddle.inference.passes import (
@@ -155,6 +156,8 @@ class Predictor:
         self._outputs = {n: Tensor(n, block.var(n).dtype.np, False) for n in model.fetches}
         self._env: dict | None = None  # the last run's arrays (paddle keeps them in the predictor's scope)
         self._hooks: list = []
+        straight = all(step.sub_plans is None for step in model.plan)  # control flow runs through run_plan
+        self._buffers = Buffers(model.plan, model.fetches) if model.config._memory_optim and straight else None
         self._profile: dict = {}  # op type -> OpStats, with Config.enable_profile()
         if model.config._profile:  # paddle prints the report when the predictor is destroyed
             weakref.finalize(self, _print_report, self._profile)
@@ -201,6 +204,7 @@ class Predictor:
 
     def _run(self) -> None:
         model = self._model
+        self._env = None  # the last run's arrays go now, not after this run has made its own
         env = dict(model.scope.vars)
         block = model.program.global_block()
         for name, h in self._inputs.items():
@@ -225,6 +229,10 @@ class Predictor:
         self._env = env
 
     def _run_plan(self, env: dict) -> None:
+        if self._buffers is not None and not self._hooks and not self._model.config._profile:
+            signature = tuple((env[n].shape, env[n].dtype) for n in self._model.feeds)
+            self._buffers.run(env, signature)  # the fused ops write into the reused arrays (inference/buffers.py)
+            return
         if not self._hooks:
             run_plan(self._model.plan, env)
             return

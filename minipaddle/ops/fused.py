@@ -23,7 +23,7 @@ from minipaddle import ops
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import OPS, Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
-from minipaddle.ops.low_precision import finfo, gemm, is_float
+from minipaddle.ops.low_precision import LOW_CODES, finfo, gemm, is_float
 from minipaddle.ops.pool import _pool_paddings
 from minipaddle.ops.windows import out_size, pad_spatial
 
@@ -47,13 +47,32 @@ def _bias_act(out, b, activation):
     """activation(out + b), written into `out` (a fresh GEMM result) when the shapes and dtypes allow."""
     if b is not None:
         # the usual bias (the trailing dimensions, the same dtype) is added in place; anything else the general way
-        if b.dtype == out.dtype and b.shape == out.shape[out.ndim - b.ndim :]:
+        # (a conv's [1, 1, 1, O] channels-last bias too: it used to take the new-array way, one more pass)
+        trailing = b.ndim <= out.ndim and all(d in (1, o) for d, o in zip(b.shape[::-1], out.shape[::-1]))
+        if b.dtype == out.dtype and trailing:
             np.add(out, b, out=out)
         else:
             out = out + b
     if activation == "relu":  # a zero of out's dtype: a Python 0 makes numpy cast it into a buffer per block
         return np.maximum(out, out.dtype.type(0), out=out)
     return out if activation is None else OPS[activation].kernel(out)
+
+
+def _gemm(a, b, shape, result=None):
+    """(a @ b) reshaped to `shape`; with `result(shape, dtype)` (the predictor's buffers, enable_memory_optim) the
+    GEMM writes into the array it gives, for float32/float64 (low-precision GEMMs go through float32 anyway)."""
+    dtype = np.result_type(a, b)
+    if result is None or dtype.char in LOW_CODES:
+        return gemm(a, b).reshape(shape)
+    out_shape = a.shape[:-1] + b.shape[-1:] if a.ndim >= b.ndim else b.shape[:-2] + (a.shape[0], b.shape[-1])
+    out = result(out_shape, dtype)
+    np.matmul(a, b, out=out)
+    return out.reshape(shape)
+
+
+def fc_into(x, w, b, activation=None, result=None):
+    """fc's arithmetic, its result in `result(shape, dtype)` when given (see _gemm)."""
+    return _bias_act(_gemm(x, w, x.shape[:-1] + w.shape[1:], result), b, activation)
 
 
 @register
@@ -64,7 +83,7 @@ class FC(OpDef):
     saves_outputs = True  # the activation's gradient reads y
 
     def kernel(self, x, w, b, activation=None):
-        return _bias_act(gemm(x, w), b, activation)
+        return fc_into(x, w, b, activation)
 
     def grad(self, node, g):
         x, w, b = node.inputs
@@ -96,15 +115,17 @@ def fc(x: Tensor, w: Tensor, b: Tensor | None = None, activation: str | None = N
     return apply(FC, (x, w, b), {"activation": activation})
 
 
-def _batch_first_cols(xp, kernel, strides, dilations, ones_row: bool = False):
+def _batch_first_cols(xp, kernel, strides, dilations, ones_row: bool = False, scratch=None):
     """cols [N, C*kh*kw (+1), oh*ow] of the padded xp [N, C, H, W], and (oh, ow), by one strided slice copy per
     kernel position, each of whole rows (for few positions: LeNet's 3x3 on one channel). With ones_row, a last
-    row of ones: a bias put as the weights' last column is then added by the GEMM itself."""
+    row of ones: a bias put as the weights' last column is then added by the GEMM itself. `scratch(shape,
+    dtype)` gives the array to fill (the predictor's reused one); a new one without it."""
     (kh, kw), (sh, sw), (dh, dw) = kernel, strides, dilations
     n, c, h, wd = xp.shape
     oh, ow = (h - dh * (kh - 1) - 1) // sh + 1, (wd - dw * (kw - 1) - 1) // sw + 1
     k = c * kh * kw
-    cols = np.empty((n, k + ones_row, oh * ow), xp.dtype)
+    shape = (n, k + ones_row, oh * ow)
+    cols = np.empty(shape, xp.dtype) if scratch is None else scratch(shape, xp.dtype)
     if ones_row:
         cols[:, k] = 1
     by_position = cols[:, :k].reshape(n, c, kh, kw, oh, ow)
@@ -116,7 +137,7 @@ def _batch_first_cols(xp, kernel, strides, dilations, ones_row: bool = False):
     return cols, (oh, ow)
 
 
-def _channels_last_cols(xp, kernel, strides, dilations):
+def _channels_last_cols(xp, kernel, strides, dilations, scratch=None):
     """cols [N*oh*ow, kh*kw*C] of the padded xp [N, C, H, W], and (oh, ow): one row per output pixel, its window
     in (row, column, channel) order. Read from xp in channels-last memory ([N, H, W, C], a copy unless xp already
     is one seen through a transpose), each window row is kw*C consecutive numbers, so the copy moves runs of kw*C
@@ -128,13 +149,43 @@ def _channels_last_cols(xp, kernel, strides, dilations):
     s_n, s_h, s_w, s_c = x_cl.strides
     strides_of_win = (s_n, s_h * sh, s_w * sw, s_h * dh, s_w * dw, s_c)
     win = np.lib.stride_tricks.as_strided(x_cl, (n, oh, ow, kh, kw, c), strides_of_win, writeable=False)
-    return np.ascontiguousarray(win).reshape(n * oh * ow, kh * kw * c), (oh, ow)
+    if scratch is None:
+        return np.ascontiguousarray(win).reshape(n * oh * ow, kh * kw * c), (oh, ow)
+    cols = scratch((n, oh, ow, kh, kw, c), x_cl.dtype)  # the predictor's reused array (enable_memory_optim)
+    np.copyto(cols, win)
+    return cols.reshape(n * oh * ow, kh * kw * c), (oh, ow)
 
 
 def _channels_last(b, ndim: int):
     """b (broadcastable to an [N, C, H, W] result) as the matching [N, H, W, C]-shaped array (a view)."""
     b4 = b.reshape((1,) * (ndim - b.ndim) + b.shape)
     return b4.transpose(0, 2, 3, 1)
+
+
+def conv2d_fusion_into(x, w, b, strides, paddings, dilations, groups, activation=None, result=None, scratch=None):
+    """conv2d_fusion's arithmetic; with `result(shape, dtype)` and `scratch(shape, dtype)` (the predictor's reused
+    buffers, enable_memory_optim) the GEMM writes into `result`'s array and the im2col columns into `scratch`'s."""
+    if groups != 1:
+        return _bias_act(OPS["conv2d"].kernel(x, w, strides, paddings, dilations, groups), b, activation)
+    xp = pad_spatial(x, paddings)
+    n, o = x.shape[0], w.shape[0]
+    if w.shape[2] * w.shape[3] <= 9:
+        # Few kernel positions: batch-first im2col, cols [N, C*kh*kw, out_pixels]; w [O, C*kh*kw] @ cols is
+        # then [N, O, out_pixels], already NCHW (no transpose after, as the conv2d kernel needs).
+        # A per-channel bias rides in the GEMM as one more column of w against a row of ones: no pass over
+        # the result for it (LeNet's conv1 at batch 64: 6.0M instructions -> 5.5M, counted with callgrind).
+        fold = b is not None and b.dtype == x.dtype == w.dtype and b.size == o and b.shape[-3:] == (o, 1, 1)
+        cols, (oh, ow) = _batch_first_cols(xp, w.shape[2:], strides, dilations, fold, scratch)
+        wm = np.concatenate([w.reshape(o, -1), b.reshape(o, 1)], axis=1) if fold else w.reshape(o, -1)
+        return _bias_act(_gemm(wm, cols, (n, o, oh, ow), result), None if fold else b, activation)
+    # More positions: one GEMM [N*oh*ow, kh*kw*C] @ [kh*kw*C, O] over channels-last windows. Its result is
+    # channels-last [N, oh, ow, O]; it is returned as the NCHW array it is, through a transpose (a view, no
+    # copy), so that a next convolution reads channels-last memory for free and a pool runs on it as on any
+    # NCHW array. Counted on LeNet's second conv at batch 64 (callgrind): 12.4M instructions -> 9.1M.
+    cols, (oh, ow) = _channels_last_cols(xp, w.shape[2:], strides, dilations, scratch)
+    out = _gemm(cols, w.transpose(0, 2, 3, 1).reshape(o, -1).T, (n, oh, ow, o), result)
+    b_cl = None if b is None else _channels_last(b, 4)
+    return _bias_act(out, b_cl, activation).transpose(0, 3, 1, 2)
 
 
 @register
@@ -145,27 +196,7 @@ class Conv2DFusion(OpDef):
     saves_outputs = True  # the activation's gradient reads y
 
     def kernel(self, x, w, b, strides, paddings, dilations, groups, activation=None):
-        if groups != 1:
-            return _bias_act(OPS["conv2d"].kernel(x, w, strides, paddings, dilations, groups), b, activation)
-        xp = pad_spatial(x, paddings)
-        n, o = x.shape[0], w.shape[0]
-        if w.shape[2] * w.shape[3] <= 9:
-            # Few kernel positions: batch-first im2col, cols [N, C*kh*kw, out_pixels]; w [O, C*kh*kw] @ cols is
-            # then [N, O, out_pixels], already NCHW (no transpose after, as the conv2d kernel needs).
-            # A per-channel bias rides in the GEMM as one more column of w against a row of ones: no pass over
-            # the result for it (LeNet's conv1 at batch 64: 6.0M instructions -> 5.5M, counted with callgrind).
-            fold = b is not None and b.dtype == x.dtype == w.dtype and b.size == o and b.shape[-3:] == (o, 1, 1)
-            cols, (oh, ow) = _batch_first_cols(xp, w.shape[2:], strides, dilations, ones_row=fold)
-            wm = np.concatenate([w.reshape(o, -1), b.reshape(o, 1)], axis=1) if fold else w.reshape(o, -1)
-            return _bias_act(gemm(wm, cols).reshape(n, o, oh, ow), None if fold else b, activation)
-        # More positions: one GEMM [N*oh*ow, kh*kw*C] @ [kh*kw*C, O] over channels-last windows. Its result is
-        # channels-last [N, oh, ow, O]; it is returned as the NCHW array it is, through a transpose (a view, no
-        # copy), so that a next convolution reads channels-last memory for free and a pool runs on it as on any
-        # NCHW array. Counted on LeNet's second conv at batch 64 (callgrind): 12.4M instructions -> 9.1M.
-        cols, (oh, ow) = _channels_last_cols(xp, w.shape[2:], strides, dilations)
-        out = gemm(cols, w.transpose(0, 2, 3, 1).reshape(o, -1).T).reshape(n, oh, ow, o)
-        b_cl = None if b is None else _channels_last(b, 4)
-        return _bias_act(out, b_cl, activation).transpose(0, 3, 1, 2)
+        return conv2d_fusion_into(x, w, b, strides, paddings, dilations, groups, activation)
 
     def grad(self, node, g):
         x, w, b = node.inputs

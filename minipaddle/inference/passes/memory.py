@@ -3,7 +3,8 @@
 The predictor keeps every intermediate array of a run until the next run (as paddle's scope does), so the
 number of distinct names is the memory a run holds. Liveness analysis (static/passes/reuse_buffers.py) lets a
 later result of the same shape and dtype take the name of a temporary nobody reads any more. It changes no
-value; it runs after the IR passes, when `Config.enable_memory_optim()` is on.
+value; it runs after the IR passes, when `Config.enable_memory_optim()` is on. The predictor then also has the
+fused ops write into arrays it reuses run after run (inference/buffers.py), which is where most memory goes.
 """
 
 from __future__ import annotations
