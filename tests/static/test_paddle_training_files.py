@@ -210,3 +210,33 @@ def test_a_cnn_training_program_paddle_saved_trains_on_here_equal(static_mode, f
     feed = {"x": x, "y": np.array([[0], [2], [1], [2]])}
     losses = [float(exe.run(program, feed=feed, fetch_list=[out["loss"]])[0]) for _ in range(3)]
     np.testing.assert_allclose(losses, out["losses"], rtol=1e-5)
+
+
+def test_reading_a_training_program_leaves_no_name_to_be_taken_again(static_mode, fresh_scope, tmp_path):
+    prefix, feed, loss, _ = _trained("adam", tmp_path)
+    with paddle.utils.unique_name.guard():  # counters from 0, as in a fresh process: fc_0 would be taken
+        with pytest.warns(UserWarning, match="rebuilt them as"):
+            program = paddle.load(prefix + ".pdmodel")
+        names = {v.name for v in program.list_vars()}
+        with paddle.static.program_guard(program):  # the user's next ops: names none of the read or rebuilt ones
+            extra = paddle.static.nn.fc(program.global_block().var("x"), 2)
+    added = {v.name for v in program.list_vars()} - names
+    assert extra.name in added and len(added) >= 3  # fc's weight, bias and outputs are all new variables
+
+
+def test_reading_an_inference_model_leaves_no_name_to_be_taken_again(static_mode, tmp_path):
+    with paddle.utils.unique_name.guard():
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [None, 4], "float32")
+            out = paddle.static.nn.fc(x, 3)
+        exe = paddle.static.Executor()
+        exe.run(startup)
+        paddle.static.save_inference_model(str(tmp_path / "fc"), [x], [out], exe, program=main)
+    with paddle.utils.unique_name.guard():
+        program, _, _ = paddle.static.load_inference_model(str(tmp_path / "fc"), exe)
+        names = {v.name for v in program.list_vars()}
+        with paddle.static.program_guard(program):
+            paddle.static.nn.fc(program.global_block().var("x"), 2)
+        assert not {"fc_0.w_0", "fc_0.b_0"} & ({v.name for v in program.list_vars()} - names)
+        assert len({v.name for v in program.list_vars()} - names) >= 3
