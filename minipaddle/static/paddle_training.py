@@ -17,7 +17,7 @@ import re
 
 from minipaddle.core.state import STATE, name_guard
 
-__all__ = ["rebuild_training"]
+__all__ = ["rebuild_training", "count_past_taken_names"]
 
 _LOSS_GRAD = 0x101  # Paddle's OpRole Backward | Loss: the fill_constant of d(loss)/d(loss) = 1
 
@@ -62,7 +62,7 @@ def rebuild_training(program, left_out: list, attrs_of) -> str | None:
     # Executor refreshes from optimizer.get_lr() after, so the loaded value stays.
     program.lr_feeds.append((lr[0], optimizer))
     with name_guard():
-        _count_past_taken_names(program)
+        count_past_taken_names(program, with_state=False)
         optimizer.minimize(program.global_block().var(loss_name))
     program.lr_feeds[:] = [(n, o) for n, o in program.lr_feeds if o is not optimizer]
     return f"{type(optimizer).__name__} on loss {loss_name!r}, learning rate {lr[0]!r} (from static.load)"
@@ -71,17 +71,19 @@ def rebuild_training(program, left_out: list, attrs_of) -> str | None:
 _NUMBERED = re.compile(r"^(.*)_(\d+)(?:\.tmp_\d+)?$")  # what unique_name makes: prefix_N, prefix_N.tmp_K
 
 
-def _count_past_taken_names(program) -> None:
-    """Start the (fresh) name counters past every name the read Program has, except the optimizer state's: the
-    rebuilt optimizer then names its accumulators as Paddle did (fc_0.w_0_moment1_0, which static.load fills)
-    whatever the counters were before the read, and minipaddle's backward names no variable like a read one."""
+def count_past_taken_names(program, with_state: bool = True) -> None:
+    """Move the name counters past every name the Program has (with_state False: but the optimizer state's). In
+    the fresh counters of the rebuild, the optimizer then names its accumulators as Paddle did
+    (fc_0.w_0_moment1_0, which static.load fills) whatever the counters were before the read, and minipaddle's
+    backward names no variable like a read one; after a read (static/pdmodel.py), no name the user's next ops
+    get is taken."""
     following: dict = {}
     for v in program.list_vars():
-        if v.persistable and not v.is_parameter:
+        if v.persistable and not v.is_parameter and not with_state:
             continue
         for name in (v.name, v.name.split(".")[0]):
             m = _NUMBERED.match(name)
             if m:
                 following[m.group(1)] = max(following.get(m.group(1), 0), int(m.group(2)) + 1)
     for prefix, n in following.items():
-        STATE.name_counters[prefix] = itertools.count(n)
+        STATE.name_counters[prefix] = itertools.count(max(n, next(STATE.name_counters[prefix])))

@@ -42,7 +42,7 @@ from minipaddle.static.paddle_op_versions import OP_VERSIONS
 from minipaddle.static.paddle_ops import DTYPE_NUMBERS, INDEX_WRITERS, READERS, WRITERS, Shape, Steps, dtype_of
 from minipaddle.static.paddle_optimizer_ops import paddle_optimizer_ops
 from minipaddle.static.paddle_proto import AttrType, ProgramDesc, TensorDesc, VarTypeEnum
-from minipaddle.static.paddle_training import rebuild_training
+from minipaddle.static.paddle_training import count_past_taken_names, rebuild_training
 from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.pdmodel_checks import check_attr_types
 from minipaddle.static.program import (
@@ -275,6 +275,7 @@ class _Reader:
                     with program_guard(self.program, Program()):  # (its state comes from static.load, as Paddle's)
                         built = rebuild_training(self.program, self.left_out,
                                                  lambda o: {a.name: _attr_value(a) for a in o.attrs})  # fmt: skip
+                count_past_taken_names(self.program)  # the user's next ops name no variable like one read here
             finally:
                 set_static_mode(was_static)
         if self.left_out:

@@ -163,3 +163,80 @@ def test_paddle_trains_on_from_minipaddles_files_with_equal_losses(static_mode, 
                             text=True, timeout=300, cwd=tmp_path)  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
     np.testing.assert_allclose(json.loads(result.stdout.strip().splitlines()[-1]), losses, rtol=1e-6, atol=1e-7)
+
+
+PADDLE_SAVES_A_CNN = """
+import json, sys
+import numpy.random
+import numpy as np
+import paddle
+paddle.enable_static()
+F = paddle.nn.functional
+paddle.seed(3)
+main, startup = paddle.static.Program(), paddle.static.Program()
+with paddle.static.program_guard(main, startup):
+    x = paddle.static.data("x", [None, 1, 8, 8], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    h = F.avg_pool2d(F.max_pool2d(F.relu(paddle.nn.Conv2D(1, 4, 3, padding=1)(x)), 2), 2)
+    loss = F.cross_entropy(paddle.nn.Linear(16, 3)(paddle.flatten(h, 1)), y)
+    paddle.optimizer.Momentum(0.1, 0.9).minimize(loss)
+feed = {"x": np.load(sys.argv[2]), "y": np.array([[0], [2], [1], [2]])}
+exe = paddle.static.Executor(paddle.CPUPlace())
+exe.run(startup)
+exe.run(main, feed=feed, fetch_list=[loss])
+paddle.static.save(main, sys.argv[1])
+losses = [float(exe.run(main, feed=feed, fetch_list=[loss])[0]) for _ in range(3)]
+print(json.dumps({"loss": loss.name, "losses": losses}))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(PADDLE_PYTHON), reason="real Paddle 2.6 is not installed here")
+def test_a_cnn_training_program_paddle_saved_trains_on_here_equal(static_mode, fresh_scope, tmp_path):
+    """paddle 2.6.2's own training Program of the CNN (conv2d, pool2d, flatten, softmax_with_cross_entropy, mean,
+    momentum) reads as its forward ops plus minipaddle's backward and Momentum, and trains on with paddle's losses."""
+    x = np.random.default_rng(7).standard_normal((4, 1, 8, 8)).astype("float32")
+    np.save(tmp_path / "x.npy", x)
+    prefix = str(tmp_path / "cnn")
+    result = subprocess.run([PADDLE_PYTHON, "-c", PADDLE_SAVES_A_CNN, prefix, str(tmp_path / "x.npy")],
+                            capture_output=True, text=True, timeout=300, cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = json.loads(result.stdout.strip().splitlines()[-1])
+    with pytest.warns(UserWarning, match="rebuilt them as minipaddle's own backward and Momentum"):
+        program = paddle.load(prefix + ".pdmodel")
+    assert "softmax_with_cross_entropy" in {op.type for op in program.global_block().ops}
+    exe = paddle.static.Executor()
+    paddle.static.load(program, prefix, exe)
+    feed = {"x": x, "y": np.array([[0], [2], [1], [2]])}
+    losses = [float(exe.run(program, feed=feed, fetch_list=[out["loss"]])[0]) for _ in range(3)]
+    np.testing.assert_allclose(losses, out["losses"], rtol=1e-5)
+
+
+def test_reading_a_training_program_leaves_no_name_to_be_taken_again(static_mode, fresh_scope, tmp_path):
+    prefix, feed, loss, _ = _trained("adam", tmp_path)
+    with paddle.utils.unique_name.guard():  # counters from 0, as in a fresh process: fc_0 would be taken
+        with pytest.warns(UserWarning, match="rebuilt them as"):
+            program = paddle.load(prefix + ".pdmodel")
+        names = {v.name for v in program.list_vars()}
+        with paddle.static.program_guard(program):  # the user's next ops: names none of the read or rebuilt ones
+            extra = paddle.static.nn.fc(program.global_block().var("x"), 2)
+    added = {v.name for v in program.list_vars()} - names
+    assert extra.name in added and len(added) >= 3  # fc's weight, bias and outputs are all new variables
+
+
+def test_reading_an_inference_model_leaves_no_name_to_be_taken_again(static_mode, tmp_path):
+    with paddle.utils.unique_name.guard():
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [None, 4], "float32")
+            out = paddle.static.nn.fc(x, 3)
+        exe = paddle.static.Executor()
+        exe.run(startup)
+        paddle.static.save_inference_model(str(tmp_path / "fc"), [x], [out], exe, program=main)
+    with paddle.utils.unique_name.guard():
+        program, _, _ = paddle.static.load_inference_model(str(tmp_path / "fc"), exe)
+        names = {v.name for v in program.list_vars()}
+        with paddle.static.program_guard(program):
+            paddle.static.nn.fc(program.global_block().var("x"), 2)
+        assert not {"fc_0.w_0", "fc_0.b_0"} & ({v.name for v in program.list_vars()} - names)
+        assert len({v.name for v in program.list_vars()} - names) >= 3
