@@ -6,6 +6,7 @@ process, naming the rank and carrying its traceback.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 
@@ -461,4 +462,21 @@ def data_parallel_features() -> None:
     later = [s for s in rec.spans if s["kind"] == "backward" and s["name"] == "matmul" and s["start"] > first["start"]]
     assert later, "no gradient matmul ran after the first bucket's all-reduce started: no overlap"
     assert first["end"] >= first["start"]
+
+    # the buckets' flattening is numpy into buffers kept from step to step: a synced backward records only the
+    # 3 buckets' all-reduces and the final c_sync_comm_stream more than a no_sync one (no reshape/concat/split ops)
+    x = paddle.to_tensor(np.ones((4, 6)))
+    flats = None
+    for step, context in enumerate((dp.no_sync, contextlib.nullcontext, contextlib.nullcontext)):
+        with timeline.record() as rec, context():
+            dp(x).sum().backward()
+        names = [s["name"] for s in rec.spans if s["kind"] in ("backward", "communication")]
+        if step == 0:
+            local = names
+        else:
+            assert sorted(names) == sorted(local + ["c_allreduce_sum"] * 3 + ["c_sync_comm_stream"]), names
+            if flats is not None:
+                assert all(a is b for a, b in zip(flats, dp._reducer.flats)), "the buckets' buffers were remade"
+            flats = list(dp._reducer.flats)
+        model.clear_gradients()
     dist.barrier()
