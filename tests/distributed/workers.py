@@ -152,6 +152,18 @@ def rank_fails(how: str) -> None:
     dist.all_reduce(t)  # never completes: rank 1 is gone
 
 
+def write_pid_and_wait(directory: str) -> None:
+    """Each rank writes its pid to directory/pid.<rank>, then waits in a collective rank 0 never joins."""
+    import time
+
+    dist.init_parallel_env()
+    with open(os.path.join(directory, f"pid.{dist.get_rank()}"), "w") as f:
+        f.write(str(os.getpid()))
+    if dist.get_rank() == 0:
+        time.sleep(600)
+    dist.barrier()
+
+
 def mismatch(how: str) -> None:
     dist.init_parallel_env()
     r = dist.get_rank()
