@@ -179,3 +179,12 @@ def test_a_sigkilled_launcher_of_one_node_stops_the_other_within_the_heartbeat_t
             pid = int(path.read_text() or 0)
             if pid and _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("value", ["soon", "0"])
+def test_a_bad_heartbeat_timeout_is_refused_before_the_nodes_meet(monkeypatch, tmp_path, value):
+    monkeypatch.setenv("MINIPADDLE_HEARTBEAT_TIMEOUT", value)
+    script = tmp_path / "train.py"
+    script.write_text("")
+    with pytest.raises(ValueError, match="MINIPADDLE_HEARTBEAT_TIMEOUT must be a number of seconds"):
+        launch_main(["--nnodes", "2", "--master", f"127.0.0.1:{_free_port()}", str(script)])
