@@ -25,19 +25,15 @@ import numpy as np
 
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.node import GradNode
-from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.distributed import collective, parallel_env, timeline
 from minipaddle.nn import Layer
 from minipaddle.ops.collective import AllReduceSum, SyncCommStream
-from minipaddle.tensor.manipulation import concat, reshape, split
-from minipaddle.tensor.math import scale
 
 __all__ = ["DataParallel", "sync_params_buffers"]
 
 _MB = 1024 * 1024
-_ASSIGN = get_op("assign")
 
 
 def sync_params_buffers(model: Layer, comm_group=None, src_rank: int = 0, is_model_parallel=False, fuse_params=True):
@@ -160,6 +156,8 @@ class Reducer:
         self.names = names
         self.buckets = _buckets(list(reversed(params)), first_bytes, bytes_each)
         self.bucket_of = {id(p): b for b, bucket in enumerate(self.buckets) for p in bucket}
+        self.spans = [_spans(bucket) for bucket in self.buckets]  # each parameter's [lo, hi) in its bucket's buffer
+        self.flats = [None] * len(self.buckets)  # each bucket's flat gradient buffer (a Tensor), made at first use
         self.active = False
         for p in params:
             p._register_backward_hook(self._ready_hook_for(p))
@@ -221,34 +219,45 @@ class Reducer:
         self._finish()
 
     def _start(self, b: int, comm) -> None:
-        """Flatten bucket b's gradients into one buffer and start its all-reduce (in place, not waited for)."""
+        """Copy bucket b's gradients into its flat buffer and start its all-reduce (in place, not waited for).
+
+        The copies are numpy's, not ops: Paddle's EagerReducer also concatenates and splits its buckets with
+        kernels it calls directly, not traced ops, so a synced step adds one `c_allreduce_sum` per bucket and a
+        `c_sync_comm_stream` to the ops of backward, and nothing else."""
+        flat = self._flat(b)
+        buf = flat._data
+        for p, (lo, hi) in zip(self.buckets[b], self.spans[b]):
+            # A parameter unused on this rank contributes zeros (or what it accumulated in no_sync).
+            buf[lo:hi] = 0 if p.grad is None else p.grad._data.reshape(-1)
         with no_grad():
-            parts = []
-            for p in self.buckets[b]:
-                # A parameter unused on this rank contributes zeros (or what it accumulated in no_sync).
-                v = p.grad if p.grad is not None else Tensor(np.zeros(p._data.shape, p._data.dtype))
-                parts.append(reshape(v, [-1]))
-            flat = concat(parts) if len(parts) > 1 else parts[0].clone()
             apply_inplace(AllReduceSum, flat, (flat,), {"ring_id": self.ring, "use_calc_stream": False})
         flight = comm.in_flight[-1] if comm is not None else None
         self.started.append((b, flat, flight))
+
+    def _flat(self, b: int) -> Tensor:
+        """Bucket b's flat buffer, made at its first use and kept (a buffer per step would cost an allocation and,
+        for large buckets, page faults on every step)."""
+        if self.flats[b] is None:
+            first = self.buckets[b][0]._data
+            self.flats[b] = Tensor(np.empty(self.spans[b][-1][1], first.dtype), stop_gradient=True)
+        return self.flats[b]
 
     def _finish(self) -> None:
         """Every bucket has started: wait for all, then write the averages into the parameters' `.grad`."""
         with no_grad():
             apply_inplace(SyncCommStream, self.started[-1][1], (self.started[-1][1],), {"ring_id": self.ring})
-            for b, flat, flight in self.started:
-                bucket = self.buckets[b]
-                flat = scale(flat, 1.0 / self.nranks)
-                pieces = split(flat, [int(np.prod(p.shape)) for p in bucket]) if len(bucket) > 1 else [flat]
-                for p, piece in zip(bucket, pieces):
-                    avg = reshape(piece, p.shape)
-                    if p.grad is not None:
-                        apply_inplace(_ASSIGN, p.grad, (avg,))
-                    else:  # no gradient on this rank (unused): it gets the others' average
-                        p.grad = avg
-                if flight is not None:
-                    timeline.span(f"all-reduce bucket {b}", flight.started, flight.finished, kind="allreduce")
+        for b, flat, flight in self.started:
+            buf = flat._data
+            np.multiply(buf, buf.dtype.type(1.0 / self.nranks), out=buf)
+            for p, (lo, hi) in zip(self.buckets[b], self.spans[b]):
+                avg = buf[lo:hi].reshape(p._data.shape)
+                if p.grad is not None:
+                    p.grad._data[...] = avg  # in place, as an assign op would write it
+                    p.grad._bump_version()
+                else:  # no gradient on this rank (unused): it gets the others' average
+                    p.grad = Tensor(avg.copy(), stop_gradient=True)
+            if flight is not None:
+                timeline.span(f"all-reduce bucket {b}", flight.started, flight.finished, kind="allreduce")
         self.active = False
         self.started = []
 
@@ -271,6 +280,11 @@ def _tensors(outputs) -> list:
     if isinstance(outputs, dict):
         return [t for o in outputs.values() for t in _tensors(o)]
     return []
+
+
+def _spans(bucket: list) -> list[tuple[int, int]]:
+    ends = np.cumsum([p._data.size for p in bucket]).tolist()
+    return list(zip([0, *ends[:-1]], ends))
 
 
 def _buckets(params: list, first_bytes: int, bytes_each: int) -> list[list]:

@@ -19,6 +19,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from minipaddle.distributed import parent_death
+
 _PID = re.compile(r"PID (\d+) RUNNING AT")
 _EXIT = re.compile(r"EXIT CODE: (\d+)")
 
@@ -162,6 +164,7 @@ class RankRun:
         self.process = subprocess.Popen(
             cmd + list(rank_args), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             start_new_session=True,  # our own process group: nothing of the job outlives a kill of the group
+            preexec_fn=parent_death.die_with_parent(),  # nor a SIGKILL of this process
         )  # fmt: skip
         self._reader = threading.Thread(target=self._relay, daemon=True)
         self._reader.start()

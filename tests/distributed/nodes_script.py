@@ -2,12 +2,13 @@
 two launchers joined into one job with Paddle's variables, then all-reduces and trains a DataParallel step.
 
 `python nodes_script.py` checks itself on every rank; with the argument `fail`, global rank 1 of the second node
-raises after the job has formed."""
+raises after the job has formed; with `hang`, every rank writes its pid to pid.<rank> and sleeps."""
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 
 import numpy as np
 
@@ -26,6 +27,11 @@ def main() -> None:
     offset = r - local  # the ranks of the nodes before this one
     if len(sys.argv) > 1 and sys.argv[1] == "fail" and offset > 0 and local == n - offset - 1:
         raise RuntimeError(f"rank {r} of the second node cannot go on")
+
+    if len(sys.argv) > 1 and sys.argv[1] == "hang":  # for a launcher to be killed: say who we are, then wait
+        with open(f"pid.{r}", "w") as f:
+            f.write(str(os.getpid()))
+        time.sleep(600)
 
     t = paddle.to_tensor([float(r + 1)])
     dist.all_reduce(t)

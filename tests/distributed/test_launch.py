@@ -3,7 +3,9 @@ checkpoints from rank 0 only, per-rank logs, a failing rank named and a non-zero
 
 from __future__ import annotations
 
+import importlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -70,3 +72,18 @@ def test_the_same_script_under_spawn(tmp_path):
 def test_spawn_refuses_a_function_it_cannot_send():
     with pytest.raises(TypeError, match="is a lambda, so the ranks cannot import it"):
         dist.spawn(lambda: None, nprocs=2)
+
+
+def test_the_console_scripts_are_fleetrun_and_minipaddle_launch_not_paddle(capsys, monkeypatch):
+    text = (Path(ROOT) / "pyproject.toml").read_text()  # (tomllib is Python 3.11's; 3.10 is supported)
+    table = text.split("[project.scripts]\n", 1)[1].split("\n[", 1)[0]
+    scripts = dict(re.findall(r'^([\w-]+) = "([^"]+)"', table, re.M))
+    assert scripts["fleetrun"] == scripts["minipaddle-launch"] == "minipaddle.distributed.launch:console_main"
+    assert "paddle" not in scripts  # it would shadow a real paddle's command
+    module, _, name = scripts["minipaddle-launch"].partition(":")
+    entry = getattr(importlib.import_module(module), name)
+    monkeypatch.setattr(sys, "argv", ["minipaddle-launch", "--help"])
+    with pytest.raises(SystemExit) as done:
+        entry()
+    assert done.value.code == 0
+    assert "--nproc_per_node" in capsys.readouterr().out

@@ -4,11 +4,14 @@ store and the launch arguments, in process."""
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from minipaddle.distributed import rendezvous
 from minipaddle.distributed.launch import main as launch_main
 from minipaddle.distributed.launch.nodes import node_rank_in_ips
 from tests.distributed import nodes_script
+from tests.distributed.test_collectives import _alive
 from tests.distributed.test_launch import _env
 
 SCRIPT = str(Path(nodes_script.__file__))
@@ -133,3 +137,54 @@ def test_launch_arguments_for_several_nodes_are_checked(tmp_path):
         node_rank_in_ips(["10.0.0.1", "10.0.0.2"], "10.0.0.2", 2)
     with pytest.raises(ValueError, match="must be 'ip:port'"):
         rendezvous.Store("127.0.0.1")
+
+
+@pytest.mark.slow
+def test_a_sigkilled_launcher_of_one_node_stops_the_other_within_the_heartbeat_timeout(tmp_path):
+    """Node 1's launcher is SIGKILLed while every rank sleeps: its rank dies with it (parent_death), and node 0,
+    hearing no heartbeat for 3 s, stops its own rank and exits 1 naming node 1."""
+    ips = ["--ips", "127.0.0.1,127.0.0.1", "--start_port", str(_free_port())]
+    env = dict(_env(), MINIPADDLE_RENDEZVOUS_TIMEOUT="60", MINIPADDLE_HEARTBEAT_TIMEOUT="3")
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "minipaddle.distributed.launch", *ips, "--rank", str(node),
+                          "--nproc_per_node", "1", "--log_dir", str(tmp_path / f"log{node}"), SCRIPT, "hang"],
+                         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+        for node in (0, 1)
+    ]  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(tmp_path.glob("pid.*"))) < 2:
+            assert all(p.poll() is None for p in procs), "a launcher ended before the ranks joined"
+            assert time.monotonic() < deadline, "the two nodes' ranks did not join within 120 s"
+            time.sleep(0.2)
+        time.sleep(0.3)
+        pids = [int(p.read_text()) for p in tmp_path.glob("pid.*")]
+        procs[1].send_signal(signal.SIGKILL)
+        killed = time.monotonic()
+        out0, err0 = procs[0].communicate(timeout=60)
+        assert time.monotonic() - killed < 3 + 7, "node 0 took too long to notice"
+        assert procs[0].returncode == 1, (out0, err0)
+        assert "node 1 sent no heartbeat for 3 s" in err0, err0
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [pid for pid in pids if _alive(pid)], "a rank was left behind"
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+            p.communicate()
+        for path in tmp_path.glob("pid.*"):  # the ranks this test started, should they be left behind
+            pid = int(path.read_text() or 0)
+            if pid and _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("value", ["soon", "0"])
+def test_a_bad_heartbeat_timeout_is_refused_before_the_nodes_meet(monkeypatch, tmp_path, value):
+    monkeypatch.setenv("MINIPADDLE_HEARTBEAT_TIMEOUT", value)
+    script = tmp_path / "train.py"
+    script.write_text("")
+    with pytest.raises(ValueError, match="MINIPADDLE_HEARTBEAT_TIMEOUT must be a number of seconds"):
+        launch_main(["--nnodes", "2", "--master", f"127.0.0.1:{_free_port()}", str(script)])

@@ -6,6 +6,7 @@ process, naming the rank and carrying its traceback.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 
@@ -149,6 +150,18 @@ def rank_fails(how: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
     t = paddle.ones([4])
     dist.all_reduce(t)  # never completes: rank 1 is gone
+
+
+def write_pid_and_wait(directory: str) -> None:
+    """Each rank writes its pid to directory/pid.<rank>, then waits in a collective rank 0 never joins."""
+    import time
+
+    dist.init_parallel_env()
+    with open(os.path.join(directory, f"pid.{dist.get_rank()}"), "w") as f:
+        f.write(str(os.getpid()))
+    if dist.get_rank() == 0:
+        time.sleep(600)
+    dist.barrier()
 
 
 def mismatch(how: str) -> None:
@@ -461,4 +474,21 @@ def data_parallel_features() -> None:
     later = [s for s in rec.spans if s["kind"] == "backward" and s["name"] == "matmul" and s["start"] > first["start"]]
     assert later, "no gradient matmul ran after the first bucket's all-reduce started: no overlap"
     assert first["end"] >= first["start"]
+
+    # the buckets' flattening is numpy into buffers kept from step to step: a synced backward records only the
+    # 3 buckets' all-reduces and the final c_sync_comm_stream more than a no_sync one (no reshape/concat/split ops)
+    x = paddle.to_tensor(np.ones((4, 6)))
+    flats = None
+    for step, context in enumerate((dp.no_sync, contextlib.nullcontext, contextlib.nullcontext)):
+        with timeline.record() as rec, context():
+            dp(x).sum().backward()
+        names = [s["name"] for s in rec.spans if s["kind"] in ("backward", "communication")]
+        if step == 0:
+            local = names
+        else:
+            assert sorted(names) == sorted(local + ["c_allreduce_sum"] * 3 + ["c_sync_comm_stream"]), names
+            if flats is not None:
+                assert all(a is b for a, b in zip(flats, dp._reducer.flats)), "the buckets' buffers were remade"
+            flats = list(dp._reducer.flats)
+        model.clear_gradients()
     dist.barrier()

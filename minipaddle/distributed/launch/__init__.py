@@ -1,4 +1,5 @@
-"""`python -m minipaddle.distributed.launch [options] train.py [args]` (also the `fleetrun` command).
+"""`python -m minipaddle.distributed.launch [options] train.py [args]` (also the `fleetrun` and `minipaddle-launch`
+commands).
 
 Starts `--nproc_per_node` ranks of train.py through MPI's launcher, with Paddle's environment variables; each
 rank's output goes to `--log_dir`/workerlog.N, and rank 0's is echoed here. Exits with status 0 when every rank
@@ -93,5 +94,6 @@ def _nnodes(text: str) -> int:
 
 
 def console_main() -> None:
-    """The `fleetrun` command."""
+    """The `fleetrun` and `minipaddle-launch` commands (pyproject.toml's scripts). No `paddle` command: installed
+    beside a real paddle it would replace paddle's own."""
     sys.exit(main())

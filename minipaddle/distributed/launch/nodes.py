@@ -12,6 +12,9 @@ MPI's dynamic process calls (engine.join_nodes: Open_port / Accept on node 0, Co
 name passed through the store. So no node needs to reach another by ssh (what one `mpiexec -hosts h1,h2` would
 need), as with paddle's launch. MPI_Abort ends only one node's job, so each launcher watches the store: when the
 ranks of one node fail, it says so there and the other launchers stop theirs, and every node exits with status 1.
+A launcher that cannot say anything (SIGKILLed: its own ranks die with it, parent_death.py; or its host gone)
+stops beating: every launcher puts a counter in the store every 0.3 s, and one whose counter has not changed for
+MINIPADDLE_HEARTBEAT_TIMEOUT seconds (default 30) counts as gone, so the other nodes stop their ranks and exit 1.
 """
 
 from __future__ import annotations
@@ -25,7 +28,21 @@ import time
 from minipaddle.distributed import launcher
 from minipaddle.distributed.rendezvous import Store, rendezvous_timeout, sync_nodes
 
-__all__ = ["host_ip", "node_rank_in_ips", "run_node"]
+__all__ = ["heartbeat_timeout", "host_ip", "node_rank_in_ips", "run_node"]
+
+_HEARTBEAT_ENV = "MINIPADDLE_HEARTBEAT_TIMEOUT"  # seconds without a beat after which a node counts as gone
+
+
+def heartbeat_timeout() -> float:
+    value = os.environ.get(_HEARTBEAT_ENV, "30")
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise ValueError(f"launch: {_HEARTBEAT_ENV} must be a number of seconds, got {value!r}") from None
+    if not seconds > 0:
+        raise ValueError(f"launch: {_HEARTBEAT_ENV} must be a number of seconds > 0, got {value!r}")
+    return seconds
+
 
 _LOCAL = ("127.0.0.1", "localhost", "0.0.0.0")
 
@@ -54,6 +71,7 @@ def node_rank_in_ips(ips: list[str], host: str, rank: int) -> int:
 
 def run_node(args, per_node: int, nnodes: int, ips: list[str] | None) -> int:
     """Meet the other nodes, run this node's ranks, and watch the others; returns launch's exit status."""
+    heartbeat_timeout()  # a bad setting is refused now, not once the ranks run
     host = args.host or host_ip()
     if ips:  # paddle's --ips form: the node rank is known, node 0 serves the store
         node_rank = node_rank_in_ips(ips, host, args.rank)
@@ -113,7 +131,8 @@ def _environment(args, nodes, node_rank, offset, total, per_node, master) -> dic
 def _watch(run, status, log_dir: str) -> int:
     """Wait for this node's ranks, stopping them when another node's failed; say how ours ended."""
     while not run.poll():
-        failed = status.failed_elsewhere()
+        status.beat()
+        failed = status.failed_elsewhere() or status.lost_nodes()
         if failed:
             run.kill()
             print(f"launch: stopped this node's ranks: {failed}", file=sys.stderr, flush=True)
@@ -142,7 +161,40 @@ class _Status:
         self.store, self.node, self.nnodes = store, node, nnodes
         self.prefix = f"/{job_id}/status/"
         self.seen = f"/{job_id}/seen/"
+        self.beats = f"/{job_id}/beat/"
         self.told: set[int] = set()  # the nodes whose failure this launcher has printed already
+        self.my_beats = 0
+        # each other node's last beat counter, and when (on this node's clock: the hosts' clocks may differ) it
+        # last changed; a node that never beats counts from now
+        now = time.monotonic()
+        self.heard = {n: (None, now) for n in range(nnodes) if n != node}
+        self.lost: set[int] = set()  # the nodes found silent: no acknowledgement is awaited from them
+
+    def beat(self) -> None:
+        """Say in the store that this node's launcher is alive (a counter: no clocks are compared)."""
+        self.my_beats += 1
+        try:
+            self.store.put(f"{self.beats}{self.node}", str(self.my_beats))
+        except OSError:
+            pass  # the node serving the store is gone: lost_nodes() will tell
+
+    def lost_nodes(self) -> str:
+        """The nodes not yet ended whose launcher has not beaten for the heartbeat timeout (killed, or its host
+        gone; the store unreachable counts as every node silent), described for the message."""
+        lost = self._silent(set(self._all()))
+        timeout = heartbeat_timeout()
+        return "; ".join(f"node {n} sent no heartbeat for {timeout:g} s (its launcher or host is gone; "
+                         f"{_HEARTBEAT_ENV} sets the timeout)" for n in sorted(lost))  # fmt: skip
+
+    def _silent(self, ended: set) -> set:
+        now = time.monotonic()
+        for key, value in self.store.get_prefix(self.beats).items():
+            n = int(key.rsplit("/", 1)[1])
+            if n in self.heard and self.heard[n][0] != value:
+                self.heard[n] = (value, now)
+        lost = {n for n, (_, when) in self.heard.items() if n not in ended and now - when > heartbeat_timeout()}
+        self.lost |= lost
+        return lost
 
     def say(self, what: str) -> None:
         try:
@@ -161,11 +213,16 @@ class _Status:
     def wait_for_all(self) -> int:
         """Wait (within the rendezvous timeout) until every node has said how it ended; 1 if any did not finish."""
         deadline = time.monotonic() + rendezvous_timeout()
+        lost: set = set()
         while True:
+            self.beat()  # the nodes still running watch this one too
             found = self._all()
-            if len(found) >= self.nnodes or time.monotonic() > deadline:
+            lost = self._silent(set(found))
+            if len(found) + len(lost) >= self.nnodes or time.monotonic() > deadline:
                 break
             time.sleep(0.3)
+        for n in sorted(lost):
+            print(f"launch: node {n} sent no heartbeat for {heartbeat_timeout():g} s", file=sys.stderr, flush=True)
         try:
             self.store.put(f"{self.seen}{self.node}", json.dumps(sorted(found)))
         except OSError:
@@ -183,5 +240,5 @@ class _Status:
     def wait_for_acknowledgements(self, timeout: float = 10.0) -> None:
         """The node serving the store keeps it until every node has read the others' statuses."""
         deadline = time.monotonic() + timeout
-        while len(self.store.get_prefix(self.seen)) < self.nnodes and time.monotonic() < deadline:
+        while len(self.store.get_prefix(self.seen)) < self.nnodes - len(self.lost) and time.monotonic() < deadline:
             time.sleep(0.1)
