@@ -67,8 +67,8 @@ def frame(x, frame_length, hop_length, axis=-1, name=None):
         raise ValueError(f"{fn}: Unexpected axis: {axis}. It should be 0 or -1.")
     if not _is_int(frame_length) or frame_length <= 0:
         raise ValueError(f"{fn}: Unexpected frame_length: {frame_length}. It should be an positive integer.")
-    if not _is_int(hop_length) or hop_length <= 0:
-        raise ValueError(f"{fn}: Unexpected hop_length: {hop_length}. It should be an positive integer.")
+    if not _is_int(hop_length) or not 0 < hop_length <= 2**31 - 1:  # (an int32 attribute in paddle 2.6)
+        raise ValueError(f"{fn}: Unexpected hop_length: {hop_length}. It should be a positive int32 integer.")
     if x.ndim < 1:
         raise ValueError(f"{fn}: x must have at least 1 dimension, got a 0-d tensor")
     _check_framing_dtype(x, fn)

@@ -13,6 +13,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Place, Tensor
 from minipaddle.tensor.checks import (
+    INT64_MAX,
     MAX_ELEMENTS,
     PreconditionNotMetError,
     _int_arg,
@@ -231,6 +232,8 @@ def arange(start=0, end=None, step=1, dtype=None, name=None) -> Tensor:
     start, end = (0, start) if end is None else (start, _scalar(end, "arange", "end"))
     if step == 0:
         raise ValueError("arange: step must not be 0")
+    if any(isinstance(v, int) and abs(v) > INT64_MAX for v in (start, end, step)):  # (paddle 2.6's are int64)
+        raise ValueError(f"arange: start, end and step must be within int64's range, got {start}, {end}, {step}")
     if (end - start) * step < 0:
         raise ValueError(
             f"arange: step {step} points away from end: start={start}, end={end} (use a negative step to count down)"

@@ -47,6 +47,8 @@ def diff(x, n=1, axis=-1, prepend=None, append=None, name=None) -> Tensor:
     """
     check_tensor(x, "diff")
     n = _int_scalar(n, "diff", "n")
+    if n > 2**63 - 1:  # (paddle 2.6 loops n times and hangs; minipaddle refuses what is not an int64)
+        raise ValueError(f"diff: n must be within int64's range, got {n}")
     if n < 1:
         raise ValueError(f"diff: n must be >= 1, got {n}")
     if x.ndim == 0:

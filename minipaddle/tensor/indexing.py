@@ -32,6 +32,7 @@ from minipaddle.tensor.checks import (
     check_bool,
     check_broadcast,
     check_min_rank,
+    check_not_empty,
     check_number,
     check_shape,
     check_tensor,
@@ -305,6 +306,7 @@ def index_select(x, index, axis=0, name=None) -> Tensor:
     axis = normalize_axis(axis, x.ndim, "index_select")
     if index.ndim != 1:
         raise ValueError(f"index_select: index must be 1-D, got shape {index.shape}")
+    check_not_empty(index, "index_select", "index")  # (paddle 2.6 refuses to select nothing)
     _check_range(index, x.shape[axis], "index_select", f"axis {axis}")
     return ops.gather(x, index, "axis", axis)
 
@@ -627,6 +629,8 @@ def index_fill(x, index, axis, value, name=None) -> Tensor:
         >>> paddle.index_fill(x, paddle.to_tensor([0, 2]), 1, 7.0)    # [[7., 0., 7.], [7., 0., 7.]]
     """
     index, axis = _axis_index(x, index, axis, "index_fill")
+    if index.ndim != 1 or index.size == 0:  # as paddle 2.6
+        raise ValueError(f"index_fill: index must be 1-D and not empty, got shape {index.shape}")
     flat = ops.reshape(index, (-1,))
     hits = ops.scatter_add_to_zeros(ops.full_like(flat, 1, None), flat, "axis", 0, (x.shape[axis],))
     mask = ops.greater_than(hits, ops.full_like(hits, 0, None))  # the chosen positions along the axis
@@ -732,7 +736,7 @@ def take(x, index, mode="raise", name=None) -> Tensor:
     """
     fn = "take"
     check_tensor(x, fn)
-    index = _check_index(index, fn)
+    check_not_empty(_check_index(index, fn), fn, "index")  # (paddle 2.6 refuses to take nothing)
     if mode not in ("raise", "wrap", "clip"):
         raise ValueError(f"{fn}: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
     flat = ops.reshape(x, (-1,))

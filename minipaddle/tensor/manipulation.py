@@ -381,6 +381,8 @@ def shard_index(input, index_num, nshards, shard_id, ignore_value=-1) -> Tensor:
     check_tensor(input, "shard_index", "input")
     if input.dtype not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"shard_index: input must be int32 or int64, got {input.dtype.name}")
+    if input.ndim < 2 or input.shape[-1] != 1:  # as paddle 2.6
+        raise ValueError(f"shard_index: input must be of shape [..., 1] with at least 2 dimensions, got {input.shape}")
     index_num, nshards = check_int(index_num, "shard_index", "index_num"), check_int(nshards, "shard_index", "nshards")
     shard_id, ignore_value = (
         check_int(shard_id, "shard_index", "shard_id"),
@@ -675,6 +677,8 @@ def view(x, shape_or_dtype, name=None) -> Tensor:
         >>> paddle.view(x, 'uint8').shape      # [2, 24]
     """
     check_tensor(x, "view")
+    if shape_or_dtype is None:  # (paddle 2.6 crashes here; a None dtype would be the default float here)
+        raise TypeError("view: shape_or_dtype must be a shape (list/tuple) or a dtype, got None")
     if isinstance(shape_or_dtype, (list, tuple, Tensor)):
         return reshape(x, shape_or_dtype)
     try:

@@ -275,6 +275,8 @@ def box_coder(prior_box, prior_box_var, target_box, code_type="encode_center_siz
     if prior_box.ndim != 2 or prior_box.shape[1] != 4:
         raise ValueError(f"{fn}: prior_box must be [M, 4], got shape {prior_box.shape}")
     axis = _int_scalar(axis, fn, "axis")  # an int attribute of the op even when encoding ignores it (as paddle)
+    if not -(2**31) <= axis < 2**31:  # (an int32 attribute in paddle 2.6)
+        raise ValueError(f"{fn}: axis must be an int32 (0 or 1), got {axis}")
     encode = code_type == "encode_center_size"
     if encode and (target_box.ndim != 2 or target_box.shape[1] != 4):
         raise ValueError(f"{fn}: to encode, target_box must be [N, 4], got shape {target_box.shape}")

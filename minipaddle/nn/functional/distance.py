@@ -42,6 +42,8 @@ def cosine_similarity(x1, x2, axis=1, eps=1e-8) -> Tensor:
         >>> F.cosine_similarity(paddle.to_tensor([[1.0, 0.0]]), paddle.to_tensor([[1.0, 1.0]]))   # [0.70710677]
     """
     eps = check_float(eps, "cosine_similarity", "eps")
+    if not math.isfinite(eps):  # (paddle 2.6 clips by eps * eps and refuses an infinite bound)
+        raise ValueError(f"cosine_similarity: eps must be a finite number, got {eps!r}")
     check_tensor(x1, "cosine_similarity", "x1")
     check_tensor(x2, "cosine_similarity", "x2")
     x1, x2 = binary_operands(x1, x2, "cosine_similarity")

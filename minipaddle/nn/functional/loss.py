@@ -618,6 +618,7 @@ def hsigmoid_loss(input, label, num_classes, weight, bias=None, path_table=None,
     so the loss builds in static mode too.
     """
     fn = "hsigmoid_loss"
+    check_flag(is_sparse, fn, "is_sparse")  # (the gradient is dense here either way)
     for arg, t in (("input", input), ("label", label), ("weight", weight)):
         check_tensor(t, fn, arg)
     for arg, t in (("bias", bias), ("path_table", path_table), ("path_code", path_code)):

@@ -123,6 +123,8 @@ def multi_margin_loss(input, label, p=1, margin=1.0, weight=None, reduction="mea
     margin = check_float(margin, "multi_margin_loss", "margin")
     fn = "multi_margin_loss"
     p = check_float(p, fn, "p")
+    if not abs(p) <= 2**63 - 1:  # (paddle 2.6 passes p as an int64)
+        raise ValueError(f"{fn}: p must be within int64's range, got {p!r}")
     try:
         margin_p = margin**p
     except OverflowError:  # paddle 2.6 raises Python's OverflowError here

@@ -14,6 +14,7 @@ each promoted on its own: see minipaddle/amp/composite.py.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -186,8 +187,9 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
         >>> F.layer_norm(paddle.rand([2, 3, 4]), [4])
     """
     check_float_tensor(x, "layer_norm")
-    if not isinstance(epsilon, numbers.Real) or not epsilon >= 0:  # a negative epsilon makes NaN from a flat row
-        raise ValueError(f"layer_norm: epsilon must be a number >= 0, got {epsilon!r}")
+    # a negative epsilon makes NaN from a flat row, an infinite one zeros from every row
+    if not isinstance(epsilon, numbers.Real) or not 0 <= epsilon < math.inf:
+        raise ValueError(f"layer_norm: epsilon must be a finite number >= 0, got {epsilon!r}")
     if isinstance(normalized_shape, numbers.Integral):
         normalized_shape = [int(normalized_shape)]
     elif isinstance(normalized_shape, (list, tuple)):
@@ -195,6 +197,8 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, epsilon=1e-05, name=
     else:
         raise ValueError("layer_norm: normalized_shape should be an int, or a list or tuple of ints")
     k = len(normalized_shape)
+    if k == 0:  # (paddle 2.6: begin_norm_axis must be less than x's rank)
+        raise ValueError("layer_norm: normalized_shape must name at least one axis, got []")
     if x.ndim < k or x.shape[x.ndim - k :] != normalized_shape:
         raise ValueError(f"layer_norm: normalized_shape is {normalized_shape}, expected x with shape "
                          f"[*, {str(normalized_shape)[1:]}, but got shape {x.shape}")  # fmt: skip

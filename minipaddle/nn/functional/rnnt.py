@@ -7,7 +7,7 @@ import numpy as np
 from minipaddle import ops
 from minipaddle.core.state import in_dynamic_mode
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_float_tensor, check_number, check_tensor
+from minipaddle.tensor.checks import PreconditionNotMetError, check_float_tensor, check_number, check_tensor
 
 __all__ = ["rnnt_loss"]
 
@@ -82,6 +82,8 @@ def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lamb
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"{fn}: reduction should be 'none', 'mean' or 'sum', got {reduction!r}")
     fastemit_lambda = float(check_number(fastemit_lambda, fn, "fastemit_lambda"))
+    if not fastemit_lambda >= 0:  # (paddle 2.6's warprnnt: PreconditionNotMet)
+        raise PreconditionNotMetError(f"{fn}: fastemit_lambda must be >= 0, got {fastemit_lambda}")
     batch, steps, nodes, classes = input.shape
     if not isinstance(blank, (int, np.integer)) or isinstance(blank, bool):
         raise TypeError(f"{fn}: blank must be an int, got {type(blank).__name__}")

@@ -13,6 +13,7 @@ import numbers
 
 from minipaddle import ops
 from minipaddle.core.tensor import Tensor
+from minipaddle.tensor.checks import PreconditionNotMetError
 from minipaddle.tensor.dtype_support import check_accepted
 
 CHANNELS_FIRST = {1: "NCL", 2: "NCHW", 3: "NCDHW"}
@@ -34,10 +35,11 @@ def ntuple(value, nd: int, fn: str, arg: str, minimum: int = 1) -> tuple:
         out = tuple(int(v) for v in value)
     else:
         raise TypeError(f"{fn}: {arg} must be an int or a list of {nd} ints, got {value!r}")
+    # (paddle 2.6's kernels refuse these as PreconditionNotMet: an error that is both a ValueError and a RuntimeError)
     if any(v < minimum for v in out):
-        raise ValueError(f"{fn}: every {arg} must be >= {minimum}, got {list(out)}")
+        raise PreconditionNotMetError(f"{fn}: every {arg} must be >= {minimum}, got {list(out)}")
     if any(v > INT32_MAX for v in out):  # paddle's window attributes are int32
-        raise ValueError(f"{fn}: every {arg} must be <= {INT32_MAX} (an int32), got {list(out)}")
+        raise PreconditionNotMetError(f"{fn}: every {arg} must be <= {INT32_MAX} (an int32), got {list(out)}")
     return out
 
 
@@ -81,9 +83,9 @@ def padding_pairs(padding, nd: int, last: bool, fn: str):
             f"got {padding!r}"
         )
     if any(b < 0 or a < 0 for b, a in pairs):
-        raise ValueError(f"{fn}: padding must be >= 0, got {padding}")
+        raise PreconditionNotMetError(f"{fn}: padding must be >= 0, got {padding}")
     if any(b > INT32_MAX or a > INT32_MAX for b, a in pairs):
-        raise ValueError(f"{fn}: padding must be <= {INT32_MAX} (an int32), got {padding}")
+        raise PreconditionNotMetError(f"{fn}: padding must be <= {INT32_MAX} (an int32), got {padding}")
     return pairs
 
 

@@ -35,7 +35,9 @@ class _ConvNd(Layer):
         super().__init__()
         fn = type(self).__name__
         for arg, value in (("in_channels", in_channels), ("out_channels", out_channels)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise TypeError(f"{fn}: {arg} must be a positive int, got {type(value).__name__}")
+            if value <= 0:
                 raise ValueError(f"{fn}: {arg} must be a positive int, got {value!r}")
         if data_format not in (CHANNELS_FIRST[self.nd], CHANNELS_LAST[self.nd]):
             raise ValueError(f"{fn}: data_format must be '{CHANNELS_FIRST[self.nd]}' or '{CHANNELS_LAST[self.nd]}', "

@@ -84,6 +84,8 @@ class Flatten(Layer):
     def forward(self, input):
         check_tensor(input, "Flatten")
         if input.ndim == 0:
+            if self.start_axis not in (0, -1):  # as paddle 2.6
+                raise ValueError(f"Flatten: start_axis must be 0 or -1 for a 0-D input, got {self.start_axis}")
             return ops.reshape(input, (1,))
         start = normalize_axis(self.start_axis, input.ndim, "Flatten")
         stop = normalize_axis(self.stop_axis, input.ndim, "Flatten")

@@ -214,10 +214,12 @@ class LayerNorm(Layer):
         ):
             raise TypeError(f"LayerNorm: normalized_shape must be an int or a list/tuple of ints, got "
                             f"{normalized_shape!r}")  # fmt: skip
-        if any(d <= 0 for d in normalized_shape):
+        if not normalized_shape or any(d <= 0 for d in normalized_shape):  # (paddle 2.6 refuses [] too)
             raise ValueError(f"LayerNorm: normalized_shape must hold sizes > 0, got {list(normalized_shape)}")
         self._normalized_shape = [int(d) for d in normalized_shape]
-        self._epsilon = epsilon
+        self._epsilon = check_nonnegative(epsilon, "LayerNorm", "epsilon")
+        if self._epsilon == float("inf"):  # (every row would come out 0)
+            raise ValueError("LayerNorm: epsilon must be a finite number >= 0, got inf")
         self._weight_attr, self._bias_attr = weight_attr, bias_attr
         shape = [int(np.prod(self._normalized_shape))]
         self.weight = None

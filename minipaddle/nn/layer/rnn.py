@@ -60,10 +60,11 @@ class RNNCellBase(Layer):
     def _make_parameters(self, input_size, hidden_size, gates, weight_ih_attr, weight_hh_attr, bias_ih_attr,
                          bias_hh_attr) -> None:  # fmt: skip
         fn = type(self).__name__
-        if not (isinstance(hidden_size, int) and hidden_size > 0):
-            raise ValueError(f"{fn}: hidden_size must be a positive int, got {hidden_size!r}")
-        if not (isinstance(input_size, int) and input_size > 0):
-            raise ValueError(f"{fn}: input_size must be a positive int, got {input_size!r}")
+        for arg, value in (("hidden_size", hidden_size), ("input_size", input_size)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{fn}: {arg} must be a positive int, got {type(value).__name__}")
+            if value <= 0:
+                raise ValueError(f"{fn}: {arg} must be a positive int, got {value!r}")
         self.input_size, self.hidden_size = input_size, hidden_size
         init = Uniform(-1.0 / math.sqrt(hidden_size), 1.0 / math.sqrt(hidden_size))
         rows = gates * hidden_size
@@ -343,7 +344,9 @@ class _RNNBase(LayerList):
         fn = type(self).__name__
         if direction not in _DIRECTIONS:
             raise ValueError(f"{fn}: direction must be 'forward', 'bidirect' or 'bidirectional', got {direction!r}")
-        if not (isinstance(num_layers, int) and num_layers >= 1):
+        if isinstance(num_layers, bool) or not isinstance(num_layers, int):
+            raise TypeError(f"{fn}: num_layers must be a positive int, got {type(num_layers).__name__}")
+        if num_layers < 1:
             raise ValueError(f"{fn}: num_layers must be a positive int, got {num_layers!r}")
         if isinstance(hidden_size, int) and hidden_size > 0 and num_layers * hidden_size**2 > MAX_ELEMENTS:
             raise ValueError(
