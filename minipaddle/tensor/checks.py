@@ -14,7 +14,7 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
-from minipaddle.tensor.dtype_support import ACCEPTED, check_accepted
+from minipaddle.tensor.dtype_support import CHECKED, check_accepted
 
 
 def check_tensor(x, fn: str, arg: str = "x") -> Tensor:
@@ -22,7 +22,7 @@ def check_tensor(x, fn: str, arg: str = "x") -> Tensor:
     (tensor/dtype_support.py)."""
     if not isinstance(x, Tensor):
         raise TypeError(f"{fn}: {arg} must be a Tensor, got {type(x).__name__}")
-    if fn in ACCEPTED:  # (a dict lookup here, not a call: every public function checks its tensors)
+    if fn in CHECKED:  # (a dict lookup here, not a call: every public function checks its tensors)
         check_accepted(x, fn, arg)
     return x
 

@@ -38,7 +38,7 @@ from minipaddle.tensor.checks import (
     normalize_axis,
 )
 from minipaddle.tensor.creation import to_tensor
-from minipaddle.tensor.dtype_support import ACCEPTED, check_accepted
+from minipaddle.tensor.dtype_support import CHECKED, check_accepted
 
 __all__ = [
     "add",
@@ -118,7 +118,7 @@ def binary_operands(x, y, fn: str) -> tuple[Tensor, Tensor]:
     one_dtype = isinstance(x, Tensor) and isinstance(y, Tensor) and x._data.dtype == y._data.dtype
     if not one_dtype:  # (the common case, two tensors of one dtype, runs no further call)
         x, y = _promoted(x, y, fn)
-    if fn in ACCEPTED:
+    if fn in CHECKED:
         check_accepted(x, fn, "x")
         check_accepted(y, fn, "y")
     return x, y

@@ -43,6 +43,7 @@ REFUSE_INT_EITHER = {
     "nn.functional.conv3d_transpose", "nn.functional.grid_sample", "linalg.solve", "linalg.triangular_solve",
     "linalg.cholesky_solve", "nn.functional.scaled_dot_product_attention", "geometric.send_ue_recv",
     "geometric.send_uv", "cdist", "linalg.householder_product", "nn.functional.bilinear", "nn.functional.npair_loss",
+    "bmm",  # paddle 2.6 has no integer bmm kernel (dynamic mode; tensor/dtype_support.NO_CPU_KERNEL)
 }  # fmt: skip
 # Functions with a dtype rule of their own, documented in their docstrings.
 OWN_RULE = {
