@@ -317,7 +317,9 @@ def check_accepted(x, fn: str, arg: str, public: str | None = None) -> None:
         raise TypeError(
             f"{where}: the data type of '{arg}' must be one of {list(accepted)}, but received {x.dtype.name}"
         )
-    refused = NO_CPU_KERNEL.get(fn, {}).get(arg)
+    if fn not in NO_CPU_KERNEL:  # (the common case costs one lookup, as before this table)
+        return
+    refused = NO_CPU_KERNEL[fn].get(arg)
     if refused is not None and x.dtype.name in refused and in_dynamic_mode():
         raise TypeError(
             f"{fn}: paddle 2.6 has no kernel for a {x.dtype.name} '{arg}' in dynamic mode (its static mode builds "
