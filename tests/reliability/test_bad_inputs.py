@@ -25,7 +25,7 @@ CASES = [
     ("label_smooth empty", lambda: F.label_smooth(paddle.zeros([0])), ValueError, r"label_smooth: .*one class"),
     ("Conv2D(0, 4, 3)", lambda: paddle.nn.Conv2D(0, 4, 3), ValueError, r"Conv2D: in_channels must be a positive"),
     ("Conv2D(-3, 4, 3)", lambda: paddle.nn.Conv2D(-3, 4, 3), ValueError, r"Conv2D: in_channels must be a positive"),
-    ("Conv2D(None, 4, 3)", lambda: paddle.nn.Conv2D(None, 4, 3), ValueError, r"Conv2D: in_channels .* got None"),
+    ("Conv2D(None, 4, 3)", lambda: paddle.nn.Conv2D(None, 4, 3), TypeError, r"Conv2D: in_channels .* got NoneType"),
     ("Conv2D(3, 0, 3)", lambda: paddle.nn.Conv2D(3, 0, 3), ValueError, r"Conv2D: out_channels must be a positive"),
     ("zeros([-2, 3])", lambda: paddle.zeros([-2, 3]), ValueError, r"zeros: shape must not have negative"),
     ("zeros huge", lambda: paddle.zeros([10**6, 10**7]), ValueError, r"zeros: shape \[1000000, 10000000\] has"),
