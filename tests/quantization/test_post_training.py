@@ -108,7 +108,9 @@ def test_frozen_weights_equal_paddles(quantized):
     for p in [k.split("/param/", 1)[1] for k in G.files if k.startswith(f"{algo}/param/")]:
         if p.startswith("channel_scale"):  # (numbered in the order of a set of graph nodes: compared by value below)
             continue
-        np.testing.assert_array_equal(scope.vars[p], G[f"{algo}/param/{p}"], err_msg=p)
+        # to one float32 ulp: a scale is max|w| or a search over a histogram, whose numpy reductions round once
+        # more or less on another CPU
+        np.testing.assert_allclose(scope.vars[p], G[f"{algo}/param/{p}"], rtol=3e-7, atol=0, err_msg=p)
     mine = sorted(tuple(np.asarray(scope.vars[n]).ravel()) for n in scope.vars if n.startswith("channel_scale"))
     theirs = sorted(tuple(G[k].ravel()) for k in G.files if k.startswith(f"{algo}/param/channel_scale"))
     assert [len(s) for s in mine] == [len(s) for s in theirs]

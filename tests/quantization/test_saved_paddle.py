@@ -16,6 +16,7 @@ import pytest
 import minipaddle as paddle
 from minipaddle.static import pdmodel
 from tests.golden_files import GOLDEN_ROOT, load_cases
+from tests.quantization.training_tolerance import assert_trained_value_follows
 
 CASES = load_cases("quantization")
 GOLDEN = json.loads((GOLDEN_ROOT / "quantization" / "saved_legacy.json").read_text())
@@ -74,14 +75,14 @@ def test_legacy_file_holds_paddles_ops_and_thresholds(legacy):
             assert mine["inputs"] == theirs["inputs"] and mine["outputs"] == theirs["outputs"], (mine, theirs)
         assert sorted(mine["quant_attrs"]) == sorted(theirs["quant_attrs"]), (mine, theirs)
         for key, value in theirs["quant_attrs"].items():
-            np.testing.assert_allclose(mine["quant_attrs"][key], value, rtol=1e-5, err_msg=f"{theirs['type']} {key}")
+            assert_trained_value_follows(mine["quant_attrs"][key], value, f"{theirs['type']} {key}")
 
 
 def test_legacy_file_runs_with_paddles_outputs(legacy):
     prefix, dygraph = legacy
     got = _run(prefix, CASES.eval_input())
     np.testing.assert_array_equal(got, dygraph)
-    np.testing.assert_allclose(got, np.array(GOLDEN["eval_out"], "float32"), rtol=1e-5, atol=1e-6)
+    assert_trained_value_follows(got, np.array(GOLDEN["eval_out"], "float32"), "eval_out")
 
 
 @pytest.fixture(scope="module")
