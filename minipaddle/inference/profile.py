@@ -10,9 +10,7 @@ sorted by total time). The CPU wheel of paddle 2.6.2 prints nothing at all (run 
 
 from __future__ import annotations
 
-import time
-
-from minipaddle.core.state import OpHook
+from minipaddle.profiler.op_timer import OpClock
 
 __all__ = ["OpStats", "ProfileHook", "profile_report"]
 
@@ -32,27 +30,20 @@ class OpStats:
         self.max = max(self.max, ns)
 
 
-class ProfileHook(OpHook):
+class ProfileHook(OpClock):
     """Times each op the Executor runs (phase "run") into `stats`: op type -> OpStats."""
 
     phases = ("run",)
 
     def __init__(self, stats: dict) -> None:
+        super().__init__()
         self.stats = stats
-        self.starts: list[int] = []  # a stack: a hook's own ops never re-enter (hooks are suspended), but be safe
 
-    def before(self, op, inputs, attrs):
-        self.starts.append(time.perf_counter_ns())
-        return inputs
-
-    def after(self, op, inputs, attrs, outputs):
-        end = time.perf_counter_ns()
-        start = self.starts.pop() if self.starts else end
+    def timed(self, op, inputs, start, end):
         entry = self.stats.get(op.name)
         if entry is None:
             entry = self.stats[op.name] = OpStats()
         entry.add(end - start)
-        return outputs
 
 
 def profile_report(stats: dict, place: str = "CPU") -> str:

@@ -14,13 +14,11 @@ from minipaddle.core.state import OpHook
 from minipaddle.profiler.events import Recorder, TracerEventType
 
 
-class OpTimer(OpHook):
-    """An OpHook recording one `Operator` event per op run into `recorder`."""
+class OpClock(OpHook):
+    """An OpHook that reads the clock around each op and hands `timed(op, inputs, start_ns, end_ns)` the times.
+    The profiler's OpTimer and the inference predictor's profile (inference/profile.py) are two of them."""
 
-    phases = ("dynamic", "run")  # ops that run; building a Program (phase "build") computes nothing
-
-    def __init__(self, recorder: Recorder) -> None:
-        self.recorder = recorder
+    def __init__(self) -> None:
         self.starts: list[int] = []
 
     def before(self, op, inputs, attrs):
@@ -29,7 +27,23 @@ class OpTimer(OpHook):
 
     def after(self, op, inputs, attrs, outputs):
         end = time.perf_counter_ns()
-        start = self.starts.pop() if self.starts else end
+        self.timed(op, inputs, self.starts.pop() if self.starts else end, end)
+        return outputs
+
+    def timed(self, op, inputs, start: int, end: int) -> None:
+        raise NotImplementedError(f"{type(self).__name__}.timed: an OpClock subclass says what to do with the times")
+
+
+class OpTimer(OpClock):
+    """An OpHook recording one `Operator` event per op run into `recorder`."""
+
+    phases = ("dynamic", "run")  # ops that run; building a Program (phase "build") computes nothing
+
+    def __init__(self, recorder: Recorder) -> None:
+        super().__init__()
+        self.recorder = recorder
+
+    def timed(self, op, inputs, start, end):
         args = None
         if self.recorder.record_shapes:
             args = {
@@ -37,4 +51,3 @@ class OpTimer(OpHook):
                 "input_dtypes": [None if t is None else str(t.dtype).replace("paddle.", "") for t in inputs],
             }
         self.recorder.add(op.name, TracerEventType.Operator, start, end, args)
-        return outputs
