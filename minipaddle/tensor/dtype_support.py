@@ -306,10 +306,11 @@ NO_CPU_KERNEL: dict[str, dict[str, tuple]] = {
 CHECKED = frozenset(ACCEPTED) | frozenset(NO_CPU_KERNEL)  # the functions check_accepted has something to say for
 
 
-def check_accepted(x, fn: str, arg: str, public: str | None = None) -> None:
+def check_accepted(x, fn: str, arg: str, public: str | None = None, kernel_needed: bool = True) -> None:
     """TypeError when paddle 2.6 does not accept x's dtype for argument `arg` of `fn` (a no-op for functions and
     arguments without a list). `public` is the function the user called, when paddle checks under another op's
-    name (paddle.norm checks as frobenius_norm or p_norm): the message names both."""
+    name (paddle.norm checks as frobenius_norm or p_norm): the message names both. `kernel_needed=False` skips
+    the NO_CPU_KERNEL refusals, for calls paddle runs through another kernel."""
     rule = ACCEPTED.get(fn)
     accepted = None if rule is None else rule.get(arg)
     if accepted is not None and x.dtype.name not in accepted:
@@ -317,7 +318,7 @@ def check_accepted(x, fn: str, arg: str, public: str | None = None) -> None:
         raise TypeError(
             f"{where}: the data type of '{arg}' must be one of {list(accepted)}, but received {x.dtype.name}"
         )
-    if fn not in NO_CPU_KERNEL:  # (the common case costs one lookup, as before this table)
+    if not kernel_needed or fn not in NO_CPU_KERNEL:  # (the common case costs one lookup, as before this table)
         return
     refused = NO_CPU_KERNEL[fn].get(arg)
     if refused is not None and x.dtype.name in refused and in_dynamic_mode():

@@ -115,12 +115,14 @@ def binary_operands(x, y, fn: str) -> tuple[Tensor, Tensor]:
     """x and y as Tensors of one dtype, promoted as paddle 2.6's operators promote (see core/dtype.py): the one
     place where every binary function's mixed dtypes meet one rule (tests/tensor/test_binary_promotion.py). The
     dtypes paddle 2.6 accepts for `fn` (tensor/dtype_support.py) are checked on the promoted pair."""
-    one_dtype = isinstance(x, Tensor) and isinstance(y, Tensor) and x._data.dtype == y._data.dtype
-    if not one_dtype:  # (the common case, two tensors of one dtype, runs no further call)
+    two_tensors = isinstance(x, Tensor) and isinstance(y, Tensor)
+    if not (two_tensors and x._data.dtype == y._data.dtype):  # (the common case runs no further call)
         x, y = _promoted(x, y, fn)
     if fn in CHECKED:
-        check_accepted(x, fn, "x")
-        check_accepted(y, fn, "y")
+        # with a Python number on one side paddle's operators run a scale op, not the elementwise kernel: a bool
+        # tensor + 1 works there although bool + bool has no kernel
+        check_accepted(x, fn, "x", kernel_needed=two_tensors)
+        check_accepted(y, fn, "y", kernel_needed=two_tensors)
     return x, y
 
 
