@@ -14,7 +14,7 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
-from minipaddle.tensor.dtype_support import CHECKED, check_accepted
+from minipaddle.tensor.dtype_support import ANY_DTYPE, PASSING, check_accepted
 
 
 def check_tensor(x, fn: str, arg: str = "x") -> Tensor:
@@ -22,7 +22,8 @@ def check_tensor(x, fn: str, arg: str = "x") -> Tensor:
     (tensor/dtype_support.py)."""
     if not isinstance(x, Tensor):
         raise TypeError(f"{fn}: {arg} must be a Tensor, got {type(x).__name__}")
-    if fn in CHECKED:  # (a dict lookup here, not a call: every public function checks its tensors)
+    passing = PASSING.get(fn)  # (lookups here, not a call: every public function checks its tensors)
+    if passing is not None and x._data.dtype not in passing.get(arg, ANY_DTYPE):
         check_accepted(x, fn, arg)
     return x
 

@@ -22,6 +22,7 @@ bfloat16.
 
 from __future__ import annotations
 
+from minipaddle.core.dtype import ALL_DTYPES
 from minipaddle.core.state import in_dynamic_mode
 
 F32_64 = ("float32", "float64")
@@ -304,6 +305,20 @@ NO_CPU_KERNEL: dict[str, dict[str, tuple]] = {
     "square": {"x": _C},
 }
 CHECKED = frozenset(ACCEPTED) | frozenset(NO_CPU_KERNEL)  # the functions check_accepted has something to say for
+
+
+# The same tables as numpy dtypes that pass check_accepted in every mode, {fn: {arg: frozenset}}, for the callers
+# that run on every op of a training step (check_tensor, binary_operands): a dtype in the set needs no call at all.
+# An argument without a rule passes every dtype (ANY_DTYPE).
+ANY_DTYPE = frozenset(d.np for d in ALL_DTYPES)
+PASSING: dict[str, dict[str, frozenset]] = {
+    fn: {
+        arg: frozenset(d.np for d in ALL_DTYPES if d.name in ACCEPTED.get(fn, {}).get(arg, (d.name,)))
+        - frozenset(d.np for d in ALL_DTYPES if d.name in NO_CPU_KERNEL.get(fn, {}).get(arg, ()))
+        for arg in {*ACCEPTED.get(fn, {}), *NO_CPU_KERNEL.get(fn, {})}
+    }
+    for fn in CHECKED
+}
 
 
 def check_accepted(x, fn: str, arg: str, public: str | None = None, kernel_needed: bool = True) -> None:

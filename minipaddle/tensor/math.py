@@ -38,7 +38,7 @@ from minipaddle.tensor.checks import (
     normalize_axis,
 )
 from minipaddle.tensor.creation import to_tensor
-from minipaddle.tensor.dtype_support import CHECKED, check_accepted
+from minipaddle.tensor.dtype_support import ANY_DTYPE, PASSING, check_accepted
 
 __all__ = [
     "add",
@@ -118,7 +118,10 @@ def binary_operands(x, y, fn: str) -> tuple[Tensor, Tensor]:
     two_tensors = isinstance(x, Tensor) and isinstance(y, Tensor)
     if not (two_tensors and x._data.dtype == y._data.dtype):  # (the common case runs no further call)
         x, y = _promoted(x, y, fn)
-    if fn in CHECKED:
+    passing = PASSING.get(fn)
+    if passing is not None and not (
+        x._data.dtype in passing.get("x", ANY_DTYPE) and y._data.dtype in passing.get("y", ANY_DTYPE)
+    ):
         # with a Python number on one side paddle's operators run a scale op, not the elementwise kernel: a bool
         # tensor + 1 works there although bool + bool has no kernel
         check_accepted(x, fn, "x", kernel_needed=two_tensors)
