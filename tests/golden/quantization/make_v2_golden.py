@@ -5,7 +5,8 @@ LeNet of make_static_golden.py (run with /work/paddle-venv/bin/python from the r
 
 Writes v2_passes.json (the forward op lists of the test and training graphs, and of the test graph after
 QuantWeightPass) and v2_passes.npz (after each of 4 SGD steps the loss and every quantize_linear statistic, keyed
-by the variable it measures; the test Program's logits; after QuantWeightPass the int8 weights and the logits).
+by the variable it measures; the trained float weights; the test Program's logits; after QuantWeightPass the int8
+weights and the logits).
 Start weights and data are make_static_golden's (static_passes.npz), so both files share them.
 """
 
@@ -89,6 +90,8 @@ def main():
         arrays[f"step{step}/loss"] = np.array(lv)
         for k, v in statistics(train_prog, scope).items():
             arrays[f"step{step}/{k}"] = v
+    for p in main_p.all_parameters():  # (the trained float weights: the tests quantize these, not their own)
+        arrays[f"trained/{p.name}"] = np.array(scope.find_var(p.name).get_tensor())
     feed = {"image": g["images"][STEPS], "label": g["labels"][STEPS]}
     (arrays["test/logits"],) = exe.run(test_prog, feed=feed, fetch_list=[logits.name])
     QuantWeightPass(scope, place).apply(test_graph)  # (convert(onnx_format=True)'s first step)
