@@ -39,7 +39,7 @@ from minipaddle.ops.kinds import as_tensor
 from minipaddle.optimizer.lr import LRScheduler
 from minipaddle.profiler.events import RECORDING, optimizer_span
 from minipaddle.regularizer import L2Decay, WeightDecayRegularizer
-from minipaddle.static.optimize import accumulator, learning_rate, minimize
+from minipaddle.static.optimize import accumulator, learning_rate, master_weight, minimize
 from minipaddle.tensor.creation import full, to_tensor
 
 __all__ = ["Optimizer"]
@@ -302,6 +302,16 @@ class Optimizer:
     def _master_weight(self, param: Tensor) -> Tensor:
         """The float32 copy of a float16/bfloat16 parameter that multi_precision updates (created on first use)."""
         master = self._master_weights.get(param.name)
+        if STATE.static_mode:  # a persistable copy (a cast in the Program would lose the copy every step)
+            if master is None:
+                master = self._master_weights[param.name] = master_weight(param)
+            # The copy only carries the bits the parameter's dtype drops: where the parameter no longer rounds
+            # as it does (a load or set_state_dict wrote the parameter after the startup Program), the
+            # parameter's value restarts it.
+            low = param.dtype.np
+            same = ops.equal(ops.cast(master, low), ops.cast(param, low))
+            apply_inplace(_ASSIGN, master, (ops.where(same, master, ops.cast(param, dtypes.float32.np)),))
+            return master
         if master is None:
             master = ops.cast(param, dtypes.float32)
             master.name = unique_name(f"{param.name}_fp32_master")

@@ -15,13 +15,18 @@ import numpy as np
 
 from minipaddle.core.state import unique_name
 from minipaddle.static.backward import append_backward
-from minipaddle.static.parameters import declare_persistable
+from minipaddle.static.parameters import declare_master_weight, declare_persistable
 from minipaddle.static.program import ROLE_OPTIMIZE, Variable, default_main_program
 
 
 def accumulator(name: str, shape, fill_value: float, dtype) -> Variable:
     """A persistable Variable for optimizer state, starting at fill_value."""
     return declare_persistable(unique_name(name), np.full(tuple(shape), fill_value, dtype=dtype.np))
+
+
+def master_weight(param: Variable) -> Variable:
+    """multi_precision's float32 copy of a float16/bfloat16 parameter, started from it by the startup Program."""
+    return declare_master_weight(param, unique_name(f"{param.name}_fp32_master"))
 
 
 def learning_rate(optimizer, dtype) -> Variable:

@@ -13,6 +13,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Parameter
 from minipaddle.nn import static_hooks
 from minipaddle.ops.constant import AssignValue
+from minipaddle.ops.manipulation import Cast
 from minipaddle.static.builder import slot_inputs
 from minipaddle.static.program import Variable, default_main_program, default_startup_program
 
@@ -63,6 +64,18 @@ def declare_persistable(name: str, value: np.ndarray) -> Variable:
     v = main.create_var(name, value.shape, d, persistable=True, stop_gradient=True)
     default_startup_program().global_block().create_var(name, value.shape, d, persistable=True)
     _initialize_in_startup(name, value)
+    return v
+
+
+def declare_master_weight(param: Variable, name: str) -> Variable:
+    """The float32 master copy of a low-precision parameter (multi_precision): persistable, and set by the startup
+    Program from the parameter's own initial value (float32 there: paddle's O2 marks parameters float16 in the
+    main Program only), so the copy keeps the precision the float16 parameter loses."""
+    main = default_main_program().global_block()
+    v = main.create_var(name, param.shape, dtypes.float32, persistable=True, stop_gradient=True)
+    startup = default_startup_program().global_block()
+    startup.create_var(name, param.shape, dtypes.float32, persistable=True)
+    startup.append_op(Cast.name, slot_inputs(Cast, [param.name]), {"Out": [name]}, {"dtype": np.float32})
     return v
 
 

@@ -26,9 +26,10 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import unique_name
+from minipaddle.static.amp.fp16_utils import cast_parameters
 from minipaddle.static.backward import append_backward
 from minipaddle.static.parameters import declare_persistable
-from minipaddle.static.passes.amp_cast import rewrite_program
+from minipaddle.static.passes.amp_cast import low_parameters, mark_dtype, rewrite_program
 from minipaddle.static.passes.amp_lists import AutoMixedPrecisionLists
 from minipaddle.static.program import ROLE_OPTIMIZE, Variable
 from minipaddle.tensor import creation, manipulation
@@ -61,6 +62,8 @@ class OptimizerWithMixedPrecision:
         self._loss_scaling = None
         self._scaled_loss = None
         self._found_inf = None
+        self._train_program = None
+        self._to_fp16_var_names = None  # O2: the parameters computed in the low dtype, for amp_init
 
     def get_loss_scaling(self) -> Variable:
         """The loss scale's variable (fetch it to watch the scale)."""
@@ -75,8 +78,11 @@ class OptimizerWithMixedPrecision:
         if not isinstance(loss, Variable):
             raise TypeError(f"OptimizerWithMixedPrecision.backward: loss must be a static Variable, got "
                             f"{type(loss).__name__}")  # fmt: skip
-        rewrite_program(loss.block.program, self._amp_lists, self._dtype, self._level, self._use_fp16_guard,
+        self._train_program = program = loss.block.program
+        rewrite_program(program, self._amp_lists, self._dtype, self._level, self._use_fp16_guard,
                         self._use_promote)  # fmt: skip
+        if self._level == "O2":
+            self._to_fp16_var_names = low_parameters(program, self._dtype)
         self._loss_scaling = declare_persistable(unique_name("loss_scaling"),
                                                  np.array([self._init_loss_scaling], np.float32))  # fmt: skip
         loss32 = loss if loss.dtype == dtypes.float32 else manipulation.cast(loss, "float32")
@@ -104,6 +110,10 @@ class OptimizerWithMixedPrecision:
             grads = self._update_loss_scaling(grads, found_inf)  # zeroes a bad step's gradients
             unscaled = [(p, g if g.dtype == og.dtype else manipulation.cast(g, og.dtype))
                         for p, g, (_, og) in zip(params, grads, params_grads)]  # fmt: skip
+            if self._to_fp16_var_names:
+                # paddle's O2 parameters are float16 (after amp_init): the optimizer updates their float32
+                # master weights (multi_precision) and writes each back rounded, so they stay float16
+                mark_dtype(program, self._to_fp16_var_names, self._dtype)
             self._found_inf = found_inf = manipulation.reshape(found_inf, [])
             _skip_update_on(found_inf, program.global_block(), lambda: self._optimizer.apply_gradients(unscaled))
         return program.global_block().ops[first:]
@@ -128,9 +138,22 @@ class OptimizerWithMixedPrecision:
         params_grads = self.backward(loss, startup_program, parameter_list, no_grad_set)
         return self.apply_gradients(params_grads), params_grads
 
-    def amp_init(self, place, scope=None, test_program=None, use_fp16_test=False) -> None:
-        """paddle casts O2's float32 parameters to float16 here; minipaddle's O2 rewrite keeps parameters float32
-        and casts them inside the Program, so there is nothing to convert."""
+    def amp_init(self, place, scope=None, test_program=None, use_fp16_test=False,
+                 rewrite_master_weight=False) -> None:  # fmt: skip
+        """After the startup Program: under O2, convert the parameters the rewrite computes with in the low dtype
+        to it in `scope` (cast_parameters_to_fp16; their float32 master weights keep the startup values); and
+        rewrite `test_program` as the training Program was (O2), or with O1's casts if use_fp16_test."""
+        if self._train_program is None:
+            raise RuntimeError("OptimizerWithMixedPrecision.amp_init: call minimize (or backward) first")
+        if self._level == "O2":
+            cast_parameters("OptimizerWithMixedPrecision.amp_init", place, self._train_program, scope,
+                            self._to_fp16_var_names, self._dtype, rewrite_master_weight,
+                            self._optimizer._master_weights)  # fmt: skip
+        if test_program is not None and (self._level == "O2" or use_fp16_test):
+            rewrite_program(test_program, self._amp_lists, self._dtype, self._level, self._use_fp16_guard,
+                            self._use_promote)  # fmt: skip
+            if self._level == "O2":  # the test Program reads the same, now float16, parameters
+                mark_dtype(test_program, low_parameters(test_program, self._dtype), self._dtype)
 
     def __getattr__(self, name):  # get_lr, set_lr, state_dict, ... of the wrapped optimizer
         return getattr(self._optimizer, name)
@@ -175,8 +198,9 @@ def decorate(optimizer, amp_lists=None, level="O1", dtype="float16", master_weig
             gradients are rounded to the low dtype, as paddle's gradients of float16 parameters are).
         use_promote (bool): an op on neither list computes in float32 when one of its inputs is float32 (default
             False: O1's gray-list rule, O2's everything low).
-        master_weight, use_amp_guard: accepted as paddle's; the rewrite casts parameters inside the Program, so
-            the weights stay float32 masters anyway.
+        master_weight (bool, optional): under O2, update float32 master weights of the float16 parameters
+            (the optimizer's multi_precision; None means True, as paddle).
+        use_amp_guard: accepted as paddle's.
 
     Example:
         >>> opt = paddle.static.amp.decorate(paddle.optimizer.SGD(0.1), init_loss_scaling=1024.0)
@@ -204,6 +228,8 @@ def decorate(optimizer, amp_lists=None, level="O1", dtype="float16", master_weig
         use_dynamic_loss_scaling = dtype == "float16"
     if use_fp16_guard is None:
         use_fp16_guard = bool(use_pure_fp16)
+    # paddle: master weights unless master_weight=False (they matter for O2's float16 parameters only)
+    optimizer._multi_precision = master_weight is not False
     return OptimizerWithMixedPrecision(optimizer, amp_lists, level, dtype, init_loss_scaling,
                                        bool(use_dynamic_loss_scaling), incr_every_n_steps, decr_every_n_nan_or_inf,
                                        incr_ratio, decr_ratio, use_fp16_guard, use_promote,

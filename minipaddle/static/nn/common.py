@@ -188,8 +188,8 @@ def layer_norm(input, scale=True, shift=True, begin_norm_axis=1, epsilon=1e-05, 
     n = int(np.prod(normalized))
     w = _param(prefix, [n], param_attr, input.dtype, default=Constant(1.0), fn="layer_norm") if scale else None
     b = _param(prefix, [n], bias_attr, input.dtype, is_bias=True, fn="layer_norm") if shift else None
-    w = reshape(w, normalized) if w is not None else None
-    b = reshape(b, normalized) if b is not None else None
+    # the flat [n] parameters go into the one layer_norm op as paddle's do (it reshapes them itself), so AMP's
+    # rewrite sees them as the op's scale and bias and keeps them float32
     return _act(F.layer_norm(input, normalized, w, b, epsilon), act, "layer_norm")
 
 

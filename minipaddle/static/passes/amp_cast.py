@@ -42,7 +42,7 @@ from minipaddle.static.control_flow import _block_and_descendants
 from minipaddle.static.passes.amp_lists import AutoMixedPrecisionLists
 from minipaddle.static.program import ROLE_FORWARD, OpDesc, Program
 
-__all__ = ["amp_cast", "rewrite_program", "decide_dtypes"]
+__all__ = ["amp_cast", "rewrite_program", "decide_dtypes", "low_parameters", "mark_dtype"]
 
 _CAST = OPS["cast"]
 _FLOATS = (dtypes.float32, dtypes.float16, dtypes.bfloat16)
@@ -290,6 +290,29 @@ def _infer_outputs(block, op: OpDesc) -> None:
             var = block.var(n)
             if var.dtype is not meta.dtype and var.dtype in _FLOATS:
                 _set_dtype(var, meta.dtype)
+
+
+def low_parameters(program: Program, dtype: str = "float16") -> list:
+    """The names of the parameters that `program` computes with in `dtype` after the rewrite (paddle 2.6's O2
+    marks these float16 in the Program and `cast_parameters_to_fp16` converts their values): those the rewrite
+    casts to `dtype`, and those already marked `dtype`. A parameter only black-list ops read is not among them."""
+    low = dtypes.to_dtype(dtype)
+    params = {p.name: p for block in program.blocks for p in block.all_parameters()}
+    names = {n for n, p in params.items() if p.dtype is low}
+    for block in program.blocks:
+        for op in block.ops:
+            if op.type == "cast" and op.attrs.get("dtype") == low.np:
+                names.update(n for n in op.input_names() if n in params)
+    return sorted(names)
+
+
+def mark_dtype(program: Program, names, dtype: str) -> None:
+    """Declare the variables `names` of `program` (in every block) as `dtype`: what their values now are."""
+    low = dtypes.to_dtype(dtype)
+    for block in program.blocks:
+        for n in names:
+            if n in block.vars:
+                _set_dtype(block.vars[n], low)
 
 
 def _set_dtype(var, dtype) -> None:

@@ -15,6 +15,7 @@ import numpy as np
 
 from minipaddle.static.amp.bf16.amp_lists import AutoMixedPrecisionListsBF16
 from minipaddle.static.amp.decorator import decorate
+from minipaddle.static.amp.fp16_utils import cast_parameters
 from minipaddle.static.passes.amp_cast import GUARD, rewrite_program
 from minipaddle.static.program import default_main_program, name_scope
 
@@ -43,9 +44,10 @@ def cast_model_to_bf16(program, startup_prog=None, amp_lists=None, use_bf16_guar
     return rewrite_program(program or default_main_program(), _lists(amp_lists), "bfloat16", "O2", use_bf16_guard)
 
 
-def cast_parameters_to_bf16(place, program, scope=None, to_bf16_var_names=None):
-    """paddle converts the parameters' values to bfloat16 here; minipaddle's rewrite casts them inside the
-    Program, so they stay float32 (nothing to convert)."""
+def cast_parameters_to_bf16(place, program, scope=None, to_bf16_var_names=None) -> None:
+    """Convert the values of `program`'s parameters named in `to_bf16_var_names` to bfloat16 in `scope`, in place
+    (None: those the pure bfloat16 rewrite computes with in bfloat16). See cast_parameters_to_fp16."""
+    cast_parameters("cast_parameters_to_bf16", place, program, scope, to_bf16_var_names, "bfloat16")
 
 
 def convert_float_to_uint16(in_list):
