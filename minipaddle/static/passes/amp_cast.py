@@ -6,7 +6,9 @@ and black-list ops in float32 (paddle 2.6's `rewrite_program` / `cast_model_to_f
         inputs: float32 if one of them is black, low if one is white; any other op stays float32, for safety.
     O2 ("pure"): every op computes low except the black list's, which under O2 loses paddle's float16 black list
         (exp, softmax, the losses, ...: `black_list - FP16_BLACK_LIST`, as paddle 2.6's cast_model_to_fp16): only
-        custom and EXTRA_BLACK_LIST ops (interpolations, embedding lookups, scatter) stay float32.
+        custom and EXTRA_BLACK_LIST ops (interpolations, embedding lookups, scatter) stay float32. Their
+        parameters are O2's low parameters all the same (paddle stores an embedding table in float16): they read
+        them rounded to the low dtype and cast back, `w.cast_fp16.cast_fp32`.
     use_promote=True (paddle.static.amp.decorate's flag, O1 and O2): an op on neither the white nor the black list
         computes in float32 if any of its floating inputs is float32 as the rewrite leaves it, else low (paddle's
         get_promote_dtype). Under O2 parameters count as low: paddle casts them to the low dtype first.
@@ -171,7 +173,11 @@ def rewrite_program(program: Program, amp_lists=None, dtype: str = "float16", le
     """Insert the casts into `program` itself (see the module docstring); returns it."""
     low = dtypes.to_dtype(dtype)
     block = program.global_block()
+    amp_lists = _lists(amp_lists, dtype)
     decision = decide_dtypes(program, amp_lists, dtype, level, use_fp16_guard, use_promote)
+    # O2's low parameters include those a black-list op reads (paddle: an embedding table used by a matmul too):
+    # stored low, such an op reads them cast back to float32
+    stored_low = amp_lists.black_list - FP16_BLACK_LIST - amp_lists.unsupported_list if level == "O2" else set()
     new_ops: list[OpDesc] = []
     made: set[str] = set()  # the cast variables made so far ("x.cast_fp16")
     group, renames, rounded_to = None, {}, None
@@ -189,12 +195,18 @@ def rewrite_program(program: Program, amp_lists=None, dtype: str = "float16", le
             continue
         if which is not None:
             want = low if which == "white" else dtypes.float32
+            round_trip = which == "black" and paddle_op_name(op.type, op.attrs) in stored_low
+            round_trip = round_trip and (not use_fp16_guard or GUARD in op.scope)
             for names in op.inputs.values():
                 for k, n in enumerate(names):
                     if n is None or not block.has_var(n):
                         continue
                     var = block.var(n)
-                    if var.dtype not in _FLOATS or var.dtype is want:
+                    if var.dtype not in _FLOATS:
+                        continue
+                    if round_trip and var.is_parameter and var.dtype is dtypes.float32:
+                        n = _cast_var(block, n, low, made, new_ops, op)
+                    elif var.dtype is want:
                         continue
                     names[k] = _cast_var(block, n, want, made, new_ops, op)
         new_ops.append(op)
