@@ -14,6 +14,9 @@
    powers, master weights) keeps its old value on a bad step (paddle hands Adam, AdamW and Lamb `found_inf` as
    SkipUpdate; minipaddle guards every optimizer alike), so an overflow changes no parameter and no moment.
 Steps 3 and 4 are paddle's two fused ops (ops/loss_scaling.py), one node each in the Program and its drawings.
+Under O2 the parameters the rewrite computes with in the low dtype are declared low before step 5, so the
+optimizer updates their float32 master weights (multi_precision, paddle's default for O2) and writes each back
+rounded; `amp_init` (after the startup Program) converts their float32 start values, as paddle 2.6.2 does.
 """
 
 from __future__ import annotations

@@ -16,7 +16,9 @@ and black-list ops in float32 (paddle 2.6's `rewrite_program` / `cast_model_to_f
 Each input whose dtype differs from what its op computes in gets a cast, `x.cast_fp16` (made once, then shared by
 every op that needs it); the output variables take the dtypes the ops' shape/dtype rules now give. Parameters,
 data and other persistable variables keep their dtypes (O1 casts them on the fly), and ops that write into them
-(in-place updates) are left alone.
+(in-place updates) are left alone. O2's parameters are cast on the fly too, so the Program runs on the float32
+values the startup Program makes; `low_parameters` names them, and paddle.static.amp.cast_parameters_to_fp16
+(amp_init) then stores them low, as paddle does (the casts of a float16 parameter to float16 change nothing).
 
 A normalization is one Paddle op (batch_norm, layer_norm, group_norm, instance_norm) that minipaddle builds from
 several ops; static/op_groups.py marks them as a group, and the rewrite decides the group as that one op by the
