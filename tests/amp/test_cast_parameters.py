@@ -169,3 +169,21 @@ def test_amp_init_before_minimize_is_refused(static):
     opt = paddle.static.amp.decorate(paddle.optimizer.SGD(0.1), level="O2")
     with pytest.raises(RuntimeError, match="amp_init: call minimize"):
         opt.amp_init(PLACE)
+
+
+def test_without_master_weights_o2_updates_the_float16_parameters_themselves(static):
+    main, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, start):
+        loss = _o2_program()
+        opt = paddle.static.amp.decorate(paddle.optimizer.SGD(0.1), level="O2", master_weight=False,
+                                         init_loss_scaling=128.0)  # fmt: skip
+        opt.minimize(loss)
+    scope = paddle.static.Scope()
+    exe = paddle.static.Executor(PLACE)
+    exe.run(start, scope=scope)
+    opt.amp_init(PLACE, scope=scope)
+    before = scope.vars["fc_1.b_0"].copy()
+    for _ in range(2):
+        exe.run(main, feed={"ids": IDS}, fetch_list=[loss], scope=scope)
+    assert scope.vars["fc_1.b_0"].dtype == np.float16 and not np.array_equal(scope.vars["fc_1.b_0"], before)
+    assert not opt._optimizer._master_weights and not [n for n in scope.vars if "master" in n]

@@ -111,12 +111,16 @@ class OptimizerWithMixedPrecision:
             # one op unscales every gradient (float32 math, one rounding to its dtype) and checks for Inf/NaN
             *grads, found_inf = ops.check_finite_and_unscale(grads, self._loss_scaling)
             grads = self._update_loss_scaling(grads, found_inf)  # zeroes a bad step's gradients
-            unscaled = [(p, g if g.dtype == og.dtype else manipulation.cast(g, og.dtype))
-                        for p, g, (_, og) in zip(params, grads, params_grads)]  # fmt: skip
-            if self._to_fp16_var_names:
+            low_params = set(self._to_fp16_var_names or ())
+            if low_params:
                 # paddle's O2 parameters are float16 (after amp_init): the optimizer updates their float32
-                # master weights (multi_precision) and writes each back rounded, so they stay float16
-                mark_dtype(program, self._to_fp16_var_names, self._dtype)
+                # master weights (multi_precision) and writes each back rounded, so they stay float16; without
+                # master weights it updates them in float16, with their float16 gradients
+                mark_dtype(program, low_params, self._dtype)
+            pure_low = () if self._optimizer._multi_precision else low_params
+            wanted = [p.dtype if p.name in pure_low else og.dtype for p, (_, og) in zip(params, params_grads)]
+            unscaled = [(p, g if g.dtype == want else manipulation.cast(g, want))
+                        for p, g, want in zip(params, grads, wanted)]  # fmt: skip
             self._found_inf = found_inf = manipulation.reshape(found_inf, [])
             _skip_update_on(found_inf, program.global_block(), lambda: self._optimizer.apply_gradients(unscaled))
         return program.global_block().ops[first:]
