@@ -187,3 +187,21 @@ def test_without_master_weights_o2_updates_the_float16_parameters_themselves(sta
         exe.run(main, feed={"ids": IDS}, fetch_list=[loss], scope=scope)
     assert scope.vars["fc_1.b_0"].dtype == np.float16 and not np.array_equal(scope.vars["fc_1.b_0"], before)
     assert not opt._optimizer._master_weights and not [n for n in scope.vars if "master" in n]
+
+
+def test_amp_init_rewrites_the_test_program_as_the_training_one(static):
+    paddle.seed(0)
+    main, start = paddle.static.Program(), paddle.static.Program()
+    with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, start):
+        loss = _o2_program()
+        test = main.clone(for_test=True)
+        opt = paddle.static.amp.decorate(paddle.optimizer.SGD(0.1), level="O2", init_loss_scaling=128.0)
+        opt.minimize(loss)
+    scope = paddle.static.Scope()
+    exe = paddle.static.Executor(PLACE)
+    exe.run(start, scope=scope)
+    opt.amp_init(PLACE, scope=scope, test_program=test)
+    assert test.global_block().var("fc_0.w_0").dtype == paddle.float16
+    (evaluated,) = exe.run(test, feed={"ids": IDS}, fetch_list=[loss.name], scope=scope)
+    (trained,) = exe.run(main, feed={"ids": IDS}, fetch_list=[loss], scope=scope)  # the loss before its update
+    assert evaluated.dtype == np.float16 and evaluated == trained
