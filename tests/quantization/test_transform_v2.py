@@ -31,7 +31,7 @@ P = json.loads((GOLDEN / "quantization" / "static_passes.json").read_text())["pa
 QUANT_OUT = {1: ("Y",), 2: ("Y", "OutScale"), 4: ("Y", "OutState", "OutAccum", "OutScale")}
 V2_SLOTS = {**SLOTS, "quantize_linear": ("X", "Scale", "ZeroPoint", "InAccum", "InState"),
             "dequantize_linear": ("X", "Scale", "ZeroPoint")}  # fmt: skip
-ATTRS = ("bit_length", "quant_axis", "is_test", "moving_rate", "quantization_type")
+ATTRS = ("bit_length", "quant_axis", "is_test", "moving_rate", "quantization_type", "only_observer")
 
 
 def transform(graph, scope):
@@ -69,7 +69,7 @@ def flow():
             out["stats"].append(statistics(out["train_forward"], scope))
         feed = {"image": G["images"][STEPS], "label": G["labels"][STEPS]}
         (out["test_logits"],) = exe.run(out["test"], feed=feed, fetch_list=[logits.name], scope=scope)
-        out["scope"], out["logits"] = scope, logits.name
+        out["scope"], out["logits"], out["main"] = scope, logits.name, main
         return out
     finally:
         paddle.disable_static()

@@ -12,19 +12,27 @@ OutScaleForInferencePass(scope).apply(test_graph)
 ConvertToInt8Pass(scope, place).apply(test_graph)
 
 onnx_format (quantize_linear / dequantize_linear): QuantizationTransformPassV2 and AddQuantDequantPassV2 in
-place of the first two (transform_v2.py); QuantWeightPass (onnx_format.py) freezes the weights to int8.
+place of the first two (transform_v2.py); QuantWeightPass (onnx_format.py) freezes the weights to int8 and
+AddQuantDequantForInferencePass puts pairs on the outputs (convert(onnx_format=True)); ReplaceFakeQuantDequantPass
+turns fake quantize-dequantize ops into pairs.
 """
 
 from minipaddle.static.quantization.freeze import ConvertToInt8Pass, QuantizationFreezePass, quant_tensor
 from minipaddle.static.quantization.ir_graph import IrGraph, IrNode
-from minipaddle.static.quantization.onnx_format import QuantWeightPass
+from minipaddle.static.quantization.onnx_format import (
+    AddQuantDequantForInferencePass,
+    QuantWeightPass,
+    ReplaceFakeQuantDequantPass,
+)
 from minipaddle.static.quantization.out_scale import OutScaleForInferencePass, OutScaleForTrainingPass
 from minipaddle.static.quantization.post_training import PostTrainingQuantization
 from minipaddle.static.quantization.transform import AddQuantDequantPass, QuantizationTransformPass
 from minipaddle.static.quantization.transform_v2 import AddQuantDequantPassV2, QuantizationTransformPassV2
 
 __all__ = [
-    "AddQuantDequantPass", "AddQuantDequantPassV2", "ConvertToInt8Pass", "IrGraph", "IrNode",
+    "AddQuantDequantForInferencePass", "AddQuantDequantPass", "AddQuantDequantPassV2", "ConvertToInt8Pass", "IrGraph",
+    "IrNode",
     "OutScaleForInferencePass", "OutScaleForTrainingPass", "PostTrainingQuantization", "QuantizationFreezePass",
-    "QuantizationTransformPass", "QuantizationTransformPassV2", "QuantWeightPass", "quant_tensor",
+    "QuantizationTransformPass", "QuantizationTransformPassV2", "QuantWeightPass", "ReplaceFakeQuantDequantPass",
+    "quant_tensor",
 ]  # fmt: skip
