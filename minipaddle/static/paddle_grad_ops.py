@@ -52,6 +52,7 @@ GRAD_OPS = {t: _spec(s) for t, s in {
     "conv2d": "Filter, Input, Output@GRAD -> Filter@GRAD, Input@GRAD",
     "depthwise_conv2d": "Filter, Input, Output@GRAD -> Filter@GRAD, Input@GRAD",
     "pool2d": "Out, Out@GRAD, X -> X@GRAD",
+    "concat": "AxisTensor, Out@GRAD, X -> X@GRAD",
     # Paddle's grad of scale and cast is the same op again (scale by the same factor, cast back)
     "scale": "Out@GRAD -> X@GRAD",
     "cast": "Out@GRAD -> X@GRAD",
@@ -79,6 +80,28 @@ def _set_int(od, name: str, value: int) -> None:
     od.attrs.add(name=name, type=AttrType["INT"], i=value)
 
 
+_FIELDS = {"BOOLEAN": "b", "INT": "i", "FLOAT": "f", "STRING": "s", "LONGS": "longs", "STRINGS": "strings"}
+
+
+def _add_op(block, kind: str, inputs: dict, outputs: dict, attrs: list):
+    """A backward op that is no forward op's grad (sum, fill_constant, fill_any_like): its slots, its attributes
+    [(name, AttrType name, value)], and those every Paddle op has (a Backward op's op_role)."""
+    od = block.ops.add(type=kind)
+    for slot, args in inputs.items():
+        od.inputs.add(parameter=slot, arguments=args)
+    for slot, args in outputs.items():
+        od.outputs.add(parameter=slot, arguments=args)
+    common = [("op_device", "STRING", ""), ("op_role", "INT", ROLE_BACKWARD), ("op_role_var", "STRINGS", []),
+              ("with_quant_attr", "BOOLEAN", False)]  # fmt: skip
+    for name, typ, value in attrs + common:
+        a = od.attrs.add(name=name, type=AttrType[typ])
+        if isinstance(value, list):
+            getattr(a, _FIELDS[typ]).extend(value)
+        else:
+            setattr(a, _FIELDS[typ], value)
+    return od
+
+
 class _Backward:
     def __init__(self, block, declare_grad) -> None:
         self.block = block
@@ -102,12 +125,8 @@ class _Backward:
         if len(parts) > 1 and n not in self.summed:
             self.summed.add(n)
             self.declare_grad(g, n)
-            od = self.block.ops.add(type="sum")
-            od.inputs.add(parameter="X", arguments=parts)
-            od.outputs.add(parameter="Out", arguments=[g])
-            od.attrs.add(name="use_mkldnn", type=AttrType["BOOLEAN"], b=False)
-            od.attrs.add(name="mkldnn_data_type", type=AttrType["STRING"], s="float32")
-            _set_int(od, "op_role", ROLE_BACKWARD)
+            _add_op(self.block, "sum", {"X": parts}, {"Out": [g]},
+                    [("use_mkldnn", "BOOLEAN", False), ("mkldnn_data_type", "STRING", "float32")])  # fmt: skip
         return g
 
 
@@ -142,14 +161,10 @@ def append_paddle_backward(block, loss: str, loss_shape, loss_dtype: int, params
         if loss in _names(od.outputs):
             _set_int(od, "op_role", ROLE_LOSS)
     w.declare_grad(f"{loss}@GRAD", loss)
-    root = block.ops.add(type="fill_constant")
-    root.outputs.add(parameter="Out", arguments=[f"{loss}@GRAD"])
-    root.attrs.add(name="shape", type=AttrType["LONGS"]).longs.extend(int(s) for s in loss_shape)
-    root.attrs.add(name="value", type=AttrType["FLOAT"], f=1.0)
-    root.attrs.add(name="dtype", type=AttrType["INT"], i=loss_dtype)
-    root.attrs.add(name="force_cpu", type=AttrType["BOOLEAN"], b=False)
-    root.attrs.add(name="str_value", type=AttrType["STRING"], s="")
-    root.attrs.add(name="place_type", type=AttrType["INT"], i=-1)
+    root = _add_op(block, "fill_constant", {}, {"Out": [f"{loss}@GRAD"]},
+                   [("shape", "LONGS", [int(s) for s in loss_shape]), ("value", "FLOAT", 1.0),
+                    ("dtype", "INT", loss_dtype), ("force_cpu", "BOOLEAN", False), ("str_value", "STRING", ""),
+                    ("place_type", "INT", -1)])  # fmt: skip
     _set_int(root, "op_role", ROLE_BACKWARD | ROLE_LOSS)
     for od in reversed(through):
         _grad_op(w, od, needed, set(params))
