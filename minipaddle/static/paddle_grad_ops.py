@@ -53,6 +53,7 @@ GRAD_OPS = {t: _spec(s) for t, s in {
     "depthwise_conv2d": "Filter, Input, Output@GRAD -> Filter@GRAD, Input@GRAD",
     "pool2d": "Out, Out@GRAD, X -> X@GRAD",
     "concat": "AxisTensor, Out@GRAD, X -> X@GRAD",
+    "stack": "X, Y@GRAD -> X@GRAD",
     # Paddle's grad of scale and cast is the same op again (scale by the same factor, cast back)
     "scale": "Out@GRAD -> X@GRAD",
     "cast": "Out@GRAD -> X@GRAD",

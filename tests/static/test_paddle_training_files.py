@@ -78,6 +78,17 @@ loss = paddle.mean((paddle.nn.Linear(20, 1)(paddle.concat([x, h, paddle.tanh(h)]
         _xy,
         ("concat_grad", "sum"),
     ),
+    "stack": (
+        """
+x = paddle.static.data("x", [None, 4], "float32")
+y = paddle.static.data("y", [None, 1], "float32")
+h = F.relu(paddle.nn.Linear(4, 4)(x))
+s = paddle.flatten(paddle.stack([x, h, paddle.tanh(h)], axis=1), 1)
+loss = paddle.mean((paddle.nn.Linear(12, 1)(s) - y) ** 2)
+""",
+        _xy,
+        ("stack_grad", "sum"),
+    ),
 }
 
 
