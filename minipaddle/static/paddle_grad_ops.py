@@ -54,10 +54,16 @@ GRAD_OPS = {t: _spec(s) for t, s in {
     "pool2d": "Out, Out@GRAD, X -> X@GRAD",
     "concat": "AxisTensor, Out@GRAD, X -> X@GRAD",
     "stack": "X, Y@GRAD -> X@GRAD",
-    # Paddle's grad of scale and cast is the same op again (scale by the same factor, cast back)
+    # written as forward ops (_GRAD_AS_OP)
     "scale": "Out@GRAD -> X@GRAD",
     "cast": "Out@GRAD -> X@GRAD",
+    "split": "Out@GRAD -> X@GRAD",
 }.items()}  # fmt: skip
+
+# Paddle's grad of these is a forward op on the gradients, from X to Out: scale by the same factor, cast back, and
+# concat the parts of split (its X the gradients of split's Out in order, its Out that of split's X): {forward
+# op: (the grad op's type, its input slots besides X, which Paddle writes empty)}
+_GRAD_AS_OP = {"scale": ("scale", ()), "cast": ("cast", ()), "split": ("concat", ("AxisTensor",))}
 
 # ops no gradient flows through: their outputs do not depend on the parameters for the backward
 _NO_GRAD = frozenset({"fill_constant", "shape", "arg_max", "arg_min", "equal", "not_equal", "less_than",
@@ -119,6 +125,15 @@ class _Backward:
         self.declare_grad(g, n)
         return g
 
+    def zeros_of(self, n: str) -> str:
+        """d/d`n` for an output of an op the gradient flows through that nothing read: zeros like it (Paddle's
+        fill_any_like, as append_backward adds it for a grad op's input no op wrote)."""
+        g = f"{n}@GRAD"
+        self.given[n] = [g]
+        self.declare_grad(g, n)
+        _add_op(self.block, "fill_any_like", {"X": [n]}, {"Out": [g]}, [("dtype", "INT", -1), ("value", "FLOAT", 0.0)])
+        return g
+
     def grad_of(self, n: str) -> str:
         """d/d`n`, all its shares added (Paddle's `sum` op, once they are all written)."""
         g = f"{n}@GRAD"
@@ -162,6 +177,7 @@ def append_paddle_backward(block, loss: str, loss_shape, loss_dtype: int, params
         if loss in _names(od.outputs):
             _set_int(od, "op_role", ROLE_LOSS)
     w.declare_grad(f"{loss}@GRAD", loss)
+    w.given[loss] = [f"{loss}@GRAD"]
     root = _add_op(block, "fill_constant", {}, {"Out": [f"{loss}@GRAD"]},
                    [("shape", "LONGS", [int(s) for s in loss_shape]), ("value", "FLOAT", 1.0),
                     ("dtype", "INT", loss_dtype), ("force_cpu", "BOOLEAN", False), ("str_value", "STRING", ""),
@@ -180,7 +196,8 @@ def _grad_op(w: _Backward, od, needed: set, params: set) -> None:
     read_args = {}
     for slot in reads:  # the gradients of the outputs first: all their shares are written by now
         if slot.endswith("@GRAD"):
-            read_args[slot] = [w.grad_of(n) for n in outs[slot.removesuffix("@GRAD")]]
+            read_args[slot] = [w.grad_of(n) if n in w.given else w.zeros_of(n) for n in outs[slot.removesuffix(
+                "@GRAD")]]  # fmt: skip
         else:
             read_args[slot] = ins.get(slot, outs.get(slot, []))
     write_args, role_var = {}, []
@@ -189,12 +206,13 @@ def _grad_op(w: _Backward, od, needed: set, params: set) -> None:
         write_args[slot] = [] if args == ["@EMPTY@"] else args  # Paddle leaves a lone unneeded gradient out
         role_var += [pair for n, g in zip(ins.get(slot.removesuffix("@GRAD"), []), args) if n in params
                      for pair in (n, f"{n}@GRAD")]  # fmt: skip
-    kind = od.type if od.type in ("scale", "cast") else f"{od.type}_grad"
+    kind, empty_slots = _GRAD_AS_OP.get(od.type, (f"{od.type}_grad", ()))
     g = w.block.ops.add(type=kind)
-    if kind in ("scale", "cast"):  # the same op on the gradient
-        (src,), (dst,) = read_args["Out@GRAD"], write_args["X@GRAD"]
-        g.inputs.add(parameter="X", arguments=[src])
-        g.outputs.add(parameter="Out", arguments=[dst])
+    if od.type in _GRAD_AS_OP:
+        for slot in empty_slots:
+            g.inputs.add(parameter=slot, arguments=[])
+        g.inputs.add(parameter="X", arguments=read_args["Out@GRAD"])
+        g.outputs.add(parameter="Out", arguments=write_args["X@GRAD"])
     else:
         for slot in sorted(read_args):
             g.inputs.add(parameter=slot, arguments=read_args[slot])

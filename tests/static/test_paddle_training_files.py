@@ -89,6 +89,19 @@ loss = paddle.mean((paddle.nn.Linear(12, 1)(s) - y) ** 2)
         _xy,
         ("stack_grad", "sum"),
     ),
+    "split": (  # in sections, one part unused (its gradient zeros), and in equal parts
+        """
+x = paddle.static.data("x", [None, 4], "float32")
+y = paddle.static.data("y", [None, 1], "float32")
+h = F.relu(paddle.nn.Linear(4, 8)(x))
+a, _, c = paddle.split(h, [2, 3, 3], axis=1)
+p, q = paddle.split(paddle.tanh(h), 2, axis=-1)
+s = paddle.nn.Linear(2, 1)(a) + paddle.nn.Linear(3, 1)(c) + paddle.nn.Linear(4, 1)(p * q)
+loss = paddle.mean((s - y) ** 2)
+""",
+        _xy,
+        ("fill_any_like", "concat", "sum"),
+    ),
 }
 
 
