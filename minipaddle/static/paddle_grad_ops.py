@@ -54,6 +54,7 @@ GRAD_OPS = {t: _spec(s) for t, s in {
     "pool2d": "Out, Out@GRAD, X -> X@GRAD",
     "concat": "AxisTensor, Out@GRAD, X -> X@GRAD",
     "stack": "X, Y@GRAD -> X@GRAD",
+    "gather": "Axis, Index, Out@GRAD, X -> X@GRAD",
     # written as forward ops (_GRAD_AS_OP)
     "scale": "Out@GRAD -> X@GRAD",
     "cast": "Out@GRAD -> X@GRAD",
