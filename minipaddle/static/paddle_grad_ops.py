@@ -55,6 +55,7 @@ GRAD_OPS = {t: _spec(s) for t, s in {
     "concat": "AxisTensor, Out@GRAD, X -> X@GRAD",
     "stack": "X, Y@GRAD -> X@GRAD",
     "gather": "Axis, Index, Out@GRAD, X -> X@GRAD",
+    "lookup_table_v2": "Ids, Out@GRAD, W -> W@GRAD",
     # written as forward ops (_GRAD_AS_OP)
     "scale": "Out@GRAD -> X@GRAD",
     "cast": "Out@GRAD -> X@GRAD",
@@ -91,16 +92,16 @@ def _set_int(od, name: str, value: int) -> None:
 _FIELDS = {"BOOLEAN": "b", "INT": "i", "FLOAT": "f", "STRING": "s", "LONGS": "longs", "STRINGS": "strings"}
 
 
-def _add_op(block, kind: str, inputs: dict, outputs: dict, attrs: list):
+def _add_op(block, kind: str, inputs: dict, outputs: dict, attrs: list, role_var: list | None = None):
     """A backward op that is no forward op's grad (sum, fill_constant, fill_any_like): its slots, its attributes
-    [(name, AttrType name, value)], and those every Paddle op has (a Backward op's op_role)."""
+    [(name, AttrType name, value)], and those every Paddle op has (a Backward op's op_role, `role_var`)."""
     od = block.ops.add(type=kind)
     for slot, args in inputs.items():
         od.inputs.add(parameter=slot, arguments=args)
     for slot, args in outputs.items():
         od.outputs.add(parameter=slot, arguments=args)
-    common = [("op_device", "STRING", ""), ("op_role", "INT", ROLE_BACKWARD), ("op_role_var", "STRINGS", []),
-              ("with_quant_attr", "BOOLEAN", False)]  # fmt: skip
+    common = [("op_device", "STRING", ""), ("op_role", "INT", ROLE_BACKWARD),
+              ("op_role_var", "STRINGS", list(role_var or [])), ("with_quant_attr", "BOOLEAN", False)]  # fmt: skip
     for name, typ, value in attrs + common:
         a = od.attrs.add(name=name, type=AttrType[typ])
         if isinstance(value, list):
@@ -135,15 +136,15 @@ class _Backward:
         _add_op(self.block, "fill_any_like", {"X": [n]}, {"Out": [g]}, [("dtype", "INT", -1), ("value", "FLOAT", 0.0)])
         return g
 
-    def grad_of(self, n: str) -> str:
-        """d/d`n`, all its shares added (Paddle's `sum` op, once they are all written)."""
+    def grad_of(self, n: str, role_var: list | None = None) -> str:
+        """d/d`n`, all its shares added (Paddle's `sum` op, once they are all written, with `role_var`)."""
         g = f"{n}@GRAD"
         parts = self.given.get(n, [])
         if len(parts) > 1 and n not in self.summed:
             self.summed.add(n)
             self.declare_grad(g, n)
-            _add_op(self.block, "sum", {"X": parts}, {"Out": [g]},
-                    [("use_mkldnn", "BOOLEAN", False), ("mkldnn_data_type", "STRING", "float32")])  # fmt: skip
+            attrs = [("use_mkldnn", "BOOLEAN", False), ("mkldnn_data_type", "STRING", "float32")]
+            _add_op(self.block, "sum", {"X": parts}, {"Out": [g]}, attrs, role_var)
         return g
 
 
@@ -186,9 +187,9 @@ def append_paddle_backward(block, loss: str, loss_shape, loss_dtype: int, params
     _set_int(root, "op_role", ROLE_BACKWARD | ROLE_LOSS)
     for od in reversed(through):
         _grad_op(w, od, needed, set(params))
-    for p in params:
+    for p in params:  # Paddle marks the op that writes a parameter's whole gradient with (p, p@GRAD)
         if p in w.given:
-            w.grad_of(p)
+            w.grad_of(p, [p, f"{p}@GRAD"])
 
 
 def _grad_op(w: _Backward, od, needed: set, params: set) -> None:
@@ -205,8 +206,8 @@ def _grad_op(w: _Backward, od, needed: set, params: set) -> None:
     for slot in writes:
         args = [w.share_name(n) if n in needed else "@EMPTY@" for n in ins.get(slot.removesuffix("@GRAD"), [])]
         write_args[slot] = [] if args == ["@EMPTY@"] else args  # Paddle leaves a lone unneeded gradient out
-        role_var += [pair for n, g in zip(ins.get(slot.removesuffix("@GRAD"), []), args) if n in params
-                     for pair in (n, f"{n}@GRAD")]  # fmt: skip
+        role_var += [pair for n, g in zip(ins.get(slot.removesuffix("@GRAD"), []), args)
+                     if n in params and g == f"{n}@GRAD" for pair in (n, g)]  # fmt: skip
     kind, empty_slots = _GRAD_AS_OP.get(od.type, (f"{od.type}_grad", ()))
     g = w.block.ops.add(type=kind)
     if od.type in _GRAD_AS_OP:

@@ -118,6 +118,24 @@ loss = paddle.mean((paddle.nn.Linear(8, 1)(g) - y) ** 2)
         lambda rng: _xy(rng, rows=np.array([4, 0, 0, 2, 1]), again=np.array([1, 1, 3, 0, 4])),
         ("gather_grad", "sum"),
     ),
+    "embedding": (  # a table with a padding row looked up twice (its gradient in two shares), one without
+        """
+x = paddle.static.data("x", [None, 4], "float32")
+y = paddle.static.data("y", [None, 1], "float32")
+ids = paddle.static.data("ids", [None, 3], "int64")
+more = paddle.static.data("more", [None, 3], "int64")
+table = paddle.nn.Embedding(10, 4, padding_idx=0)
+e = table(ids) * paddle.nn.Embedding(10, 1)(more) + table(more)
+h = paddle.flatten(e, 1) + F.relu(paddle.nn.Linear(4, 12)(x))
+loss = paddle.mean((paddle.nn.Linear(12, 1)(h) - y) ** 2)
+""",
+        lambda rng: _xy(
+            rng,
+            ids=np.array([[1, 0, 3], [3, 3, 9], [0, 0, 2], [5, 1, 1], [9, 8, 7]]),
+            more=np.array([[2, 2, 0], [4, 1, 3], [0, 6, 6], [1, 1, 1], [7, 0, 9]]),
+        ),
+        ("lookup_table_v2_grad", "sum"),
+    ),
 }
 
 
