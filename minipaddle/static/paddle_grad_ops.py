@@ -5,7 +5,8 @@ Paddle's program would not hold: paddle 2.6's `append_backward` writes one gener
 op. So the backward is generated again here, from the Paddle forward ops already written, the way Paddle's grad
 makers do it: walk the forward ops in reverse, give each one that a needed gradient flows through its `_grad` op,
 name the gradient of `v` `v@GRAD`, and where `v` gets several shares name them `v@GRAD@RENAME@block0@k` and add
-them with a `sum` op. The root is Paddle's `fill_constant` of 1.0 into `loss@GRAD` (op_role Backward|Loss).
+them with a `sum` op (which carries a parameter's op_role_var then). The root is Paddle's `fill_constant` of 1.0
+into `loss@GRAD` (op_role Backward|Loss); an output no one read (a part of split) gets zeros from `fill_any_like`.
 
 GRAD_OPS says, per forward op type, which slots its grad op reads (a forward input or output slot by name, or
 `S@GRAD`: the gradient of forward output slot S) and which it writes (`S@GRAD`: the gradient of forward input
