@@ -185,8 +185,9 @@ class Gather(OpDef):
         return x[np_index(index, mode, axis)]
 
     def grad(self, node, g):
-        index = node.inputs[1]
-        return scatter_add_to_zeros(g, index, node.attrs["mode"], node.attrs["axis"], input_shape(node, 0)), None
+        index, shape = node.inputs[1], input_shape(node, 0)
+        like = node.inputs[0] if -1 in shape else None  # a None batch: x's shape is read when the Program runs
+        return scatter_add_to_zeros(g, index, node.attrs["mode"], node.attrs["axis"], shape, like), None
 
 
 def gather(x: Tensor, index: Tensor, mode: str = "axis", axis: int = 0) -> Tensor:
@@ -195,24 +196,27 @@ def gather(x: Tensor, index: Tensor, mode: str = "axis", axis: int = 0) -> Tenso
 
 @register
 class ScatterAddToZeros(OpDef):
-    """Zeros of `shape` with the values added where gather would take them from (gather's gradient)."""
+    """Zeros of `shape` with the values added where gather would take them from (gather's gradient). With a third
+    input (`like`, read for its shape only) the zeros take its shape: `shape` then holds -1 for sizes known only
+    when the Program runs."""
 
     name = "scatter_add_to_zeros"
 
-    def kernel(self, values, index, mode, axis, shape):
-        out = np.zeros(shape, dtype=values.dtype)
+    def kernel(self, values, index, *like, mode, axis, shape):
+        out = np.zeros(like[0].shape if like else shape, dtype=values.dtype)
         np.add.at(out, np_index(index, mode, axis), values)
         return out
 
     def grad(self, node, g):
-        return gather(g, node.inputs[1], node.attrs["mode"], node.attrs["axis"]), None
+        return (gather(g, node.inputs[1], node.attrs["mode"], node.attrs["axis"]),) + (None,) * (len(node.inputs) - 1)
 
-    def infer_meta(self, values: Meta, index: Meta, mode, axis, shape) -> Meta:
+    def infer_meta(self, values: Meta, index: Meta, *like: Meta, mode, axis, shape) -> Meta:
         return Meta(tuple(shape), values.dtype)
 
 
-def scatter_add_to_zeros(values: Tensor, index: Tensor, mode: str, axis: int, shape) -> Tensor:
-    return apply(ScatterAddToZeros, (values, index), {"mode": mode, "axis": axis, "shape": tuple(shape)})
+def scatter_add_to_zeros(values: Tensor, index: Tensor, mode: str, axis: int, shape, like: Tensor | None = None):
+    inputs = (values, index) if like is None else (values, index, like)
+    return apply(ScatterAddToZeros, inputs, {"mode": mode, "axis": axis, "shape": tuple(shape)})
 
 
 def scatter_nd_add(x: Tensor, index: Tensor, updates: Tensor) -> Tensor:

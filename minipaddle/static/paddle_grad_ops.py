@@ -5,7 +5,8 @@ Paddle's program would not hold: paddle 2.6's `append_backward` writes one gener
 op. So the backward is generated again here, from the Paddle forward ops already written, the way Paddle's grad
 makers do it: walk the forward ops in reverse, give each one that a needed gradient flows through its `_grad` op,
 name the gradient of `v` `v@GRAD`, and where `v` gets several shares name them `v@GRAD@RENAME@block0@k` and add
-them with a `sum` op. The root is Paddle's `fill_constant` of 1.0 into `loss@GRAD` (op_role Backward|Loss).
+them with a `sum` op (which carries a parameter's op_role_var then). The root is Paddle's `fill_constant` of 1.0
+into `loss@GRAD` (op_role Backward|Loss); an output no one read (a part of split) gets zeros from `fill_any_like`.
 
 GRAD_OPS says, per forward op type, which slots its grad op reads (a forward input or output slot by name, or
 `S@GRAD`: the gradient of forward output slot S) and which it writes (`S@GRAD`: the gradient of forward input
@@ -52,10 +53,20 @@ GRAD_OPS = {t: _spec(s) for t, s in {
     "conv2d": "Filter, Input, Output@GRAD -> Filter@GRAD, Input@GRAD",
     "depthwise_conv2d": "Filter, Input, Output@GRAD -> Filter@GRAD, Input@GRAD",
     "pool2d": "Out, Out@GRAD, X -> X@GRAD",
-    # Paddle's grad of scale and cast is the same op again (scale by the same factor, cast back)
+    "concat": "AxisTensor, Out@GRAD, X -> X@GRAD",
+    "stack": "X, Y@GRAD -> X@GRAD",
+    "gather": "Axis, Index, Out@GRAD, X -> X@GRAD",
+    "lookup_table_v2": "Ids, Out@GRAD, W -> W@GRAD",
+    # written as forward ops (_GRAD_AS_OP)
     "scale": "Out@GRAD -> X@GRAD",
     "cast": "Out@GRAD -> X@GRAD",
+    "split": "Out@GRAD -> X@GRAD",
 }.items()}  # fmt: skip
+
+# Paddle's grad of these is a forward op on the gradients, from X to Out: scale by the same factor, cast back, and
+# concat the parts of split (its X the gradients of split's Out in order, its Out that of split's X): {forward
+# op: (the grad op's type, its input slots besides X, which Paddle writes empty)}
+_GRAD_AS_OP = {"scale": ("scale", ()), "cast": ("cast", ()), "split": ("concat", ("AxisTensor",))}
 
 # ops no gradient flows through: their outputs do not depend on the parameters for the backward
 _NO_GRAD = frozenset({"fill_constant", "shape", "arg_max", "arg_min", "equal", "not_equal", "less_than",
@@ -79,6 +90,28 @@ def _set_int(od, name: str, value: int) -> None:
     od.attrs.add(name=name, type=AttrType["INT"], i=value)
 
 
+_FIELDS = {"BOOLEAN": "b", "INT": "i", "FLOAT": "f", "STRING": "s", "LONGS": "longs", "STRINGS": "strings"}
+
+
+def _add_op(block, kind: str, inputs: dict, outputs: dict, attrs: list, role_var: list | None = None):
+    """A backward op that is no forward op's grad (sum, fill_constant, fill_any_like): its slots, its attributes
+    [(name, AttrType name, value)], and those every Paddle op has (a Backward op's op_role, `role_var`)."""
+    od = block.ops.add(type=kind)
+    for slot, args in inputs.items():
+        od.inputs.add(parameter=slot, arguments=args)
+    for slot, args in outputs.items():
+        od.outputs.add(parameter=slot, arguments=args)
+    common = [("op_device", "STRING", ""), ("op_role", "INT", ROLE_BACKWARD),
+              ("op_role_var", "STRINGS", list(role_var or [])), ("with_quant_attr", "BOOLEAN", False)]  # fmt: skip
+    for name, typ, value in attrs + common:
+        a = od.attrs.add(name=name, type=AttrType[typ])
+        if isinstance(value, list):
+            getattr(a, _FIELDS[typ]).extend(value)
+        else:
+            setattr(a, _FIELDS[typ], value)
+    return od
+
+
 class _Backward:
     def __init__(self, block, declare_grad) -> None:
         self.block = block
@@ -95,19 +128,24 @@ class _Backward:
         self.declare_grad(g, n)
         return g
 
-    def grad_of(self, n: str) -> str:
-        """d/d`n`, all its shares added (Paddle's `sum` op, once they are all written)."""
+    def zeros_of(self, n: str) -> str:
+        """d/d`n` for an output of an op the gradient flows through that nothing read: zeros like it (Paddle's
+        fill_any_like, as append_backward adds it for a grad op's input no op wrote)."""
+        g = f"{n}@GRAD"
+        self.given[n] = [g]
+        self.declare_grad(g, n)
+        _add_op(self.block, "fill_any_like", {"X": [n]}, {"Out": [g]}, [("dtype", "INT", -1), ("value", "FLOAT", 0.0)])
+        return g
+
+    def grad_of(self, n: str, role_var: list | None = None) -> str:
+        """d/d`n`, all its shares added (Paddle's `sum` op, once they are all written, with `role_var`)."""
         g = f"{n}@GRAD"
         parts = self.given.get(n, [])
         if len(parts) > 1 and n not in self.summed:
             self.summed.add(n)
             self.declare_grad(g, n)
-            od = self.block.ops.add(type="sum")
-            od.inputs.add(parameter="X", arguments=parts)
-            od.outputs.add(parameter="Out", arguments=[g])
-            od.attrs.add(name="use_mkldnn", type=AttrType["BOOLEAN"], b=False)
-            od.attrs.add(name="mkldnn_data_type", type=AttrType["STRING"], s="float32")
-            _set_int(od, "op_role", ROLE_BACKWARD)
+            attrs = [("use_mkldnn", "BOOLEAN", False), ("mkldnn_data_type", "STRING", "float32")]
+            _add_op(self.block, "sum", {"X": parts}, {"Out": [g]}, attrs, role_var)
         return g
 
 
@@ -142,20 +180,17 @@ def append_paddle_backward(block, loss: str, loss_shape, loss_dtype: int, params
         if loss in _names(od.outputs):
             _set_int(od, "op_role", ROLE_LOSS)
     w.declare_grad(f"{loss}@GRAD", loss)
-    root = block.ops.add(type="fill_constant")
-    root.outputs.add(parameter="Out", arguments=[f"{loss}@GRAD"])
-    root.attrs.add(name="shape", type=AttrType["LONGS"]).longs.extend(int(s) for s in loss_shape)
-    root.attrs.add(name="value", type=AttrType["FLOAT"], f=1.0)
-    root.attrs.add(name="dtype", type=AttrType["INT"], i=loss_dtype)
-    root.attrs.add(name="force_cpu", type=AttrType["BOOLEAN"], b=False)
-    root.attrs.add(name="str_value", type=AttrType["STRING"], s="")
-    root.attrs.add(name="place_type", type=AttrType["INT"], i=-1)
+    w.given[loss] = [f"{loss}@GRAD"]
+    root = _add_op(block, "fill_constant", {}, {"Out": [f"{loss}@GRAD"]},
+                   [("shape", "LONGS", [int(s) for s in loss_shape]), ("value", "FLOAT", 1.0),
+                    ("dtype", "INT", loss_dtype), ("force_cpu", "BOOLEAN", False), ("str_value", "STRING", ""),
+                    ("place_type", "INT", -1)])  # fmt: skip
     _set_int(root, "op_role", ROLE_BACKWARD | ROLE_LOSS)
     for od in reversed(through):
         _grad_op(w, od, needed, set(params))
-    for p in params:
+    for p in params:  # Paddle marks the op that writes a parameter's whole gradient with (p, p@GRAD)
         if p in w.given:
-            w.grad_of(p)
+            w.grad_of(p, [p, f"{p}@GRAD"])
 
 
 def _grad_op(w: _Backward, od, needed: set, params: set) -> None:
@@ -164,21 +199,23 @@ def _grad_op(w: _Backward, od, needed: set, params: set) -> None:
     read_args = {}
     for slot in reads:  # the gradients of the outputs first: all their shares are written by now
         if slot.endswith("@GRAD"):
-            read_args[slot] = [w.grad_of(n) for n in outs[slot.removesuffix("@GRAD")]]
+            read_args[slot] = [w.grad_of(n) if n in w.given else w.zeros_of(n) for n in outs[slot.removesuffix(
+                "@GRAD")]]  # fmt: skip
         else:
             read_args[slot] = ins.get(slot, outs.get(slot, []))
     write_args, role_var = {}, []
     for slot in writes:
         args = [w.share_name(n) if n in needed else "@EMPTY@" for n in ins.get(slot.removesuffix("@GRAD"), [])]
         write_args[slot] = [] if args == ["@EMPTY@"] else args  # Paddle leaves a lone unneeded gradient out
-        role_var += [pair for n, g in zip(ins.get(slot.removesuffix("@GRAD"), []), args) if n in params
-                     for pair in (n, f"{n}@GRAD")]  # fmt: skip
-    kind = od.type if od.type in ("scale", "cast") else f"{od.type}_grad"
+        role_var += [pair for n, g in zip(ins.get(slot.removesuffix("@GRAD"), []), args)
+                     if n in params and g == f"{n}@GRAD" for pair in (n, g)]  # fmt: skip
+    kind, empty_slots = _GRAD_AS_OP.get(od.type, (f"{od.type}_grad", ()))
     g = w.block.ops.add(type=kind)
-    if kind in ("scale", "cast"):  # the same op on the gradient
-        (src,), (dst,) = read_args["Out@GRAD"], write_args["X@GRAD"]
-        g.inputs.add(parameter="X", arguments=[src])
-        g.outputs.add(parameter="Out", arguments=[dst])
+    if od.type in _GRAD_AS_OP:
+        for slot in empty_slots:
+            g.inputs.add(parameter=slot, arguments=[])
+        g.inputs.add(parameter="X", arguments=read_args["Out@GRAD"])
+        g.outputs.add(parameter="Out", arguments=write_args["X@GRAD"])
     else:
         for slot in sorted(read_args):
             g.inputs.add(parameter=slot, arguments=read_args[slot])

@@ -163,6 +163,7 @@ OPS = {
         "outputs": ["Out", "XShape"],
     },
     "floor": {"attrs": {}, "inputs": ["X"], "outputs": ["Out"]},
+    "gather": {"attrs": {"axis": ("INT", 0)}, "inputs": ["Axis", "Index", "X"], "outputs": ["Out"]},
     "gather_nd": {"attrs": {}, "inputs": ["Index", "X"], "outputs": ["Out"]},
     "gelu": {"attrs": {"approximate": ("BOOL", False)}, "inputs": ["X"], "outputs": ["Out"]},
     "greater_equal": {

@@ -936,6 +936,18 @@ def _w_concat(op, var_of):
     return "concat", {"X": names}, {"Out": op.outputs["Out"][:1]}, {"axis": int(op.attrs.get("axis", 0))}
 
 
+@writes("gather")
+def _w_gather(op, var_of):
+    """gather along an axis at a 1-D (or 0-D) index as Paddle's gather; minipaddle's other modes (nd, row) and
+    an index of more axes are other Paddle ops."""
+    x, index = op.inputs["x"][0], op.inputs["index"][0]
+    mode, shape = op.attrs.get("mode", "axis"), list(var_of(index).shape)
+    if mode != "axis" or len(shape) > 1:
+        raise NotImplementedError(f"gather in mode {mode!r} with an index of shape {shape} (Paddle's gather takes "
+                                  "one axis at a 1-D index)")  # fmt: skip
+    return "gather", {"X": [x], "Index": [index]}, {"Out": op.outputs["Out"][:1]}, {"axis": int(op.attrs["axis"])}
+
+
 @writes("cast")
 def _w_cast(op, var_of):
     x = op.inputs["x"][0]

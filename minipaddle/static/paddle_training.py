@@ -17,7 +17,7 @@ import re
 
 from minipaddle.core.state import STATE, name_guard
 
-__all__ = ["rebuild_training", "count_past_taken_names"]
+__all__ = ["rebuild_training", "count_past", "count_past_taken_names"]
 
 _LOSS_GRAD = 0x101  # Paddle's OpRole Backward | Loss: the fill_constant of d(loss)/d(loss) = 1
 
@@ -77,11 +77,15 @@ def count_past_taken_names(program, with_state: bool = True) -> None:
     (fc_0.w_0_moment1_0, which static.load fills) whatever the counters were before the read, and minipaddle's
     backward names no variable like a read one; after a read (static/pdmodel.py), no name the user's next ops
     get is taken."""
+    count_past(v.name for v in program.list_vars() if with_state or not v.persistable or v.is_parameter)
+
+
+def count_past(names) -> None:
+    """Move the name counters past each of `names` that unique_name could make (embedding_1.tmp_0: embedding
+    from 2 on)."""
     following: dict = {}
-    for v in program.list_vars():
-        if v.persistable and not v.is_parameter and not with_state:
-            continue
-        for name in (v.name, v.name.split(".")[0]):
+    for v_name in names:
+        for name in (v_name, v_name.split(".")[0]):
             m = _NUMBERED.match(name)
             if m:
                 following[m.group(1)] = max(following.get(m.group(1), 0), int(m.group(2)) + 1)

@@ -42,7 +42,7 @@ from minipaddle.static.paddle_op_versions import OP_VERSIONS
 from minipaddle.static.paddle_ops import DTYPE_NUMBERS, INDEX_WRITERS, READERS, WRITERS, Shape, Steps, dtype_of
 from minipaddle.static.paddle_optimizer_ops import paddle_optimizer_ops
 from minipaddle.static.paddle_proto import AttrType, ProgramDesc, TensorDesc, VarTypeEnum
-from minipaddle.static.paddle_training import count_past_taken_names, rebuild_training
+from minipaddle.static.paddle_training import count_past, count_past_taken_names, rebuild_training
 from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.pdmodel_checks import check_attr_types
 from minipaddle.static.program import (
@@ -269,6 +269,9 @@ class _Reader:
             was_static = STATE.static_mode
             enable_static()
             try:
+                # the names minipaddle's ops give their outputs before they are renamed to the file's must be
+                # none of the file's (a lookup named embedding_1.tmp_0 would write over the file's variable)
+                count_past(vd.name for bd in self.desc.blocks for vd in bd.vars)
                 self._block(0)
                 built = None
                 if self.left_out:  # a training Program: minipaddle's own backward and Paddle's optimizer again

@@ -99,6 +99,23 @@ def test_embedding_padding_row_is_zero_and_gets_no_gradient():
         emb(paddle.to_tensor([7]))
 
 
+def test_a_static_embedding_with_a_padding_row_adds_no_op_to_the_main_program():
+    """As Paddle, which zeroes the row in dynamic mode only: in the main Program the write would run before every
+    lookup, and the parameter would be an op's output there (its backward through the write)."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    paddle.enable_static()
+    try:
+        with paddle.static.program_guard(main, startup):
+            out = nn.Embedding(5, 3, padding_idx=0)(paddle.static.data("ids", [None, 2], "int64"))
+        exe = paddle.static.Executor()
+        exe.run(startup)
+        (got,) = exe.run(main, feed={"ids": np.array([[0, 1]])}, fetch_list=[out])
+    finally:
+        paddle.disable_static()
+    assert [op.type for op in main.global_block().ops] == ["embedding"]
+    assert not got[0, 0].any() and got[0, 1].any()  # the padding id still looks up zeros
+
+
 @pytest.mark.parametrize("label_shape, soft, reduction, out_shape", [
     ([4], False, "none", [4]),
     ([4, 1], False, "none", [4, 1]),

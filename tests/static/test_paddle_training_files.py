@@ -2,7 +2,9 @@
 `*_grad` ops Paddle's append_backward generates (static/paddle_grad_ops.py) and one sgd/momentum/adam/adamw op per
 parameter (static/paddle_optimizer_ops.py), beside the .pdparams and .pdopt. minipaddle reads it back and trains on
 with the same losses; where paddle 2.6.2 is installed, paddle loads the three files and trains on with the same
-losses too: an MLP with each of the four optimizers, and a small CNN classifier (conv2d, pools, cross_entropy)."""
+losses too: an MLP with each of the four optimizers, a small CNN classifier (conv2d, pools, cross_entropy), and
+nets through concat, stack, split, gather and embedding (OP_NETS), whose backward ops are also compared with those
+paddle's append_backward writes, and whose training Program paddle saved trains on here with paddle's losses."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import pytest
 
 import minipaddle as paddle
 from minipaddle.static.paddle_proto import ProgramDesc
+from minipaddle.static.pdmodel import _attr_value
 
 PADDLE_PYTHON = "/work/paddle-venv/bin/python"
 OPTIMIZERS = {
@@ -56,8 +59,102 @@ def _cnn(rng) -> tuple:
     return loss, {"x": rng.standard_normal((4, 1, 8, 8)).astype("float32"), "y": np.array([[0], [2], [1], [2]])}
 
 
-NETS = {"mlp": _mlp, "cnn": _cnn}
+def _xy(rng, **more) -> dict:
+    """A batch of 5: x [5, 4] and y [5, 1], and `more` arrays."""
+    return {"x": rng.standard_normal((5, 4)).astype("float32"), "y": rng.standard_normal((5, 1)).astype("float32"),
+            **more}  # fmt: skip
+
+
+# Nets that train through an op with its own Paddle grad op, written once as source that minipaddle and paddle
+# 2.6.2 both build (`paddle` and `F` in scope, `loss` the result): {name: (source, its feed, the Paddle backward
+# op types compared with paddle's append_backward)}. Each uses the op where Paddle's grad maker has to choose: an
+# input with no gradient (@EMPTY@), an output nobody reads (fill_any_like), a gradient in several shares.
+OP_NETS = {
+    "concat": (
+        """
+x = paddle.static.data("x", [None, 4], "float32")
+y = paddle.static.data("y", [None, 1], "float32")
+h = F.relu(paddle.nn.Linear(4, 8)(x))
+loss = paddle.mean((paddle.nn.Linear(20, 1)(paddle.concat([x, h, paddle.tanh(h)], axis=1)) - y) ** 2)
+""",
+        _xy,
+        ("concat_grad", "sum"),
+    ),
+    "stack": (
+        """
+x = paddle.static.data("x", [None, 4], "float32")
+y = paddle.static.data("y", [None, 1], "float32")
+h = F.relu(paddle.nn.Linear(4, 4)(x))
+s = paddle.flatten(paddle.stack([x, h, paddle.tanh(h)], axis=1), 1)
+loss = paddle.mean((paddle.nn.Linear(12, 1)(s) - y) ** 2)
+""",
+        _xy,
+        ("stack_grad", "sum"),
+    ),
+    "split": (  # in sections, one part unused (its gradient zeros), and in equal parts
+        """
+x = paddle.static.data("x", [None, 4], "float32")
+y = paddle.static.data("y", [None, 1], "float32")
+h = F.relu(paddle.nn.Linear(4, 8)(x))
+a, _, c = paddle.split(h, [2, 3, 3], axis=1)
+p, q = paddle.split(paddle.tanh(h), 2, axis=-1)
+s = paddle.nn.Linear(2, 1)(a) + paddle.nn.Linear(3, 1)(c) + paddle.nn.Linear(4, 1)(p * q)
+loss = paddle.mean((s - y) ** 2)
+""",
+        _xy,
+        ("fill_any_like", "concat", "sum"),
+    ),
+    "gather": (  # rows of the batch, some repeated (their gradients add up), some never taken (zeros); along axis 0
+        # only: paddle 2.6.2's CPU gather_grad along another axis gives every slice before it the first one's
+        # gradient (gather of [3, 4] at [0, 1, 2, 3] on axis 1: each row's gradient is row 0's), and a
+        # negative axis fails in its kernel in static mode
+        """
+x = paddle.static.data("x", [None, 4], "float32")
+y = paddle.static.data("y", [None, 1], "float32")
+rows = paddle.static.data("rows", [5], "int64")
+again = paddle.static.data("again", [5], "int64")
+h = F.relu(paddle.nn.Linear(4, 8)(x))
+g = paddle.gather(paddle.gather(h, rows), again) + paddle.gather(paddle.tanh(h), rows, axis=0)
+loss = paddle.mean((paddle.nn.Linear(8, 1)(g) - y) ** 2)
+""",
+        lambda rng: _xy(rng, rows=np.array([4, 0, 0, 2, 1]), again=np.array([1, 1, 3, 0, 4])),
+        ("gather_grad", "sum"),
+    ),
+    "embedding": (  # a table with a padding row looked up twice (its gradient in two shares), one without
+        """
+x = paddle.static.data("x", [None, 4], "float32")
+y = paddle.static.data("y", [None, 1], "float32")
+ids = paddle.static.data("ids", [None, 3], "int64")
+more = paddle.static.data("more", [None, 3], "int64")
+table = paddle.nn.Embedding(10, 4, padding_idx=0)
+e = table(ids) * paddle.nn.Embedding(10, 1)(more) + table(more)
+h = paddle.flatten(e, 1) + F.relu(paddle.nn.Linear(4, 12)(x))
+loss = paddle.mean((paddle.nn.Linear(12, 1)(h) - y) ** 2)
+""",
+        lambda rng: _xy(
+            rng,
+            ids=np.array([[1, 0, 3], [3, 3, 9], [0, 0, 2], [5, 1, 1], [9, 8, 7]]),
+            more=np.array([[2, 2, 0], [4, 1, 3], [0, 6, 6], [1, 1, 1], [7, 0, 9]]),
+        ),
+        ("lookup_table_v2_grad", "sum"),
+    ),
+}
+
+
+def _from_source(name: str):
+    source, feed, _ = OP_NETS[name]
+
+    def build(rng) -> tuple:
+        scope = {"paddle": paddle, "F": paddle.nn.functional}
+        exec(source, scope)
+        return scope["loss"], feed(rng)
+
+    return build
+
+
+NETS = {"mlp": _mlp, "cnn": _cnn, **{name: _from_source(name) for name in OP_NETS}}
 TRAINED = [("mlp", kind) for kind in sorted(OPTIMIZERS)] + [("cnn", "momentum"), ("cnn", "adam")]
+TRAINED += [(name, kind) for name in OP_NETS for kind in ("sgd", "adam")]
 
 
 def _trained(kind: str, tmp_path, net: str = "mlp") -> tuple:
@@ -137,6 +234,17 @@ def test_an_update_op_outside_the_four_optimizers_keeps_the_json_program(static_
         paddle.static.save(main, str(tmp_path / "rms"))
 
 
+def test_a_gather_outside_paddles_gather_op_keeps_the_json_program(static_mode, fresh_scope, tmp_path):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 4], "float32")
+        picked = paddle.gather_nd(paddle.static.nn.fc(x, 3), paddle.to_tensor(np.array([[0, 1], [2, 2]])))
+        paddle.optimizer.SGD(0.1).minimize(paddle.mean(picked))
+    paddle.static.Executor().run(startup)
+    with pytest.warns(UserWarning, match="JSON program.*gather in mode 'nd' with an index of shape \\[2, 2\\]"):
+        paddle.static.save(main, str(tmp_path / "gather_nd"))
+
+
 PADDLE_TRAINS = """
 import json, sys
 import numpy.random
@@ -147,7 +255,7 @@ prefix, loss, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
 program = paddle.static.Program.parse_from_string(open(prefix + ".pdmodel", "rb").read())
 exe = paddle.static.Executor(paddle.CPUPlace())
 paddle.static.load(program, prefix, exe)
-feed = {k: np.load(prefix + "." + k + ".npy") for k in ("x", "y")}
+feed = dict(np.load(prefix + ".feed.npz"))
 print(json.dumps([float(exe.run(program, feed=feed, fetch_list=[loss])[0]) for _ in range(steps)]))
 """
 
@@ -157,8 +265,7 @@ print(json.dumps([float(exe.run(program, feed=feed, fetch_list=[loss])[0]) for _
 @pytest.mark.parametrize("net, kind", TRAINED)
 def test_paddle_trains_on_from_minipaddles_files_with_equal_losses(static_mode, fresh_scope, tmp_path, net, kind):
     prefix, feed, loss, losses = _trained(kind, tmp_path, net)
-    for k, v in feed.items():
-        np.save(f"{prefix}.{k}.npy", v)
+    np.savez(prefix + ".feed.npz", **feed)
     result = subprocess.run([PADDLE_PYTHON, "-c", PADDLE_TRAINS, prefix, loss, str(STEPS)], capture_output=True,
                             text=True, timeout=300, cwd=tmp_path)  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
@@ -210,6 +317,92 @@ def test_a_cnn_training_program_paddle_saved_trains_on_here_equal(static_mode, f
     feed = {"x": x, "y": np.array([[0], [2], [1], [2]])}
     losses = [float(exe.run(program, feed=feed, fetch_list=[out["loss"]])[0]) for _ in range(3)]
     np.testing.assert_allclose(losses, out["losses"], rtol=1e-5)
+
+
+PADDLE_BUILDS = """
+import json, sys
+import numpy.random
+import numpy as np
+import paddle
+paddle.enable_static()
+paddle.seed(3)
+source, feed, prefix, kinds = open(sys.argv[1]).read(), dict(np.load(sys.argv[2])), sys.argv[3], sys.argv[4:]
+main, startup = paddle.static.Program(), paddle.static.Program()
+with paddle.static.program_guard(main, startup):
+    scope = {"paddle": paddle, "F": paddle.nn.functional}
+    exec(source, scope)
+    loss = scope["loss"]
+    paddle.optimizer.Adam(0.01).minimize(loss)
+exe = paddle.static.Executor(paddle.CPUPlace())
+exe.run(startup)
+exe.run(main, feed=feed, fetch_list=[loss])
+paddle.static.save(main, prefix)
+losses = [float(exe.run(main, feed=feed, fetch_list=[loss])[0]) for _ in range(3)]
+ops = [[op.type, {k: op.input(k) for k in op.input_names}, {k: op.output(k) for k in op.output_names},
+        {k: op.attr(k) for k in op.attr_names if k not in ("op_callstack", "op_namescope")}]
+       for op in main.global_block().ops if op.type in kinds and op.attr("op_role") == 1]
+print(json.dumps({"loss": loss.name, "losses": losses, "ops": ops}))
+"""
+
+
+def _paddle_builds(name: str, tmp_path) -> dict:
+    """paddle 2.6.2 builds OP_NETS[name] with Adam, trains a step, static.saves it to tmp_path/paddle_<name> and
+    trains 3 more: {"loss", "losses", "ops": its backward ops of the compared types as [type, inputs, outputs,
+    attrs]}."""
+    source, feed, kinds = OP_NETS[name]
+    (tmp_path / "net.py").write_text(source)
+    np.savez(tmp_path / "feed.npz", **feed(np.random.default_rng(7)))
+    result = subprocess.run([PADDLE_PYTHON, "-c", PADDLE_BUILDS, str(tmp_path / "net.py"), str(tmp_path / "feed.npz"),
+                             str(tmp_path / f"paddle_{name}"), *kinds], capture_output=True, text=True, timeout=300,
+                            cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def _shape_of(op: list) -> tuple:
+    """A backward op as what its grad maker decided, without the variables' names (minipaddle's forward names its
+    temporaries otherwise): each slot's arguments as the gradient shares, @EMPTY@ and forward variables."""
+
+    def kind(name: str) -> str:
+        if name == "@EMPTY@":
+            return name
+        return "share" if "@RENAME@" in name else "grad" if name.endswith("@GRAD") else "var"
+
+    kind_of = lambda slots: {s: [kind(n) for n in ns] for s, ns in slots.items()}  # noqa: E731
+    return op[0], kind_of(op[1]), kind_of(op[2]), op[3]
+
+
+def _attrs(od) -> dict:
+    return {a.name: _attr_value(a) for a in od.attrs if a.name not in ("op_callstack", "op_namescope")}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(PADDLE_PYTHON), reason="real Paddle 2.6 is not installed here")
+@pytest.mark.parametrize("name", sorted(OP_NETS))
+def test_the_grad_ops_are_those_paddles_append_backward_writes(static_mode, fresh_scope, tmp_path, name):
+    """minipaddle's saved backward of the op has paddle 2.6.2's grad ops in its order: slots, which arguments are
+    gradients, shares or left @EMPTY@, and every attribute with its value."""
+    theirs = _paddle_builds(name, tmp_path)["ops"]
+    prefix = _trained("adam", tmp_path, name)[0]
+    ours = [[od.type, {v.parameter: list(v.arguments) for v in od.inputs},
+             {v.parameter: list(v.arguments) for v in od.outputs}, _attrs(od)]
+            for od in _ops(prefix) if od.type in OP_NETS[name][2] and _attrs(od)["op_role"] == 1]  # fmt: skip
+    assert theirs and [_shape_of(op) for op in ours] == [_shape_of(op) for op in theirs]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(PADDLE_PYTHON), reason="real Paddle 2.6 is not installed here")
+@pytest.mark.parametrize("name", sorted(OP_NETS))
+def test_a_training_program_paddle_saved_with_the_op_trains_on_here_equal(static_mode, fresh_scope, tmp_path, name):
+    out = _paddle_builds(name, tmp_path)
+    prefix = str(tmp_path / f"paddle_{name}")
+    with pytest.warns(UserWarning, match="rebuilt them as minipaddle's own backward and Adam"):
+        program = paddle.load(prefix + ".pdmodel")
+    exe = paddle.static.Executor()
+    paddle.static.load(program, prefix, exe)
+    feed = OP_NETS[name][1](np.random.default_rng(7))
+    losses = [float(exe.run(program, feed=feed, fetch_list=[out["loss"]])[0]) for _ in range(3)]
+    np.testing.assert_allclose(losses, out["losses"], rtol=1e-6)
 
 
 def test_reading_a_training_program_leaves_no_name_to_be_taken_again(static_mode, fresh_scope, tmp_path):

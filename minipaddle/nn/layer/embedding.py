@@ -6,7 +6,7 @@ import numpy as np
 
 from minipaddle import ops
 from minipaddle.core.dtype import get_default_dtype
-from minipaddle.core.state import no_grad
+from minipaddle.core.state import in_dynamic_mode, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn import functional as F
 from minipaddle.nn.initializer.initializer import write_values
@@ -49,7 +49,10 @@ class Embedding(Layer):
         self._padding_idx, self._sparse, self._name = padding_idx, sparse, name
         self._dtype = get_default_dtype()
         self.weight = self.create_parameter([num_embeddings, embedding_dim], attr=weight_attr, dtype=self._dtype)
-        if padding_idx is not None:  # the padding row starts at zero (Paddle: weight[padding_idx] = 0.0)
+        # the padding row starts at zero in dynamic mode only, as Paddle's `weight[padding_idx] = 0.0`: in static
+        # mode the write would be ops of the main Program, rewriting the parameter before each step's lookups (and
+        # Paddle's backward would flow through them); there the lookup gives zeros for the padding id anyway
+        if padding_idx is not None and in_dynamic_mode():
             keep = np.ones([num_embeddings, 1], dtype=self.weight.dtype.np)
             keep[padding_idx % num_embeddings] = 0
             with no_grad():
