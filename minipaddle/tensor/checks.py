@@ -211,12 +211,18 @@ def check_int(v, fn: str, arg: str, low: int = -INT64_MAX - 1, high: int = INT64
     return v
 
 
+def check_in_range(v, fn: str, arg: str, low: float, high: float) -> float:
+    """A real number within [low, high]; NaN is refused too (no comparison holds for it, so a check written as
+    `v < low or v > high` lets it through)."""
+    v = check_float(v, fn, arg)
+    if not low <= v <= high:
+        raise ValueError(f"{fn}: {arg} must be a number in [{low}, {high}], got {v!r}")
+    return v
+
+
 def check_probability(v, fn: str, arg: str) -> float:
     """A probability in [0, 1] (a dropout rate, a label-smoothing amount)."""
-    v = check_float(v, fn, arg)
-    if not 0.0 <= v <= 1.0:  # NaN too
-        raise ValueError(f"{fn}: {arg} must be a number in [0, 1], got {v!r}")
-    return v
+    return check_in_range(v, fn, arg, 0, 1)
 
 
 # ---- what paddle's kernels refuse ------------------------------------------------------------------------------

@@ -14,7 +14,14 @@ from minipaddle.nn.functional.common import check_positive_int
 from minipaddle.nn.functional.distance import pairwise_distance
 from minipaddle.nn.functional.loss import _check_reduction, _float_pair, _reduce
 from minipaddle.nn.functional.sequence import _all_in_range
-from minipaddle.tensor.checks import check_float, check_float_tensor, check_min_rank, check_number, check_tensor
+from minipaddle.tensor.checks import (
+    check_float,
+    check_float_tensor,
+    check_in_range,
+    check_min_rank,
+    check_number,
+    check_tensor,
+)
 
 __all__ = [
     "hinge_embedding_loss",
@@ -42,8 +49,10 @@ def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None) 
 
 def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", name=None) -> Tensor:
     """1 - cos(input1, input2) where label == 1, max(0, cos - margin) where label == -1 (rows of [N, D])."""
-    margin = check_float(margin, "cosine_embedding_loss", "margin")
     fn = "cosine_embedding_loss"
+    # the range paddle 2.6 documents (a cosine lies in it) and its Layer enforces; its function checks nothing and
+    # turns an infinite or NaN margin into a loss of 0, inf or NaN without a word
+    margin = check_in_range(margin, fn, "margin", -1, 1)
     _check_reduction(reduction, fn)
     input1, input2 = _float_pair(input1, input2, fn, ("input1", "input2"))
     check_tensor(label, fn, "label")
