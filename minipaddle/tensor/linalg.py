@@ -355,7 +355,9 @@ def multi_dot(x, name=None) -> Tensor:
     Example:
         >>> paddle.linalg.multi_dot([paddle.ones([2, 3]), paddle.ones([3, 4]), paddle.ones([4])])    # [12., 12.]
     """
-    if not isinstance(x, (list, tuple)) or len(x) < 2:
+    if not isinstance(x, (list, tuple)):
+        raise TypeError(f"multi_dot: x must be a list of at least 2 Tensors, got {type(x).__name__}")
+    if len(x) < 2:
         raise ValueError(f"multi_dot: x must be a list of at least 2 Tensors, got {x!r}")
     out = x[0]
     for t in x[1:]:
