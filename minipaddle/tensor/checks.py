@@ -119,24 +119,25 @@ def check_shape(shape, fn: str) -> tuple:
     return tuple(out)
 
 
-def check_size(shape: tuple, fn: str) -> tuple:
+def check_size(shape: tuple, fn: str, error=ValueError) -> tuple:
     """A shape to create: no negative dimension, and not more than MAX_ELEMENTS elements."""
     if any(d < 0 for d in shape):
-        raise ValueError(f"{fn}: shape must not have negative dimensions, got {list(shape)}")
+        raise error(f"{fn}: shape must not have negative dimensions, got {list(shape)}")
     if math.prod(shape) > MAX_ELEMENTS:
-        raise ValueError(f"{fn}: shape {list(shape)} has {math.prod(shape):.3g} elements, more than the "
+        raise error(f"{fn}: shape {list(shape)} has {math.prod(shape):.3g} elements, more than the "
                          f"{MAX_ELEMENTS:.3g} a tensor may hold here")  # fmt: skip
     return shape
 
 
-def check_broadcast(x: Tensor, y: Tensor, fn: str) -> None:
-    """A ValueError naming `fn` and both shapes when x and y do not broadcast (checked only when they differ)."""
+def check_broadcast(x: Tensor, y: Tensor, fn: str, error=ValueError) -> None:
+    """`error` (a ValueError) naming `fn` and both shapes when x and y do not broadcast (checked only when they
+    differ)."""
     # A plain Tensor's shape is its array's (no lists built: every binary function calls this); a static Variable
     # (a subclass) has -1 for the sizes known only at run time, and Parameters say theirs the same way.
     xs = x._data.shape if type(x) is Tensor else tuple(x.shape)
     ys = y._data.shape if type(y) is Tensor else tuple(y.shape)
     if xs != ys:
-        broadcast_shapes(xs, ys, fn)
+        broadcast_shapes(xs, ys, fn, error)
 
 
 def _as_dtype(t: Tensor, like: Tensor) -> Tensor:

@@ -20,6 +20,7 @@ from minipaddle.ops.linalg import transposed_shapes
 from minipaddle.tensor import creation, indexing, manipulation
 from minipaddle.tensor import math as tensor_math
 from minipaddle.tensor.checks import (
+    PreconditionNotMetError,
     _int_arg,
     check_bool,
     check_broadcast,
@@ -112,8 +113,10 @@ def dot(x, y, name=None) -> Tensor:
     """
     check_tensor(x, "dot", "x")
     check_tensor(y, "dot", "y")
-    if x.ndim not in (1, 2) or x.shape != y.shape:
-        raise ValueError(f"dot: x and y must be 1-D or 2-D with the same shape, got {x.shape} and {y.shape}")
+    if x.ndim not in (1, 2) or x.shape != y.shape:  # (paddle 2.6's infer-meta: PreconditionNotMet)
+        raise PreconditionNotMetError(
+            f"dot: x and y must be 1-D or 2-D with the same shape, got {x.shape} and {y.shape}"
+        )
     x, y = binary_operands(x, y, "dot")
     out = ops.sum(ops.multiply(x, y), (x.ndim - 1,), False)
     return ops.cast(out, x.dtype) if x.dtype == dtypes.int32 else out  # paddle's dot keeps int32 (sum gives int64)

@@ -15,6 +15,8 @@ from minipaddle.nn.functional.distance import pairwise_distance
 from minipaddle.nn.functional.loss import _check_reduction, _float_pair, _reduce
 from minipaddle.nn.functional.sequence import _all_in_range
 from minipaddle.tensor.checks import (
+    PreconditionNotMetError,
+    check_broadcast,
     check_float,
     check_float_tensor,
     check_in_range,
@@ -41,6 +43,8 @@ def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None) 
     margin = check_float(margin, "hinge_embedding_loss", "margin")
     _check_reduction(reduction, "hinge_embedding_loss")
     input, label = _float_pair(input, label, "hinge_embedding_loss")
+    # paddle 2.6 says ValueError for two shapes that do not broadcast, PreconditionNotMet when one is empty: both
+    check_broadcast(input, label, "hinge_embedding_loss", error=PreconditionNotMetError)
     zeros = ops.full_like(input, 0)
     positive = ops.where(ops.equal(label, 1.0), input, zeros)
     negative = ops.where(ops.equal(label, -1.0), ops.relu(ops.scale(input, -1.0, float(margin))), zeros)
