@@ -31,7 +31,7 @@ import numpy as np
 from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_number, check_size
+from minipaddle.tensor.checks import MAX_ELEMENTS, PreconditionNotMetError, check_number, check_size
 from minipaddle.tensor.creation import arange
 from minipaddle.tensor.manipulation import roll
 
@@ -450,8 +450,13 @@ def ihfft2(x, s=None, axes=(-2, -1), norm="backward", name=None) -> Tensor:
 
 def _check_freq_args(n, d, fn: str) -> float:
     d = check_number(d, fn, "d")
-    if not _is_int(n) or n <= 0 or d == 0:
+    if not _is_int(n):
+        raise TypeError(f"{fn}: n must be a positive int, got {type(n).__name__}")
+    if n <= 0 or d == 0:
         raise ValueError(f"{fn}: n must be a positive int and d must not be 0, got n={n!r}, d={d!r}")
+    if n > MAX_ELEMENTS:  # (paddle 2.6 fails to allocate it: PreconditionNotMet)
+        raise PreconditionNotMetError(f"{fn}: n={n} is more than the {MAX_ELEMENTS:.3g} elements a tensor may hold "
+                                      "here")  # fmt: skip
     return float(d)
 
 
@@ -494,11 +499,15 @@ def _shifts(x: Tensor, axes, fn: str, inverse: bool) -> tuple:
         axes = list(range(x.ndim))
     elif _is_int(axes):
         axes = [axes]
-    elif not isinstance(axes, Sequence) or len(axes) == 0:
+    elif not isinstance(axes, Sequence) or isinstance(axes, str):
+        raise TypeError(f"{fn}: axes must be an int or a non-empty sequence of ints, got {type(axes).__name__}")
+    elif len(axes) == 0:
         raise ValueError(f"{fn}: axes must be an int or a non-empty sequence of ints, got {axes!r}")
     nd = x.ndim
     for axis in axes:
-        if not _is_int(axis) or not -nd <= axis < nd:
+        if not _is_int(axis):
+            raise TypeError(f"{fn}: axes {axes!r} holds {axis!r}; each axis must be an int in [-{nd}, {nd})")
+        if not -nd <= axis < nd:
             raise ValueError(f"{fn}: axes {axes!r} holds {axis!r}; each axis must be an int in [-{nd}, {nd})")
     sizes = [x.shape[a] for a in axes]
     return [(size + inverse) // 2 for size in sizes], [int(a) % nd for a in axes]

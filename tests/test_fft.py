@@ -215,11 +215,15 @@ ERRORS = [
     (lambda: F.fftfreq(0), ValueError, "fftfreq: n must be a positive int and d must not be 0"),
     (lambda: F.rfftfreq(4, 0), ValueError, "rfftfreq: n must be a positive int and d must not be 0"),
     (lambda: F.fftfreq(-3), ValueError, "fftfreq: n must be a positive int"),
-    (lambda: F.fftfreq(2.5), ValueError, "fftfreq: n must be a positive int"),
+    (lambda: F.fftfreq(2.5), TypeError, "fftfreq: n must be a positive int, got float"),
+    (lambda: F.rfftfreq(None), TypeError, "rfftfreq: n must be a positive int, got NoneType"),
+    (lambda: F.fftfreq(10**20), RuntimeError, "fftfreq: n=100000000000000000000 is more than"),  # paddle's family
     (lambda: F.fftfreq(4, "a"), TypeError, "fftfreq: d must be a number, got str"),
     (lambda: F.fftshift(X, axes=3), ValueError, r"fftshift: axes \[3\] holds 3"),
     (lambda: F.ifftshift(X, axes=[]), ValueError, "ifftshift: axes must be an int or a non-empty sequence"),
-    (lambda: F.fftshift(X, axes=1.0), ValueError, "fftshift: axes must be an int or a non-empty sequence"),
+    (lambda: F.fftshift(X, axes=1.0), TypeError, "fftshift: axes must be an int or a non-empty sequence"),
+    (lambda: F.ifftshift(X, axes="01"), TypeError, "ifftshift: axes must be an int or .*, got str"),
+    (lambda: F.fftshift(X, axes=[0.5]), TypeError, r"fftshift: axes \[0.5\] holds 0.5"),
     (lambda: F.fftshift(paddle.to_tensor(1.0)), ValueError, "fftshift: x is 0-d"),
     (lambda: F.ifftshift(np.arange(3)), TypeError, "ifftshift: x must be a Tensor, got ndarray"),
 ]

@@ -66,8 +66,9 @@ class ReduceOp(OpDef):
         return d
 
 
-def broadcast_shapes(a: tuple, b: tuple, op_name: str) -> tuple:
-    """numpy's broadcasting rule, with -1 (unknown in static mode) allowed; raises a ValueError naming the op."""
+def broadcast_shapes(a: tuple, b: tuple, op_name: str, error=ValueError) -> tuple:
+    """numpy's broadcasting rule, with -1 (unknown in static mode) allowed; raises `error` (a ValueError) naming
+    the op."""
     out = []
     for i in range(1, max(len(a), len(b)) + 1):
         da = a[-i] if i <= len(a) else 1
@@ -79,7 +80,7 @@ def broadcast_shapes(a: tuple, b: tuple, op_name: str) -> tuple:
         elif da == -1 or db == -1:
             out.append(max(da, db))
         else:
-            raise ValueError(
+            raise error(
                 f"{op_name}: shapes {list(a)} and {list(b)} cannot be broadcast together (dimension {-i}: {da} vs {db})"
             )
     return tuple(reversed(out))

@@ -119,24 +119,25 @@ def check_shape(shape, fn: str) -> tuple:
     return tuple(out)
 
 
-def check_size(shape: tuple, fn: str) -> tuple:
+def check_size(shape: tuple, fn: str, error=ValueError) -> tuple:
     """A shape to create: no negative dimension, and not more than MAX_ELEMENTS elements."""
     if any(d < 0 for d in shape):
-        raise ValueError(f"{fn}: shape must not have negative dimensions, got {list(shape)}")
+        raise error(f"{fn}: shape must not have negative dimensions, got {list(shape)}")
     if math.prod(shape) > MAX_ELEMENTS:
-        raise ValueError(f"{fn}: shape {list(shape)} has {math.prod(shape):.3g} elements, more than the "
+        raise error(f"{fn}: shape {list(shape)} has {math.prod(shape):.3g} elements, more than the "
                          f"{MAX_ELEMENTS:.3g} a tensor may hold here")  # fmt: skip
     return shape
 
 
-def check_broadcast(x: Tensor, y: Tensor, fn: str) -> None:
-    """A ValueError naming `fn` and both shapes when x and y do not broadcast (checked only when they differ)."""
+def check_broadcast(x: Tensor, y: Tensor, fn: str, error=ValueError) -> None:
+    """`error` (a ValueError) naming `fn` and both shapes when x and y do not broadcast (checked only when they
+    differ)."""
     # A plain Tensor's shape is its array's (no lists built: every binary function calls this); a static Variable
     # (a subclass) has -1 for the sizes known only at run time, and Parameters say theirs the same way.
     xs = x._data.shape if type(x) is Tensor else tuple(x.shape)
     ys = y._data.shape if type(y) is Tensor else tuple(y.shape)
     if xs != ys:
-        broadcast_shapes(xs, ys, fn)
+        broadcast_shapes(xs, ys, fn, error)
 
 
 def _as_dtype(t: Tensor, like: Tensor) -> Tensor:
@@ -211,12 +212,18 @@ def check_int(v, fn: str, arg: str, low: int = -INT64_MAX - 1, high: int = INT64
     return v
 
 
+def check_in_range(v, fn: str, arg: str, low: float, high: float) -> float:
+    """A real number within [low, high]; NaN is refused too (no comparison holds for it, so a check written as
+    `v < low or v > high` lets it through)."""
+    v = check_float(v, fn, arg)
+    if not low <= v <= high:
+        raise ValueError(f"{fn}: {arg} must be a number in [{low}, {high}], got {v!r}")
+    return v
+
+
 def check_probability(v, fn: str, arg: str) -> float:
     """A probability in [0, 1] (a dropout rate, a label-smoothing amount)."""
-    v = check_float(v, fn, arg)
-    if not 0.0 <= v <= 1.0:  # NaN too
-        raise ValueError(f"{fn}: {arg} must be a number in [0, 1], got {v!r}")
-    return v
+    return check_in_range(v, fn, arg, 0, 1)
 
 
 # ---- what paddle's kernels refuse ------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.tensor import math
 from minipaddle.tensor.checks import (
+    PreconditionNotMetError,
     _int_scalar,
     check_broadcast,
     check_float_tensor,
@@ -77,8 +78,8 @@ def _trapezoid(y, x, dx, axis, fn: str, running: bool) -> Tensor:
         raise ValueError(f"{fn}: give x or dx, not both")
     axis = normalize_axis(axis, y.ndim, fn)
     length = y.shape[axis]
-    if length < 2:
-        raise ValueError(f"{fn}: y needs at least 2 values along axis {axis}, got shape {y.shape}")
+    if length < 2:  # (paddle 2.6: PreconditionNotMet)
+        raise PreconditionNotMetError(f"{fn}: y needs at least 2 values along axis {axis}, got shape {y.shape}")
     pair_sums = ops.add(ops.split(y, (1, length - 1), axis)[1], ops.split(y, (length - 1, 1), axis)[0])
     total = ops.cumsum if running else (lambda t, a: ops.sum(t, (a,), False))
     if x is None:

@@ -25,6 +25,7 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.tensor import manipulation
 from minipaddle.tensor.checks import (
     INT64_MAX,
+    PreconditionNotMetError,
     _as_dtype,
     _int,
     _int_arg,
@@ -583,7 +584,8 @@ def masked_fill(x, mask, value, name=None) -> Tensor:
     """
     check_tensor(x, "masked_fill")
     check_tensor(mask, "masked_fill", "mask")
-    check_broadcast(x, mask, "masked_fill")
+    # paddle 2.6 says ValueError for two shapes that do not broadcast, PreconditionNotMet when one is empty: both
+    check_broadcast(x, mask, "masked_fill", error=PreconditionNotMetError)
     if mask.dtype is not dtypes.bool_:
         mask = ops.cast(mask, dtypes.bool_)
     return ops.where(mask, _fill_value(value, x, "masked_fill"), x)
@@ -718,8 +720,8 @@ def select_scatter(x, values, axis, index, name=None) -> Tensor:
     if not -n <= index < n:
         raise IndexError(f"{fn}: index {index} is out of range for axis {axis} of size {n}")
     want = [d for i, d in enumerate(x.shape) if i != axis]
-    if values.shape != want:
-        raise ValueError(f"{fn}: values must have the slice's shape {want}, got {values.shape}")
+    if values.shape != want:  # (paddle 2.6: PreconditionNotMet)
+        raise PreconditionNotMetError(f"{fn}: values must have the slice's shape {want}, got {values.shape}")
     where = (builtins.slice(None),) * axis + (index % n,)
     return ops.set_value(x, _as_dtype(values, x), where)
 

@@ -20,6 +20,7 @@ from minipaddle.ops.linalg import transposed_shapes
 from minipaddle.tensor import creation, indexing, manipulation
 from minipaddle.tensor import math as tensor_math
 from minipaddle.tensor.checks import (
+    PreconditionNotMetError,
     _int_arg,
     check_bool,
     check_broadcast,
@@ -112,8 +113,10 @@ def dot(x, y, name=None) -> Tensor:
     """
     check_tensor(x, "dot", "x")
     check_tensor(y, "dot", "y")
-    if x.ndim not in (1, 2) or x.shape != y.shape:
-        raise ValueError(f"dot: x and y must be 1-D or 2-D with the same shape, got {x.shape} and {y.shape}")
+    if x.ndim not in (1, 2) or x.shape != y.shape:  # (paddle 2.6's infer-meta: PreconditionNotMet)
+        raise PreconditionNotMetError(
+            f"dot: x and y must be 1-D or 2-D with the same shape, got {x.shape} and {y.shape}"
+        )
     x, y = binary_operands(x, y, "dot")
     out = ops.sum(ops.multiply(x, y), (x.ndim - 1,), False)
     return ops.cast(out, x.dtype) if x.dtype == dtypes.int32 else out  # paddle's dot keeps int32 (sum gives int64)
@@ -355,7 +358,9 @@ def multi_dot(x, name=None) -> Tensor:
     Example:
         >>> paddle.linalg.multi_dot([paddle.ones([2, 3]), paddle.ones([3, 4]), paddle.ones([4])])    # [12., 12.]
     """
-    if not isinstance(x, (list, tuple)) or len(x) < 2:
+    if not isinstance(x, (list, tuple)):
+        raise TypeError(f"multi_dot: x must be a list of at least 2 Tensors, got {type(x).__name__}")
+    if len(x) < 2:
         raise ValueError(f"multi_dot: x must be a list of at least 2 Tensors, got {x!r}")
     out = x[0]
     for t in x[1:]:

@@ -170,12 +170,13 @@ isfinite = _predicate(ops.isfinite, "isfinite", "is finite (neither NaN nor infi
 
 
 def _close_args(x, y, rtol, atol, equal_nan, fn: str) -> tuple:
-    _two_tensors(x, y, fn)
+    check_tensor(x, fn, "x")
+    check_tensor(y, fn, "y")
     if x.dtype != y.dtype:
         # paddle 2.6 refuses to compare tensors of two dtypes here (no promotion, unlike the arithmetic functions)
         raise TypeError(f"{fn}: x and y must have the same dtype, got {x.dtype.name} and {y.dtype.name}")
-    x, y = binary_operands(x, y, fn)
     check_same_shape(x, y, fn, error=PreconditionNotMetError)  # paddle 2.6 compares without broadcasting
+    x, y = binary_operands(x, y, fn)
     rtol, atol = check_number(rtol, fn, "rtol"), check_number(atol, fn, "atol")
     return x, y, float(rtol), float(atol), check_bool(equal_nan, fn, "equal_nan")
 

@@ -148,9 +148,9 @@ def _with_scalar(t: Tensor, v, fn: str, scalar_first: bool) -> tuple[Tensor, Ten
             array = np.asarray(v)
         except ValueError:
             array = np.asarray(None)
-        if array.dtype == object:
+        if array.dtype == object:  # a ragged list, or one of things that are not numbers: a wrong type
             side = "x" if scalar_first else "y"
-            raise ValueError(f"{fn}: {side} must be a Tensor, a number or a rectangular list of numbers, got {v!r:.60}")
+            raise TypeError(f"{fn}: {side} must be a Tensor, a number or a rectangular list of numbers, got {v!r:.60}")
         other = to_tensor(array)
         return binary_operands(other, t, fn)[::-1] if scalar_first else binary_operands(t, other, fn)
     if not isinstance(v, (numbers.Number, np.generic)):
@@ -225,7 +225,9 @@ def scale(x, scale=1.0, bias=0.0, bias_after_scale=True, act=None, name=None) ->
     s, b = check_number(scale, "scale", "scale"), check_number(bias, "scale", "bias")
     out = ops.scale(x, s, b if check_bool(bias_after_scale, "scale", "bias_after_scale") else b * s)
     if act is not None:
-        activation = getattr(ops, act, None) if isinstance(act, str) and act in _SCALE_ACTS else None
+        if not isinstance(act, str):
+            raise TypeError(f"scale: act must be None or the name of an activation, got {type(act).__name__}")
+        activation = getattr(ops, act, None) if act in _SCALE_ACTS else None
         if activation is None:
             raise ValueError(f"scale: act must be None or one of {sorted(_SCALE_ACTS)}, got {act!r}")
         out = activation(out)

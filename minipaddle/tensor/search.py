@@ -15,6 +15,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import broadcast_shapes
 from minipaddle.tensor.checks import (
+    PreconditionNotMetError,
     _int_scalar,
     check_bool,
     check_dtype,
@@ -183,7 +184,8 @@ def masked_select(x, mask, name=None) -> Tensor:
     check_tensor(mask, "masked_select", "mask")
     if mask.dtype is not dtypes.bool_:
         raise TypeError(f"masked_select: mask must be a bool tensor, got {mask.dtype.name}")
-    shape = list(broadcast_shapes(tuple(x.shape), tuple(mask.shape), "masked_select"))
+    # (paddle 2.6 refuses shapes that do not broadcast with PreconditionNotMet)
+    shape = list(broadcast_shapes(tuple(x.shape), tuple(mask.shape), "masked_select", PreconditionNotMetError))
     if list(x.shape) != shape:
         x = ops.expand(x, shape)
     if list(mask.shape) != shape:

@@ -13,6 +13,10 @@ t0 = paddle.to_tensor(2.0)
 m = paddle.to_tensor(np.ones((3, 3), "float32"))
 x4 = paddle.to_tensor(np.ones((1, 3, 4, 4), "float32"))
 idx = paddle.to_tensor([0])
+LABEL = paddle.to_tensor([1, -1, 1])
+NAN, INF = float("nan"), float("inf")
+GNLL_NAN_MESSAGE = r"gaussian_nll_loss: epsilon must be a number <= 3.40282e\+38 \(the largest float32\), got nan"
+CEL, CEL_F, GNLL = paddle.nn.CosineEmbeddingLoss, F.cosine_embedding_loss, paddle.nn.GaussianNLLLoss
 HUGE = 10**20
 
 CASES = [
@@ -42,6 +46,20 @@ CASES = [
     ("transpose [-2, 3]", lambda: paddle.transpose(m, [-2, 3]), ValueError, r"transpose: perm must be a permut"),
     ("sort 0-D axis 5", lambda: paddle.sort(t0, axis=5), ValueError, r"sort: axis 5 is out of range"),
     ("to_tensor objects", lambda: paddle.to_tensor(np.array([object()])), TypeError, r"to_tensor: data must hold"),
+    # paddle 2.6 refuses these in its Layer, infer-meta or clip kernel; a NaN slipped past minipaddle's `<` checks
+    ("CosineEmbeddingLoss inf", lambda: CEL(margin=INF), ValueError, r"CosineEmbeddingLoss: .*\[-1, 1\], got inf"),
+    ("CosineEmbeddingLoss NaN", lambda: CEL(margin=NAN), ValueError, r"CosineEmbeddingLoss: margin .* got nan"),
+    ("cosine_embedding_loss inf", lambda: CEL_F(m, m, LABEL, margin=INF), ValueError, r"cosine_embedding_loss: m"),
+    ("cosine_embedding_loss NaN", lambda: CEL_F(m, m, LABEL, margin=NAN), ValueError, r"_loss: margin .* got nan"),
+    ("gaussian_nll_loss NaN", lambda: F.gaussian_nll_loss(m, m, m, epsilon=NAN), ValueError, GNLL_NAN_MESSAGE),
+    ("gaussian_nll_loss inf", lambda: F.gaussian_nll_loss(m, m, m, epsilon=INF), ValueError, r"_loss: epsilon .* inf"),
+    ("GaussianNLLLoss NaN", lambda: GNLL(epsilon=NAN)(m, m, m), ValueError, r"gaussian_nll_loss: epsilon .* got nan"),
+    ("GaussianNLLLoss inf", lambda: GNLL(epsilon=INF)(m, m, m), ValueError, r"gaussian_nll_loss: epsilon .* got inf"),
+    ("rrelu upper NaN", lambda: F.rrelu(m, upper=NAN), ValueError, r"rrelu: upper must be a number in"),
+    ("rrelu lower NaN", lambda: F.rrelu(m, lower=NAN), ValueError, r"rrelu: lower must be a number in"),
+    ("rrelu eval upper NaN", lambda: F.rrelu(m, upper=NAN, training=False), ValueError, r"rrelu: upper"),
+    ("RReLU upper NaN", lambda: paddle.nn.RReLU(upper=NAN)(m), ValueError, r"rrelu: upper must be"),
+    ("RReLU lower NaN", lambda: paddle.nn.RReLU(lower=NAN)(m), ValueError, r"rrelu: lower must be"),
 ]
 
 
@@ -60,3 +78,10 @@ def test_the_valid_neighbours_still_work():
     assert paddle.clip(m, min=0.0).shape == [3, 3]
     assert F.layer_norm(paddle.to_tensor([[1.0, 2.0, 4.0]]), [3], epsilon=0.0).shape == [1, 3]
     assert paddle.nn.Conv2D(np.int64(3), 4, 3).weight.shape == [4, 3, 3, 3]
+    for margin in (-1, 1.0):  # the ends of the margin's range
+        assert F.cosine_embedding_loss(m, m, LABEL, margin=margin).shape == []
+        assert paddle.nn.CosineEmbeddingLoss(margin=margin)(m, m, LABEL).shape == []
+    # an epsilon of -inf clips nothing and passes (as paddle 2.6); the largest float32 clips everything to itself
+    assert F.gaussian_nll_loss(m, m, m, epsilon=float("-inf")).item() == 0.0
+    assert np.isclose(F.gaussian_nll_loss(m, m, m, epsilon=3.4e38).item(), 0.5 * np.log(np.float32(3.4e38)))
+    assert paddle.allclose(F.rrelu(m - 2, lower=0.5, upper=0.5), (m - 2) * 0.5).item()  # lower == upper is valid

@@ -70,7 +70,7 @@ def test_meshgrid_and_empty():
         (lambda: paddle.bitwise_not(paddle.ones([2])), TypeError, "bitwise_not: x must be an integer"),
         (lambda: paddle.logical_not(paddle.ones([2]), out=paddle.zeros([3], "bool")), ValueError,
          "logical_not: out has shape \\[3\\]"),
-        (lambda: paddle.allclose(paddle.ones([2]), paddle.ones([3])), ValueError, "allclose: shapes"),
+        (lambda: paddle.allclose(paddle.ones([2]), paddle.ones([3])), RuntimeError, r"allclose: .* same shape, got"),
         (lambda: paddle.allclose(paddle.ones([2]), paddle.ones([2]), equal_nan=1), TypeError, "equal_nan must be"),
         (lambda: paddle.equal_all(paddle.ones([2]), 1.0), TypeError, "equal_all: y must be a Tensor"),
         (lambda: paddle.is_empty(1), TypeError, "is_empty: x must be a Tensor"),

@@ -19,6 +19,7 @@ from minipaddle.tensor.checks import (
     check_dtype,
     check_float,
     check_float_tensor,
+    check_in_range,
     check_inexact_tensor,
     check_min_rank,
     check_number,
@@ -138,10 +139,8 @@ def rrelu(x, lower=1.0 / 8.0, upper=1.0 / 3.0, training=True, name=None) -> Tens
     check_float_tensor(x, "rrelu")
     if not isinstance(lower, float) or not isinstance(upper, float):
         raise TypeError(f"rrelu: lower and upper must be floats, got {lower!r} and {upper!r}")
-    if not 0 <= lower <= 1:
-        raise ValueError(f"rrelu: lower must be in [0, 1], got {lower}")
-    if upper < lower or upper > 1:
-        raise ValueError(f"rrelu: upper must be in [lower, 1], got lower {lower}, upper {upper}")
+    check_in_range(lower, "rrelu", "lower", 0, 1)
+    check_in_range(upper, "rrelu", "upper", lower, 1)  # a NaN upper too, as paddle 2.6's infer-meta
     if not training:
         return ops.leaky_relu(x, (lower + upper) / 2)
     slopes = ops.uniform(tuple(x.shape), x.dtype.np, lower, upper)

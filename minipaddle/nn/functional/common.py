@@ -17,7 +17,7 @@ from minipaddle.nn.functional.window_args import (
     to_channels_first,
     to_channels_last,
 )
-from minipaddle.tensor.checks import check_bool, check_float, check_tensor
+from minipaddle.tensor.checks import PreconditionNotMetError, check_bool, check_float, check_tensor
 
 __all__ = [
     "interpolate",
@@ -157,8 +157,8 @@ def pad(x, pad, mode="constant", value=0.0, data_format="NCHW", name=None) -> Te
     if not isinstance(widths, list) or not all(isinstance(p, numbers.Integral) for p in widths):
         raise TypeError(f"{fn}: pad must be a list of ints, got {pad!r}")
     widths = [int(p) for p in widths]
-    if any(p < 0 for p in widths):
-        raise ValueError(f"{fn}: pad must be >= 0, got {widths}")
+    if any(p < 0 for p in widths):  # (paddle 2.6: ValueError, or PreconditionNotMet for a negative size: both)
+        raise PreconditionNotMetError(f"{fn}: pad must be >= 0, got {widths}")
     if mode == "constant" and len(widths) == 2 * x.ndim:  # every axis, first to last
         pairs = tuple((widths[2 * i], widths[2 * i + 1]) for i in range(x.ndim))
         return ops.pad(x, pairs, mode, float(value))

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from minipaddle import ops
 from minipaddle.core.tensor import Tensor
-from minipaddle.tensor.checks import check_flag, check_float, check_int, check_min_rank, check_tensor
+from minipaddle.tensor.checks import (
+    PreconditionNotMetError,
+    check_flag,
+    check_float,
+    check_int,
+    check_min_rank,
+    check_size,
+    check_tensor,
+)
 
 __all__ = ["embedding", "one_hot", "label_smooth"]
 
@@ -46,8 +54,13 @@ def one_hot(x, num_classes, name=None) -> Tensor:
     check_tensor(x, "one_hot")
     if not x.dtype.is_integer:
         raise TypeError(f"one_hot: x must hold integer labels, got {x.dtype.name}")
-    if not isinstance(num_classes, int) or isinstance(num_classes, bool) or num_classes < 1:
+    if not isinstance(num_classes, int) or isinstance(num_classes, bool):
         raise ValueError(f"one_hot: num_classes must be a positive int, got {num_classes!r}")
+    # paddle 2.6 fails to allocate a negative or huge result (PreconditionNotMet) and says ValueError for 0: both
+    if num_classes < 1:
+        raise PreconditionNotMetError(f"one_hot: num_classes must be a positive int, got {num_classes!r}")
+    known = tuple(s for s in x.shape if s >= 0)  # (a static Variable's -1 sizes are known only at run time)
+    check_size(known + (num_classes,), "one_hot", error=PreconditionNotMetError)
     return ops.one_hot(x, num_classes)
 
 

@@ -26,6 +26,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.state import in_dynamic_mode, no_grad
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.input import label_smooth, one_hot
+from minipaddle.ops.low_precision import finfo
 from minipaddle.tensor.checks import (
     PreconditionNotMetError,
     check_bool,
@@ -301,6 +302,12 @@ def gaussian_nll_loss(input, label, variance, full=False, epsilon=1e-6, reductio
     fn = "gaussian_nll_loss"
     _check_reduction(reduction, fn)
     input, label = _float_pair(input, label, fn)
+    # paddle 2.6 clips variance to [epsilon, the dtype's largest value] and refuses an empty interval, so NaN and
+    # +inf (a NaN loss, an infinite one) are refused; -inf clips nothing (variance is >= 0 anyway) and passes
+    largest = float(finfo(input.dtype.np).max)
+    if not epsilon <= largest:
+        raise ValueError(f"{fn}: epsilon must be a number <= {largest:.6g} (the largest {input.dtype.name}), "
+                         f"got {epsilon!r}")  # fmt: skip
     check_tensor(variance, fn, "variance")
     if variance.shape != input.shape:
         if input.shape[:-1] == variance.shape:

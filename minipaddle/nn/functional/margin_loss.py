@@ -14,7 +14,16 @@ from minipaddle.nn.functional.common import check_positive_int
 from minipaddle.nn.functional.distance import pairwise_distance
 from minipaddle.nn.functional.loss import _check_reduction, _float_pair, _reduce
 from minipaddle.nn.functional.sequence import _all_in_range
-from minipaddle.tensor.checks import check_float, check_float_tensor, check_min_rank, check_number, check_tensor
+from minipaddle.tensor.checks import (
+    PreconditionNotMetError,
+    check_broadcast,
+    check_float,
+    check_float_tensor,
+    check_in_range,
+    check_min_rank,
+    check_number,
+    check_tensor,
+)
 
 __all__ = [
     "hinge_embedding_loss",
@@ -34,6 +43,8 @@ def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None) 
     margin = check_float(margin, "hinge_embedding_loss", "margin")
     _check_reduction(reduction, "hinge_embedding_loss")
     input, label = _float_pair(input, label, "hinge_embedding_loss")
+    # paddle 2.6 says ValueError for two shapes that do not broadcast, PreconditionNotMet when one is empty: both
+    check_broadcast(input, label, "hinge_embedding_loss", error=PreconditionNotMetError)
     zeros = ops.full_like(input, 0)
     positive = ops.where(ops.equal(label, 1.0), input, zeros)
     negative = ops.where(ops.equal(label, -1.0), ops.relu(ops.scale(input, -1.0, float(margin))), zeros)
@@ -42,8 +53,10 @@ def hinge_embedding_loss(input, label, margin=1.0, reduction="mean", name=None) 
 
 def cosine_embedding_loss(input1, input2, label, margin=0, reduction="mean", name=None) -> Tensor:
     """1 - cos(input1, input2) where label == 1, max(0, cos - margin) where label == -1 (rows of [N, D])."""
-    margin = check_float(margin, "cosine_embedding_loss", "margin")
     fn = "cosine_embedding_loss"
+    # the range paddle 2.6 documents (a cosine lies in it) and its Layer enforces; its function checks nothing and
+    # turns an infinite or NaN margin into a loss of 0, inf or NaN without a word
+    margin = check_in_range(margin, fn, "margin", -1, 1)
     _check_reduction(reduction, fn)
     input1, input2 = _float_pair(input1, input2, fn, ("input1", "input2"))
     check_tensor(label, fn, "label")

@@ -28,12 +28,14 @@ from minipaddle.core.tensor import Tensor
 from minipaddle.nn import static_hooks
 from minipaddle.nn.functional.distance import p_norm
 from minipaddle.tensor.checks import (
+    PreconditionNotMetError,
     check_bool,
     check_float,
     check_float_tensor,
     check_int,
     check_min_rank,
     check_nonnegative,
+    check_not_empty,
     check_tensor,
     normalize_axis,
 )
@@ -224,6 +226,7 @@ def instance_norm(x, running_mean=None, running_var=None, weight=None, bias=None
     """
     check_float_tensor(x, "instance_norm")
     eps = check_nonnegative(eps, "instance_norm", "eps")
+    check_not_empty(x, "instance_norm", error=PreconditionNotMetError)  # paddle 2.6 checks this first
     if x.ndim < 3:
         raise ValueError(f"instance_norm: x must have at least 3 dimensions [N, C, ...], got shape {x.shape}")
     axis = _channel_axis(x, data_format, "instance_norm")

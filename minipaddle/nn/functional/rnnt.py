@@ -93,8 +93,8 @@ def rnnt_loss(input, label, input_lengths, label_lengths, blank=0, fastemit_lamb
         raise ValueError(f"{fn}: label must have input.shape[2] - 1 = {nodes - 1} columns, got shape "
                          f"{list(label.shape)}")  # fmt: skip
     for arg, t in (("label", label), ("input_lengths", input_lengths), ("label_lengths", label_lengths)):
-        if batch >= 0 and t.shape[0] >= 0 and t.shape[0] != batch:
-            raise ValueError(f"{fn}: {arg} must have the batch size {batch} as its first dimension, got "
+        if batch >= 0 and t.shape[0] >= 0 and t.shape[0] != batch:  # (paddle 2.6: PreconditionNotMet)
+            raise PreconditionNotMetError(f"{fn}: {arg} must have the batch size {batch} as its first dimension, got "
                              f"shape {list(t.shape)}")  # fmt: skip
     if in_dynamic_mode():
         _check_lengths(label, input_lengths, label_lengths, steps, nodes, classes, fn)

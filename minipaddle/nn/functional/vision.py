@@ -8,7 +8,14 @@ from minipaddle import ops
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.functional.common import check_image_format, check_positive_int
 from minipaddle.nn.functional.window_args import check_input
-from minipaddle.tensor.checks import check_bool, check_number, check_shape, check_tensor
+from minipaddle.tensor.checks import (
+    PreconditionNotMetError,
+    check_bool,
+    check_number,
+    check_shape,
+    check_size,
+    check_tensor,
+)
 
 __all__ = [
     "affine_grid",
@@ -54,8 +61,10 @@ def affine_grid(theta, out_shape, align_corners=True, name=None) -> Tensor:
         raise ValueError(
             f"{fn}: a {len(out_shape)}-D out_shape needs theta of shape [N, {d}, {d + 1}], got {theta.shape}"
         )
+    # (paddle 2.6 fails to allocate a negative or huge grid: PreconditionNotMet)
     if any(s < 1 for s in out_shape[2:]):
-        raise ValueError(f"{fn}: the spatial sizes in out_shape must be >= 1, got {list(out_shape)}")
+        raise PreconditionNotMetError(f"{fn}: the spatial sizes in out_shape must be >= 1, got {list(out_shape)}")
+    check_size((*out_shape[2:], d), fn, error=PreconditionNotMetError)  # one sample's grid
     return ops.affine_grid(theta, out_shape[2:], check_bool(align_corners, fn, "align_corners"))
 
 

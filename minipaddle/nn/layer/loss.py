@@ -6,7 +6,7 @@ from __future__ import annotations
 from minipaddle.core.dtype import get_default_dtype
 from minipaddle.nn import functional as F
 from minipaddle.nn.layer.layers import Layer
-from minipaddle.tensor.checks import check_int
+from minipaddle.tensor.checks import check_in_range, check_int
 
 __all__ = [
     "CrossEntropyLoss",
@@ -216,6 +216,7 @@ class CosineEmbeddingLoss(Layer):
 
     def __init__(self, margin=0, reduction="mean", name=None):
         super().__init__()
+        check_in_range(margin, "CosineEmbeddingLoss", "margin", -1, 1)  # where paddle 2.6 checks it, NaN too
         self.margin, self.reduction, self.name = margin, reduction, name
 
     def forward(self, input1, input2, label):

@@ -243,6 +243,8 @@ class GroupNorm(Layer):
     def __init__(self, num_groups, num_channels, epsilon=1e-05, weight_attr=None, bias_attr=None,
                  data_format="NCHW", name=None):  # fmt: skip
         super().__init__()
+        if not isinstance(data_format, str):
+            raise TypeError(f"GroupNorm: data_format must be 'NCHW' or 'NHWC', got {type(data_format).__name__}")
         if data_format not in ("NCHW", "NHWC"):
             raise ValueError(f"GroupNorm: unsupported data layout: {data_format}")
         self._num_groups, self._num_channels, self._epsilon = num_groups, num_channels, epsilon

@@ -194,7 +194,10 @@ class _TransformerLayer(Layer):
             setattr(self, f"norm{i}", LayerNorm(d_model))
         for i in range(1, sublayers + 1):
             setattr(self, f"dropout{i}", Dropout(dropout, mode="upscale_in_train"))
-        self.activation = getattr(F, activation, None) if isinstance(activation, str) else None
+        if not isinstance(activation, str):
+            raise TypeError(f"{type(self).__name__}: activation must be the name of a function of paddle.nn."
+                            f"functional such as 'relu' or 'gelu', got {type(activation).__name__}")  # fmt: skip
+        self.activation = getattr(F, activation, None)
         if self.activation is None:
             raise ValueError(f"{type(self).__name__}: activation must be the name of a function of "
                              f"paddle.nn.functional such as 'relu' or 'gelu', got {activation!r}")  # fmt: skip
