@@ -34,6 +34,8 @@ def test_tile_beam_merge_with_batch():
 
 
 def test_outputs_are_int64_ids_and_states_are_wrapped():
+    # Seeded: with other random weights every beam may emit the end token early and decoding stops after 2 steps.
+    paddle.seed(2024)
     cell = paddle.nn.GRUCell(3, 4)
     decoder = paddle.nn.BeamSearchDecoder(cell, 0, 1, 2, embedding_fn=paddle.nn.Embedding(5, 3),
                                           output_fn=paddle.nn.Linear(4, 5))  # fmt: skip
