@@ -79,7 +79,10 @@ def run_kernel(op, arrays: list, attrs: dict, name: str | None = None):
             raise
         raise kernel_error(name or op.name, e, arrays=arrays) from e
     if type(out) is tuple:
-        out = tuple(o if type(o) is np.ndarray else np.asarray(o) for o in out)
+        for o in out:  # (a plain loop: nearly always every output is already an array, and nothing is built)
+            if type(o) is not np.ndarray:
+                out = tuple([np.asarray(o) for o in out])
+                break
     elif type(out) is not np.ndarray:
         out = np.asarray(out)
     if PROCESS.check_nan_inf:  # process-wide, as the flags are: a plain attribute, read on every op

@@ -36,13 +36,14 @@ class Matmul(OpDef):
         x, y = node.inputs
         tx, ty = node.attrs["transpose_x"], node.attrs["transpose_y"]
         # A 1-D operand acts as a matrix with one row (x) or one column (y); make that explicit first.
-        x2 = ops.reshape(x, (1, x.shape[0])) if x.ndim == 1 else x
-        y2 = ops.reshape(y, (y.shape[0], 1)) if y.ndim == 1 else y
+        x_vector, y_vector = x.ndim == 1, y.ndim == 1
+        x2 = ops.reshape(x, (1, x.shape[0])) if x_vector else x
+        y2 = ops.reshape(y, (y.shape[0], 1)) if y_vector else y
         x2, y2 = ops.conj(x2), ops.conj(y2)  # complex: d(x @ y) pairs g with conj(y), conj(x) (real: no-op)
         g2 = g
-        if x.ndim == 1:
-            g2 = ops.reshape(g2, tuple(g2.shape[:-1]) + (1, g2.shape[-1]) if y.ndim > 1 else (1, -1))
-        if y.ndim == 1:
+        if x_vector:
+            g2 = ops.reshape(g2, tuple(g2.shape[:-1]) + (1, g2.shape[-1]) if not y_vector else (1, -1))
+        if y_vector:
             g2 = ops.reshape(g2, tuple(g2.shape) + (1,))
         # out = A @ B with A = x or x^T, B = y or y^T; dA = g B^T, dB = A^T g, then undo the transposes.
         # (Each is computed only when wanted: the first layer's input needs no gradient, and it is a big GEMM.)

@@ -128,6 +128,7 @@ def run_plan(plan: list, env: dict) -> None:
     """Run the steps in order, reading and writing arrays in `env` (a dict name -> array). The kernel call is the
     door's own (core/kernel.py: the same errors and FLAGS_check_nan_inf), and the hooks of the "run" phase see
     every op when some are installed."""
+    hooks = STATE.run_hooks  # once per run, not per op: a per-thread attribute is a dict lookup away
     for step in plan:
         if step.sub_plans is not None:
             step.run(env)
@@ -139,7 +140,6 @@ def run_plan(plan: list, env: dict) -> None:
                 f"Executor: op '{step.desc.type}' reads variable {e.args[0]!r}, which has no value: feed it, or run "
                 "the startup program first if it is a parameter"
             ) from None
-        hooks = STATE.run_hooks
         if hooks:
             out = _run_with_hooks(hooks, step, args)
         else:
