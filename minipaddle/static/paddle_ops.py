@@ -43,9 +43,8 @@ def dtype_of(number: int) -> str:
 
 class Shape:
     """The value of Paddle's `shape` op (and slices of it) kept symbolic: the shape of `var`, dimensions
-    `dims`. minipaddle's static shapes are fixed when a Program is built, so a run-time shape is folded into the
-    op that uses it (fill_constant with a ShapeTensorList becomes full_like + expand of the variable). An op that
-    takes it as a tensor (`op.x`) gets `value()`: minipaddle's own run-time shape op, sliced."""
+    `dims`. A slice of it stays symbolic (Paddle's shape -> slice reads as one object); an op that takes it as a
+    tensor (`op.x`) gets `value()`: minipaddle's own run-time shape op, sliced."""
 
     def __init__(self, var: Variable, dims: list, scalar: bool = False) -> None:
         self.var, self.dims, self.scalar = var, dims, scalar  # scalar: one size as a 0-d tensor (decrease_axis)
@@ -355,11 +354,18 @@ def _lookup_table(op):
 # ---- shapes and data movement ----------------------------------------------------------------------------------
 
 
+def _sizes(op, whole_slot: str, list_slot: str, attr: str) -> list:
+    """An op's shape as Paddle reads it: the whole-shape tensor first, then the tensor list, then the attribute.
+    Tensors the Program computes stay Variables, so minipaddle's public function builds its sized op (reshape
+    ...with_shape, ops/runtime_shape.py); constants (fill_constant) are plain Tensors it reads as ints."""
+    if op.xs(whole_slot):
+        return op.x(whole_slot)
+    return op.xs(list_slot) or list(op.attr(attr))
+
+
 @reads("reshape2", "reshape")
 def _reshape(op):
-    if op.xs("Shape") or op.xs("ShapeTensor"):
-        raise NotImplementedError("reshape2 with a Shape or ShapeTensor input (a shape known only at run time)")
-    return {"Out": paddle.reshape(op.x("X"), list(op.attr("shape")))}
+    return {"Out": paddle.reshape(op.x("X"), _sizes(op, "Shape", "ShapeTensor", "shape"))}
 
 
 @reads("flatten_contiguous_range")
@@ -470,38 +476,9 @@ def _fill_constant(op):
         value = bool(value)
     elif dtype.startswith(("int", "uint")):
         value = int(value)
-    if op.xs("ValueTensor") or op.xs("ShapeTensor"):
-        raise NotImplementedError("fill_constant with a ValueTensor or ShapeTensor input")
-    parts = op.raws("ShapeTensorList")
-    if not parts:
-        return {"Out": paddle.full(list(op.attr("shape", [])), value, dtype)}
-    return {"Out": _fill_by_parts(parts, value, dtype)}
-
-
-def _fill_by_parts(parts, value, dtype):
-    """A tensor of `value` whose shape comes from a ShapeTensorList: constants, and dimensions of a variable
-    (Paddle's shape -> slice pattern). Built as zeros along that variable's dimension plus the constant part,
-    broadcast."""
-    known, source = [], None
-    for part in parts:
-        if isinstance(part, Shape):
-            if len(part.dims) != 1:
-                raise NotImplementedError("fill_constant with a ShapeTensorList entry of several dimensions")
-            source = source or part
-            if part.var is not source.var or part.dims != source.dims:
-                raise NotImplementedError("fill_constant whose shape takes run-time sizes from several places")
-            known.append(None)
-        else:
-            known.append(int(np.asarray(part._data if not isinstance(part, Variable) else _constant(part)).item()))
-    if source is None:
-        return paddle.full(known, value, dtype)
-    var, dim = source.var, source.dims[0]
-    others = [d for d in range(var.ndim) if d != dim]  # summed away: one value along the run-time dimension (a
-    line = paddle.sum(var, axis=others) if others else var  # sum, not a reshape: other sizes may be run-time too)
-    line = paddle.full_like(line, 0, dtype)  # zeros of shape [size of the run-time dimension]
-    where = known.index(None)
-    shaped = paddle.reshape(line, [1] * where + [-1] + [1] * (len(known) - where - 1))
-    return shaped + paddle.full([1 if k is None else k for k in known], value, dtype)  # broadcast to the shape
+    if op.xs("ValueTensor"):
+        raise NotImplementedError("fill_constant with a ValueTensor input (a value known only at run time)")
+    return {"Out": paddle.full(_sizes(op, "ShapeTensor", "ShapeTensorList", "shape"), value, dtype)}
 
 
 def _constant(var: Variable):
@@ -510,6 +487,14 @@ def _constant(var: Variable):
     if value is None:
         raise NotImplementedError(f"a shape entry {var.name!r} that is not a constant")
     return value
+
+
+@reads("empty")
+def _empty(op):
+    """paddle.empty's op: uninitialized in Paddle, so any values are right (minipaddle's are zeros under run-time
+    sizes, whatever the memory held otherwise)."""
+    dtype = dtype_of(op.attr("dtype", 5))
+    return {"Out": paddle.empty(_sizes(op, "ShapeTensor", "ShapeTensorList", "shape"), dtype)}
 
 
 @reads("fill_any_like")
@@ -530,9 +515,12 @@ def _range(op):
 
 @reads("expand_v2")
 def _expand_v2(op):
-    if op.xs("Shape") or op.xs("expand_shapes_tensor"):
-        raise NotImplementedError("expand_v2 with a shape given as tensors")
-    return {"Out": paddle.expand(op.x("X"), list(op.attr("shape")))}
+    return {"Out": paddle.expand(op.x("X"), _sizes(op, "Shape", "expand_shapes_tensor", "shape"))}
+
+
+@reads("tile")
+def _tile(op):
+    return {"Out": paddle.tile(op.x("X"), _sizes(op, "RepeatTimes", "repeat_times_tensor", "repeat_times"))}
 
 
 @reads("gather")

@@ -5,7 +5,11 @@
   step is not 1, with the Tensor bounds as StartsTensorList / EndsTensorList / StridesTensorList entries (the
   attribute holds -1 there, infer_flags -1);
 - `runtime_source` of arange (paddle.arange(n), ops/runtime_source.py) is Paddle's `range`, with the bounds known
-  when the Program was built written as fill_constant ops.
+  when the Program was built written as fill_constant ops;
+- the sized ops of ops/runtime_shape.py (paddle.reshape / expand / tile / full with a Tensor in the shape) are
+  Paddle's reshape2 / expand_v2 / tile / fill_constant: a shape that is one 1-D Tensor goes in the op's whole-shape
+  slot, a list holding Tensors in its tensor-list slot, one int32 fill_constant per size known when the Program
+  was built, as paddle 2.6.2's Python API writes them.
 
 Reading them back (paddle_ops.py's slice and range readers), the bounds may be variables: the readers build
 minipaddle's runtime ops through the public functions (x[start:end], paddle.arange).
@@ -97,4 +101,58 @@ def _w_runtime_source(op, var_of):
             steps.append(_w_constant(const, attrs["attrs"][name], dtype))
             inputs[slot] = [const]
     steps.append(("range", inputs, {"Out": [out]}, {}))
+    return Steps(steps, temps)
+
+
+# minipaddle op -> (Paddle op, whole-shape slot, tensor-list slot, shape attribute, its value where a Tensor gives
+# the size, its value when the whole shape is one Tensor, the shape of a known size's fill_constant), as paddle
+# 2.6.2 writes each (its reshape2 / expand_v2 / tile / fill_constant with paddle.shape(x) sizes, read back)
+_SIZED = {
+    "reshape_with_shape": ("reshape2", "Shape", "ShapeTensor", "shape", -1, [], [1]),
+    "expand_with_shape": ("expand_v2", "Shape", "expand_shapes_tensor", "shape", -2, [], [1]),
+    "tile_with_repeats": ("tile", "RepeatTimes", "repeat_times_tensor", "repeat_times", -1, [-1], [1]),
+    "full_with_shape": ("fill_constant", "ShapeTensor", "ShapeTensorList", "shape", -1, [], []),
+}
+
+
+def _size_inputs(op, var_of, kind: str) -> tuple[dict, dict, list, dict]:
+    """The size slot, the shape attribute, the fill_constant steps for known sizes and their temps."""
+    _, whole_slot, list_slot, attr, tensor_mark, whole_attr, known_shape = _SIZED[kind]
+    template, sizes = op.attrs["template"], list(op.inputs["sizes"])
+    if len(sizes) == 1 and all(t is None for t in template) and list(var_of(sizes[0]).shape) == [len(template)]:
+        return {whole_slot: sizes}, {attr: whole_attr}, [], {}  # the whole shape is one 1-D Tensor
+    entries, steps, temps, it = [], [], {}, iter(sizes)
+    for i, t in enumerate(template):
+        if t is None:
+            entries.append(next(it))
+            continue
+        const = f"{op.outputs['Out'][0]}@size{i}"
+        temps[const] = Temp(known_shape, np.int32)
+        steps.append(("fill_constant", {}, {"Out": [const]},
+                      {"shape": known_shape, "dtype": DTYPE_NUMBERS["int32"], "value": float(t), "str_value": str(t),
+                       "force_cpu": True}))  # fmt: skip
+        entries.append(const)
+    values = [tensor_mark if t is None else int(t) for t in template]
+    return {list_slot: entries}, {attr: values}, steps, temps
+
+
+def _fill_text(value, dtype: str) -> str:
+    """fill_constant's str_value as paddle's Python writes it: an int for int dtypes, a float otherwise."""
+    return str(int(value)) if dtype in ("int32", "int64") else str(float(value))
+
+
+@writes(*_SIZED)
+def _w_sized(op, var_of):
+    """reshape / expand / tile / full with sizes read when the Program runs, as Paddle's op with size inputs."""
+    paddle_type = _SIZED[op.type][0]
+    size_slot, attrs, steps, temps = _size_inputs(op, var_of, op.type)
+    out = op.outputs["Out"][0]
+    if op.type == "full_with_shape":
+        dtype = dtypes.to_dtype(op.attrs["dtype"]).name
+        attrs.update(dtype=DTYPE_NUMBERS[dtype], value=float(op.attrs["value"]),
+                     str_value=_fill_text(op.attrs["value"], dtype), force_cpu=False)  # fmt: skip
+        steps.append((paddle_type, size_slot, {"Out": [out]}, attrs))
+    else:
+        outputs = {"Out": [out], "XShape": [out + "@XShape"]} if paddle_type == "reshape2" else {"Out": [out]}
+        steps.append((paddle_type, {"X": op.inputs["x"][:1], **size_slot}, outputs, attrs))
     return Steps(steps, temps)

@@ -7,6 +7,7 @@ import importlib.util
 import json
 import os
 import subprocess
+import warnings
 
 import numpy as np
 import pytest
@@ -250,3 +251,88 @@ def test_writing_with_a_tensor_bound_and_other_index_parts_is_refused_clearly():
 
     with pytest.raises(NotImplementedError, match="Tensor.__setitem__: with a slice bound given as a Tensor"):
         paddle.jit.to_static(write, input_spec=[InputSpec([None, 5], "float32")])(_x(4, False))
+
+
+SIZED = [f for f in SLICING + CREATION if f.__name__ in ("sized_reshape_expand_tile", "creation_full")]
+
+
+def _save_function(fn, prefix: str) -> None:
+    converted = paddle.jit.to_static(fn, input_spec=[InputSpec([None, 5], "float32", "x")])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the JSON fallback warns: these must be written as Paddle's ops
+        paddle.jit.save(converted, prefix)
+
+
+@pytest.mark.parametrize("fn", SIZED, ids=lambda f: f.__name__)
+def test_reshape_expand_tile_full_with_tensor_sizes_save_as_paddles_ops_and_load_back(fn, tmp_path):
+    prefix = str(tmp_path / fn.__name__)
+    _save_function(fn, prefix)
+    program, _, _ = read_pdmodel((tmp_path / f"{fn.__name__}.pdmodel").read_bytes())
+    types = {op.type for op in program.global_block().ops}
+    sized = {"reshape_with_shape", "expand_with_shape", "tile_with_repeats"}
+    assert sized <= types if fn.__name__.startswith("sized") else "full_with_shape" in types
+    loaded = paddle.jit.load(prefix)
+    for batch in BATCHES:
+        for got, want in zip(_as_list(loaded(_x(batch, False))), _as_list(fn(_x(batch, False)))):
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+_PADDLE_SIDE = """
+import importlib.util, json, sys, warnings
+import numpy.random, numpy as np, paddle
+warnings.filterwarnings("ignore")
+spec = importlib.util.spec_from_file_location("runtime_shapes", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+slicing, creation = module.functions(paddle)
+for fn in slicing + creation:
+    if fn.__name__ in ("sized_reshape_expand_tile", "creation_full"):  # paddle's own files, for minipaddle to read
+        converted = paddle.jit.to_static(fn, input_spec=[paddle.static.InputSpec([None, 5], "float32", "x")],
+                                         full_graph=True)
+        paddle.jit.save(converted, "paddle_" + fn.__name__)
+paddle.enable_static()
+exe = paddle.static.Executor()
+for name in json.loads(sys.argv[2]):  # minipaddle's files, run by paddle at each batch size
+    prog, feeds, fetches = paddle.static.load_inference_model(name, exe)
+    for b in module.BATCHES:
+        x = np.arange(b * 5, dtype="float32").reshape(b, 5)
+        outs = exe.run(prog, feed={feeds[0]: x}, fetch_list=fetches)
+        want = np.load(f"{name}_{b}.npz")
+        for i, out in enumerate(outs):
+            np.testing.assert_allclose(out, want[f"out{i}"], rtol=1e-6, atol=1e-6)
+            assert out.dtype == want[f"out{i}"].dtype, (name, i, out.dtype)
+print("ok")
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(PADDLE_PYTHON), reason="real Paddle 2.6 is not installed here")
+def test_paddle_runs_saved_tensor_sized_reshape_expand_tile_full_and_minipaddle_reads_paddles(tmp_path):
+    names = []
+    for fn in SIZED:
+        _save_function(fn, str(tmp_path / fn.__name__))
+        names.append(fn.__name__)
+        for batch in BATCHES:
+            outs = {f"out{i}": o.numpy() for i, o in enumerate(_as_list(fn(_x(batch, False))))}
+            np.savez(tmp_path / f"{fn.__name__}_{batch}.npz", **outs)
+    script = os.path.join(GOLDEN, "runtime_shapes.py")
+    result = subprocess.run([PADDLE_PYTHON, "-c", _PADDLE_SIDE, script, json.dumps(names)], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.splitlines()[-1] == "ok"
+    paddle.enable_static()
+    try:
+        exe = paddle.static.Executor()
+        for fn in SIZED:
+            prog, feeds, fetches = paddle.static.load_inference_model(str(tmp_path / f"paddle_{fn.__name__}"), exe)
+            for batch in BATCHES:
+                x = _x(batch, False).numpy()
+                outs = exe.run(prog, feed={feeds[0]: x}, fetch_list=fetches)
+                paddle.disable_static()
+                wants = [w.numpy() for w in _as_list(fn(paddle.to_tensor(x)))]
+                paddle.enable_static()
+                for got, want in zip(outs, wants):
+                    np.testing.assert_array_equal(got, want)
+    finally:
+        paddle.disable_static()
