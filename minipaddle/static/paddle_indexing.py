@@ -244,9 +244,9 @@ def _w_set_value(op, var_of):
 
 @reads("set_value")
 def _set_value(op):
-    for slot in ("StartsTensorList", "EndsTensorList", "StepsTensorList"):
-        if op.xs(slot):
-            raise NotImplementedError(f"set_value with a {slot} input (bounds known only at run time)")
+    """x[index] = value. Bounds in a StartsTensorList / EndsTensorList / StepsTensorList (one per axis, given in
+    place of the attribute) stay Variables where the Program computes them: the write is minipaddle's
+    runtime_set_value (tensor/indexing.py's setitem), as `x[:n] = v` in converted code."""
     if op.attr("none_axes"):
         raise NotImplementedError("set_value with none_axes")
     x = op.x("Input")
@@ -255,10 +255,18 @@ def _set_value(op):
         numbers = op.attr("values") or []
         data = np.asarray(numbers, dtype=dtypes.to_dtype(x.dtype).np).reshape(list(op.attr("shape", [])) or [-1])
         value = paddle.to_tensor(data.reshape([]) if data.size == 1 else data)
+    axes = list(op.attr("axes"))
+    bounds = []
+    for slot in ("starts", "ends", "steps"):
+        given = op.xs(slot.capitalize() + "TensorList")
+        bounds.append(given if given else [int(b) for b in op.attr(slot)])
     index = [slice(None)] * x.ndim
-    for axis, start, end, step in zip(op.attr("axes"), op.attr("starts"), op.attr("ends"), op.attr("steps")):
+    for axis, start, end, step in zip(axes, *bounds):
         decreased = axis in op.attr("decrease_axes", [])
-        index[axis] = int(start) if decreased else slice(int(start), None if end >= _INT_MAX else int(end), int(step))
+        if decreased and not isinstance(start, int):
+            raise NotImplementedError("set_value at an index computed at run time (a decreased axis)")
+        open_end = isinstance(end, int) and end >= _INT_MAX
+        index[axis] = start if decreased else slice(start, None if open_end else end, step)
     out = paddle.assign(x)
     out[tuple(index)] = value
     return {"Out": out}

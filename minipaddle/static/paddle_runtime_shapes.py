@@ -2,8 +2,8 @@
 
 - minipaddle's `shape` is Paddle's `shape` (int32);
 - `runtime_slice` (x[:n] with n a Tensor, ops/runtime_slice.py) is Paddle's `slice`, or `strided_slice` when a
-  step is not 1, with the Tensor bounds as StartsTensorList / EndsTensorList / StridesTensorList entries (the
-  attribute holds -1 there, infer_flags -1);
+  step is not 1, with the Tensor bounds as StartsTensorList / EndsTensorList entries (the attribute holds -1
+  there, infer_flags -1); `runtime_set_value` (x[:n] = v) is Paddle's `set_value` with those lists;
 - `runtime_source` of arange (paddle.arange(n), ops/runtime_source.py) is Paddle's `range`, with the bounds known
   when the Program was built written as fill_constant ops;
 - the sized ops of ops/runtime_shape.py (paddle.reshape / expand / tile / full with a Tensor in the shape) are
@@ -33,38 +33,68 @@ def _w_shape(op, var_of):
     return "shape", {"Input": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, {}
 
 
-@writes("runtime_slice")
-def _w_runtime_slice(op, var_of):
-    """x[spans] along axes as Paddle's slice / strided_slice, each Tensor bound in its slot's TensorList."""
-    x, bounds = op.inputs["x"][0], iter(op.inputs["bounds"])
-    axes, lists = list(op.attrs["axes"]), {"Starts": [], "Ends": [], "Strides": []}
-    values = {"Starts": [], "Ends": [], "Strides": []}
-    flags = []
-    for span in op.attrs["spans"]:
+_OPEN = {"Starts": 0, "Ends": _INT_MAX, "Steps": 1}  # what Paddle writes for a bound left out
+
+
+def _bound_lists(op, spans) -> tuple[dict, dict, list, dict]:
+    """The spans' bounds as Paddle's XTensorList inputs: per slot (Starts, Ends, Steps) the Tensor bounds, or none
+    when all are known. Paddle takes a list only whole, one entry per axis, so a known bound beside a Tensor one is
+    an int32 fill_constant, as paddle 2.6.2 writes it. Returns (lists, attribute values with -1 at the Tensor
+    bounds, fill_constant steps, their temps)."""
+    bounds, out = iter(op.inputs["bounds"]), op.outputs["Out"][0]
+    lists = {slot: [] for slot in _OPEN}
+    values = {slot: [] for slot in _OPEN}
+    for span in spans:
         start, stop, step = span
         if step == FROM_INPUT or (step is not None and step < 0):
             # Paddle's strided_slice reads negative-step ends otherwise than Python (see paddle_indexing.py)
-            raise NotImplementedError("a run-time slice with a negative or run-time step")
-        flags.append(-1 if FROM_INPUT in span else 1)
-        for slot, b, open_value in (("Starts", start, 0), ("Ends", stop, _INT_MAX), ("Strides", step, 1)):
-            if b == FROM_INPUT:
-                lists[slot].append(next(bounds))
-                values[slot].append(-1)
-            else:
-                values[slot].append(open_value if b is None else int(b))
-    # Paddle checks each list is empty or one entry per axis: a known bound beside a Tensor one gets a constant
+            raise NotImplementedError(f"{op.type}: a run-time slice with a negative or run-time step")
+        for slot, b in zip(_OPEN, span):
+            lists[slot].append(next(bounds) if b == FROM_INPUT else None)
+            values[slot].append(-1 if b == FROM_INPUT else _OPEN[slot] if b is None else int(b))
     steps, temps = [], {}
-    for slot in ("Starts", "Ends"):
-        if lists[slot] and len(lists[slot]) < len(axes):
-            raise NotImplementedError(f"a run-time slice over several axes with some {slot.lower()} known")
-    attrs = {"axes": axes, "starts": values["Starts"], "ends": values["Ends"], "infer_flags": flags,
-             "decrease_axis": []}  # fmt: skip
-    inputs = {"Input": [x], "StartsTensorList": lists["Starts"], "EndsTensorList": lists["Ends"]}
+    for slot, entries in lists.items():
+        if all(e is None for e in entries):
+            lists[slot] = []
+            continue
+        for i, e in enumerate(entries):
+            if e is None:
+                const = f"{out}@{slot.lower()}{i}"
+                temps[const] = Temp([1], np.int32)
+                steps.append(_w_constant(const, values[slot][i], np.dtype(np.int32)))
+                entries[i] = const
+    return lists, values, steps, temps
+
+
+@writes("runtime_slice")
+def _w_runtime_slice(op, var_of):
+    """x[spans] along axes as Paddle's slice / strided_slice, each Tensor bound in its slot's TensorList."""
+    lists, values, steps, temps = _bound_lists(op, op.attrs["spans"])
+    flags = [-1 if FROM_INPUT in span else 1 for span in op.attrs["spans"]]
+    attrs = {"axes": list(op.attrs["axes"]), "starts": values["Starts"], "ends": values["Ends"],
+             "infer_flags": flags, "decrease_axis": []}  # fmt: skip
+    inputs = {"Input": op.inputs["x"][:1], "StartsTensorList": lists["Starts"], "EndsTensorList": lists["Ends"]}
     out = {"Out": op.outputs["Out"][:1]}
-    if all(s == 1 for s in values["Strides"]):
+    if all(s == 1 for s in values["Steps"]):
         steps.append(("slice", inputs, out, attrs))
     else:
-        steps.append(("strided_slice", inputs, out, {**attrs, "strides": values["Strides"]}))
+        steps.append(("strided_slice", inputs, out, {**attrs, "strides": values["Steps"]}))
+    return Steps(steps, temps)
+
+
+@writes("runtime_set_value")
+def _w_runtime_set_value(op, var_of):
+    """x[spans] = value (x[:n] = v) as Paddle's set_value, the value as ValueTensor and each slot given as a
+    TensorList written with an empty attribute, as paddle 2.6.2 writes it."""
+    lists, values, steps, temps = _bound_lists(op, op.attrs["spans"])
+    x = op.inputs["x"][0]
+    attrs = {"axes": list(op.attrs["axes"]), "decrease_axes": [], "none_axes": [], "shape": [], "values": [],
+             "dtype": DTYPE_NUMBERS[var_of(x).dtype.name]}  # fmt: skip
+    inputs = {"Input": [x], "ValueTensor": op.inputs["value"][:1]}
+    for slot in _OPEN:
+        attrs[slot.lower()] = [] if lists[slot] else values[slot]
+        inputs[f"{slot}TensorList"] = lists[slot]
+    steps.append(("set_value", inputs, {"Out": op.outputs["Out"][:1]}, attrs))
     return Steps(steps, temps)
 
 

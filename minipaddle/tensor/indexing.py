@@ -161,13 +161,13 @@ def getitem(x: Tensor, index) -> Tensor:
 def setitem(x: Tensor, index, value) -> None:
     """x[index] = value (bound as Tensor.__setitem__): value (a number, list, array or Tensor) is cast to x's
     dtype and broadcast to the indexed part. Recorded like an in-place op."""
-    runtime = split_runtime_slices(index, x.ndim, "Tensor.__setitem__")
+    runtime = split_runtime_slices(index, x.ndim, "Tensor.__setitem__", slices_too=True)
     if runtime is not None:  # x[:n] = v with n a size the Program computes: the bounds are read when it runs
         axes, spans, bounds, rest = runtime
-        if not all(isinstance(p, builtins.slice) and p == builtins.slice(None) for p in rest):
+        if not all(isinstance(p, builtins.slice) or p is Ellipsis for p in rest):
             raise NotImplementedError(
                 "Tensor.__setitem__: with a slice bound given as a Tensor, every other part of the index must be "
-                f"`:` (got {index!r}); write the other parts as slices too"
+                f"a slice or ... (got {index!r}); write an int i as the slice i:i+1"
             )
         value = _value_tensor(value, x, "Tensor.__setitem__")
         apply_inplace(get_op("runtime_set_value"), x, (x, value, *bounds), {"axes": tuple(axes), "spans": tuple(spans)})

@@ -41,9 +41,10 @@ def _bound(b, fn: str, bounds: list):
     return FROM_INPUT
 
 
-def split_runtime_slices(index, ndim: int, fn: str):
+def split_runtime_slices(index, ndim: int, fn: str, slices_too: bool = False):
     """None when no slice bound of `index` is a Tensor without a value; else (axes, spans, bounds, rest): the
-    runtime_slice arguments and the index left to apply to its result."""
+    runtime_slice arguments and the index left to apply to its result. With `slices_too`, slices with constant
+    bounds join the spans as well (a write, `x[1:n, 2:4] = v`, is one op over all its slices)."""
     parts = list(index) if isinstance(index, tuple) else [index]
     if not any(isinstance(p, builtins.slice) and any(has_no_value(b) for b in (p.start, p.stop, p.step))
                for p in parts):  # fmt: skip
@@ -55,7 +56,9 @@ def split_runtime_slices(index, ndim: int, fn: str):
     for i, part in enumerate(parts):
         if i == ellipsis_at:
             axis += max(ndim - covered, 0)
-        if isinstance(part, builtins.slice) and any(has_no_value(b) for b in (part.start, part.stop, part.step)):
+        at_run_time = isinstance(part, builtins.slice) and any(has_no_value(b) for b in (part.start, part.stop,
+                                                                                          part.step))  # fmt: skip
+        if at_run_time or (slices_too and isinstance(part, builtins.slice) and part != builtins.slice(None)):
             spans.append(tuple(_bound(b, fn, bounds) for b in (part.start, part.stop, part.step)))
             axes.append(axis)
             part = builtins.slice(None)

@@ -30,6 +30,13 @@ def functions(paddle) -> tuple[tuple, tuple]:
         y[: n - 1] = x[1:n] * 2
         return y
 
+    def set_box(x):
+        n = paddle.shape(x)[0]
+        y = x * 1
+        y[1:n, 2:4] = 7.0  # a Tensor bound beside a constant slice
+        y[n - 2 :, ...] = y[:2] + 1
+        return y
+
     def sized_reshape_expand_tile(x):
         n = paddle.shape(x)[0]
         column = x[:, :1]
@@ -55,5 +62,5 @@ def functions(paddle) -> tuple[tuple, tuple]:
         return (paddle.rand([n, 2]), paddle.randn([n]), paddle.uniform([n, 3], min=-2.0, max=2.0),
                 paddle.normal(shape=[n]), paddle.randint(0, 5, [n]), paddle.standard_normal([2, n]))  # fmt: skip
 
-    slicing = (slice_head, slice_bounds, slice_negative_step, set_head, sized_reshape_expand_tile)
+    slicing = (slice_head, slice_bounds, slice_negative_step, set_head, set_box, sized_reshape_expand_tile)
     return slicing, (creation_values, creation_full, creation_eye, creation_random)
