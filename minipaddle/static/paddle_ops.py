@@ -1145,3 +1145,36 @@ def _cumsum(op):
     if op.attr("exclusive", False):  # the sums of the elements before each one
         out = out - x
     return {"Out": out}
+
+
+@reads("linspace")
+def _linspace(op):
+    """Start, Stop and Num are tensors: constants (fill_constant) read as numbers, the others stay Variables."""
+    values = []
+    for slot in ("Start", "Stop", "Num"):
+        v = op.x(slot)
+        values.append(v if getattr(v, "_paddle_constant", None) is None else _constant(v).item())
+    return {"Out": paddle.linspace(*values, dtype=dtype_of(op.attr("dtype", 5)))}
+
+
+def _random_reader(draw):
+    def read(op):
+        return {"Out": draw(_sizes(op, "ShapeTensor", "ShapeTensorList", "shape"), dtype_of(op.attr("dtype", 5)), op)}
+
+    return read
+
+
+# Paddle's random ops as the public functions with the same shape (a list holding Variables: sized at run time)
+READERS["uniform_random"] = _random_reader(lambda shape, dtype, op: paddle.uniform(
+    shape, dtype, min=op.attr("min", -1.0), max=op.attr("max", 1.0), seed=op.attr("seed", 0)))  # fmt: skip
+READERS["randint"] = _random_reader(lambda shape, dtype, op: paddle.randint(
+    op.attr("low", 0), op.attr("high", 1), shape, dtype))  # fmt: skip
+
+
+@reads("gaussian_random")
+def _gaussian_random(op):
+    if op.attr("seed", 0):
+        raise NotImplementedError("gaussian_random with its own seed")
+    draw = paddle.standard_normal(_sizes(op, "ShapeTensor", "ShapeTensorList", "shape"), dtype_of(op.attr("dtype", 5)))
+    mean, std = op.attr("mean", 0.0), op.attr("std", 1.0)
+    return {"Out": draw if (mean, std) == (0.0, 1.0) else draw * std + mean}

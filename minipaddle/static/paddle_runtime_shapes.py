@@ -21,7 +21,7 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.ops.runtime_slice import FROM_INPUT
-from minipaddle.static.paddle_ops import DTYPE_NUMBERS, Steps, Temp, writes
+from minipaddle.static.paddle_ops import DTYPE_NUMBERS, WRITERS, Steps, Temp, writes
 
 __all__: list = []  # it fills the translation table
 
@@ -106,10 +106,13 @@ def _w_constant(name: str, value, dtype: np.dtype) -> tuple:
 
 @writes("runtime_source")
 def _w_runtime_source(op, var_of):
-    """paddle.arange with a Tensor bound as Paddle's range: Start, End and Step all tensors."""
+    """paddle.arange with a Tensor bound as Paddle's range (Start, End and Step all tensors), linspace as its
+    linspace."""
     attrs = op.attrs
-    if attrs["source"] != "arange":
-        raise NotImplementedError(f"a run-time {attrs['source']} (only arange has a writer)")
+    if attrs["source"] == "linspace":
+        return _w_runtime_linspace(op, var_of)
+    if attrs["source"] != "arange":  # eye: paddle 2.6.2 writes its Tensor sizes as Variable attributes
+        raise NotImplementedError(f"a run-time {attrs['source']} (arange and linspace have writers)")
     dtype = np.dtype(attrs["attrs"]["dtype"])
     given = dict(zip(attrs["scalars"], op.inputs["values"][attrs["n_sizes"] :]))
     out = op.outputs["Out"][0]
@@ -142,13 +145,15 @@ _SIZED = {
     "expand_with_shape": ("expand_v2", "Shape", "expand_shapes_tensor", "shape", -2, [], [1]),
     "tile_with_repeats": ("tile", "RepeatTimes", "repeat_times_tensor", "repeat_times", -1, [-1], [1]),
     "full_with_shape": ("fill_constant", "ShapeTensor", "ShapeTensorList", "shape", -1, [], []),
+    "random": ("", "ShapeTensor", "ShapeTensorList", "shape", -1, [], []),  # uniform_random, gaussian_random, randint
 }
 
 
-def _size_inputs(op, var_of, kind: str) -> tuple[dict, dict, list, dict]:
-    """The size slot, the shape attribute, the fill_constant steps for known sizes and their temps."""
+def _size_inputs(template, sizes, out: str, var_of, kind: str) -> tuple[dict, dict, list, dict]:
+    """The size slot, the shape attribute, the fill_constant steps for known sizes and their temps, for the shape
+    `template` (None where the next of the `sizes` variables gives it) of the op writing `out`."""
     _, whole_slot, list_slot, attr, tensor_mark, whole_attr, known_shape = _SIZED[kind]
-    template, sizes = op.attrs["template"], list(op.inputs["sizes"])
+    sizes = list(sizes)
     if len(sizes) == 1 and all(t is None for t in template) and list(var_of(sizes[0]).shape) == [len(template)]:
         return {whole_slot: sizes}, {attr: whole_attr}, [], {}  # the whole shape is one 1-D Tensor
     entries, steps, temps, it = [], [], {}, iter(sizes)
@@ -156,7 +161,7 @@ def _size_inputs(op, var_of, kind: str) -> tuple[dict, dict, list, dict]:
         if t is None:
             entries.append(next(it))
             continue
-        const = f"{op.outputs['Out'][0]}@size{i}"
+        const = f"{out}@size{i}"
         temps[const] = Temp(known_shape, np.int32)
         steps.append(("fill_constant", {}, {"Out": [const]},
                       {"shape": known_shape, "dtype": DTYPE_NUMBERS["int32"], "value": float(t), "str_value": str(t),
@@ -174,9 +179,8 @@ def _fill_text(value, dtype: str) -> str:
 @writes(*_SIZED)
 def _w_sized(op, var_of):
     """reshape / expand / tile / full with sizes read when the Program runs, as Paddle's op with size inputs."""
-    paddle_type = _SIZED[op.type][0]
-    size_slot, attrs, steps, temps = _size_inputs(op, var_of, op.type)
-    out = op.outputs["Out"][0]
+    paddle_type, out = _SIZED[op.type][0], op.outputs["Out"][0]
+    size_slot, attrs, steps, temps = _size_inputs(op.attrs["template"], op.inputs["sizes"], out, var_of, op.type)
     if op.type == "full_with_shape":
         dtype = dtypes.to_dtype(op.attrs["dtype"]).name
         attrs.update(dtype=DTYPE_NUMBERS[dtype], value=float(op.attrs["value"]),
@@ -186,3 +190,73 @@ def _w_sized(op, var_of):
         outputs = {"Out": [out], "XShape": [out + "@XShape"]} if paddle_type == "reshape2" else {"Out": [out]}
         steps.append((paddle_type, {"X": op.inputs["x"][:1], **size_slot}, outputs, attrs))
     return Steps(steps, temps)
+
+
+def _w_runtime_linspace(op, var_of):
+    """paddle.linspace with a Tensor bound or count as Paddle's linspace: Start and Stop tensors of the output's
+    dtype, Num an int32 tensor; the values known when the Program was built as fill_constant ops (as paddle
+    2.6.2 writes them)."""
+    attrs, out = op.attrs, op.outputs["Out"][0]
+    dtype = np.dtype(attrs["attrs"]["dtype"])
+    given = dict(zip(attrs["scalars"], op.inputs["values"][attrs["n_sizes"] :]))
+    steps, temps, inputs = [], {}, {}
+    for slot, name, slot_dtype in (("Start", "start", dtype), ("Stop", "stop", dtype), ("Num", "num", np.int32)):
+        if name in given:
+            inputs[slot] = [given[name]]
+            continue
+        const = f"{out}@{name}"
+        temps[const] = Temp([1], slot_dtype)
+        steps.append(_w_constant(const, attrs["attrs"][name], np.dtype(slot_dtype)))
+        inputs[slot] = [const]
+    steps.append(("linspace", inputs, {"Out": [out]}, {"dtype": DTYPE_NUMBERS[dtypes.from_numpy(dtype).name]}))
+    return Steps(steps, temps)
+
+
+# minipaddle's random source -> Paddle's op and its attributes from minipaddle's
+_RANDOM = {
+    "uniform": ("uniform_random", lambda a: {"min": float(a.get("min", -1.0)), "max": float(a.get("max", 1.0)),
+                                             "seed": int(a.get("seed", 0))}),
+    "gaussian": ("gaussian_random", lambda a: {"mean": float(a.get("mean", 0.0)), "std": float(a.get("std", 1.0)),
+                                               "seed": int(a.get("seed", 0))}),
+    "randint": ("randint", lambda a: {"low": int(a["low"]), "high": int(a["high"]), "seed": 0}),
+}  # fmt: skip
+
+
+def _random_step(source: str, attrs: dict, inputs: dict, shape_attr: dict, out: str) -> tuple:
+    paddle_type, paddle_attrs = _RANDOM[source]
+    dtype = dtypes.from_numpy(np.dtype(attrs["dtype"])).name
+    return paddle_type, inputs, {"Out": [out]}, {**paddle_attrs(attrs), **shape_attr, "dtype": DTYPE_NUMBERS[dtype]}
+
+
+@writes("runtime_random_source")
+def _w_runtime_random_source(op, var_of):
+    """paddle.rand / randn / uniform / normal / randint with Tensor sizes as Paddle's uniform_random /
+    gaussian_random / randint with a ShapeTensorList (or ShapeTensor), as paddle 2.6.2 writes them."""
+    attrs, out = op.attrs, op.outputs["Out"][0]
+    sizes = op.inputs["values"][: attrs["n_sizes"]]
+    size_slot, shape_attr, steps, temps = _size_inputs(attrs["attrs"]["shape"], sizes, out, var_of, "random")
+    steps.append(_random_step(attrs["source"], attrs["attrs"], size_slot, shape_attr, out))
+    return Steps(steps, temps)
+
+
+def _w_random(source: str):
+    def write(op, var_of):
+        """A draw of a shape known when the Program was built: the shape in the attribute."""
+        return _random_step(source, op.attrs, {}, {"shape": [int(d) for d in op.attrs["shape"]]}, op.outputs["Out"][0])
+
+    return write
+
+
+for _source in _RANDOM:
+    WRITERS[_source] = _w_random(_source)
+
+
+@writes("expand")
+def _w_expand(op, var_of):
+    return "expand_v2", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, {"shape": list(op.attrs["shape"])}
+
+
+@writes("tile")
+def _w_tile(op, var_of):
+    return ("tile", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]},
+            {"repeat_times": [int(r) for r in op.attrs["repeat_times"]]})  # fmt: skip
