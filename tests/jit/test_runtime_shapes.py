@@ -206,7 +206,7 @@ def test_jit_save_writes_paddles_ops_for_run_time_sizes(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists(PADDLE_PYTHON), reason="real Paddle 2.6 is not installed here")
-def test_paddle_runs_the_saved_model_at_two_batch_sizes(tmp_path):
+def test_paddle_runs_the_saved_model_at_two_batch_sizes_with_load_inference_model_and_jit_load(tmp_path):
     dynamic, converted = _nets()
     dynamic.eval()
     converted.eval()
@@ -223,6 +223,12 @@ def test_paddle_runs_the_saved_model_at_two_batch_sizes(tmp_path):
         "print(sorted({op.type for op in prog.global_block().ops}))\n"
         f"for b in {BATCHES}:\n"
         "    out, = exe.run(prog, feed={feeds[0]: np.load(f'x{b}.npy')}, fetch_list=fetches)\n"
+        "    np.testing.assert_allclose(out, np.load(f'y{b}.npy'), rtol=1e-5, atol=1e-6)\n"
+        "paddle.disable_static()\n"
+        "layer = paddle.jit.load('positional')\n"  # its .pdiparams.info is Paddle's pickle
+        "layer.eval()\n"
+        f"for b in {BATCHES}:\n"
+        "    out = layer(paddle.to_tensor(np.load(f'x{b}.npy'))).numpy()\n"
         "    np.testing.assert_allclose(out, np.load(f'y{b}.npy'), rtol=1e-5, atol=1e-6)\n"
         "print('ok')\n"
     )
