@@ -249,17 +249,18 @@ def test_a_written_slice_gets_no_gradient_from_after_the_write_under_to_static()
     np.testing.assert_array_equal(x.grad.numpy()[:, 0], [0.0, 2.0, 2.0, 3.0])  # paddle 2.6.2's (and dynamic's)
 
 
-def test_writing_with_a_tensor_bound_and_other_index_parts_is_refused_clearly():
+def test_writing_with_a_tensor_bound_beside_a_list_index_is_refused_clearly():
     def write(x):
         y = x * 1
-        y[: paddle.shape(x)[0] - 1, 0] = 5.0
+        y[: paddle.shape(x)[0] - 1, [0, 2]] = 5.0  # ints, slices and ... are taken (set_with_ints)
         return y
 
     with pytest.raises(NotImplementedError, match="Tensor.__setitem__: with a slice bound given as a Tensor"):
         paddle.jit.to_static(write, input_spec=[InputSpec([None, 5], "float32")])(_x(4, False))
 
 
-SAVED = ("sized_reshape_expand_tile", "creation_full", "set_head", "set_box", "creation_values", "creation_random")
+SAVED = ("sized_reshape_expand_tile", "creation_full", "set_head", "set_box", "set_with_ints", "creation_values",
+         "creation_random")  # fmt: skip
 RANDOM = "creation_random"  # its draws are compared by shape and dtype (the generators differ from paddle's)
 SIZED = [f for f in SLICING + CREATION if f.__name__ in SAVED]
 

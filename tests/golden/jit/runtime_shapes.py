@@ -37,6 +37,14 @@ def functions(paddle) -> tuple[tuple, tuple]:
         y[n - 2 :, ...] = y[:2] + 1
         return y
 
+    def set_with_ints(x):
+        n = paddle.shape(x)[0]
+        y = x * 1
+        y[: n - 1, 0] = 5.0  # an int beside a Tensor bound
+        y[1:n, 2] = x[: n - 1, 3] * 10
+        y[0, 1:n] = -1.0
+        return y
+
     def sized_reshape_expand_tile(x):
         n = paddle.shape(x)[0]
         column = x[:, :1]
@@ -62,5 +70,6 @@ def functions(paddle) -> tuple[tuple, tuple]:
         return (paddle.rand([n, 2]), paddle.randn([n]), paddle.uniform([n, 3], min=-2.0, max=2.0),
                 paddle.normal(shape=[n]), paddle.randint(0, 5, [n]), paddle.standard_normal([2, n]))  # fmt: skip
 
-    slicing = (slice_head, slice_bounds, slice_negative_step, set_head, set_box, sized_reshape_expand_tile)
+    slicing = (slice_head, slice_bounds, slice_negative_step, set_head, set_box, set_with_ints,
+               sized_reshape_expand_tile)  # fmt: skip
     return slicing, (creation_values, creation_full, creation_eye, creation_random)
