@@ -125,6 +125,11 @@ OPS = {
         "inputs": ["Shape", "X", "expand_shapes_tensor"],
         "outputs": ["Out"],
     },
+    "eye": {
+        "attrs": {"dtype": ("INT", 5), "num_columns": ("LONG", 4), "num_rows": ("LONG", 3)},
+        "inputs": [],
+        "outputs": ["Out"],
+    },
     "fc": {
         "attrs": {
             "Scale_in": ("FLOAT", 1.0),

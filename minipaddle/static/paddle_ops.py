@@ -27,7 +27,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.static import tensor_api as paddle
 from minipaddle.static.program import Variable
 
-__all__ = ["READERS", "WRITERS", "PADDLE_DTYPES", "Shape", "Steps", "Temp", "dtype_of"]
+__all__ = ["READERS", "WRITERS", "PADDLE_DTYPES", "Shape", "Steps", "Temp", "VarAttr", "dtype_of"]
 
 # Paddle's VarType.Type numbers for tensor dtypes
 PADDLE_DTYPES = {0: "bool", 1: "int16", 2: "int32", 3: "int64", 4: "float16", 5: "float32", 6: "float64",
@@ -744,6 +744,13 @@ class Temp:
         return len(self.shape)
 
 
+class VarAttr:
+    """An attribute that names a variable (Paddle's VAR type), as paddle 2.6.2 writes eye's Tensor num_rows."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
 class Steps(list):
     """What a writer returns when one minipaddle op is several Paddle ops (as Paddle's own Python API writes it,
     e.g. a 1-D pool as unsqueeze2, pool2d, squeeze2): the (type, inputs, outputs, attrs) of each in order, and
@@ -1178,3 +1185,17 @@ def _gaussian_random(op):
     draw = paddle.standard_normal(_sizes(op, "ShapeTensor", "ShapeTensorList", "shape"), dtype_of(op.attr("dtype", 5)))
     mean, std = op.attr("mean", 0.0), op.attr("std", 1.0)
     return {"Out": draw if (mean, std) == (0.0, 1.0) else draw * std + mean}
+
+
+@reads("eye")
+def _eye(op):
+    """num_rows / num_columns are ints, or (VAR attributes) the names of variables holding them."""
+    sizes = []
+    for name in ("num_rows", "num_columns"):
+        v = op.attr(name, -1)
+        if isinstance(v, str):  # a VAR attribute: the variable's value is the size when the Program runs
+            if v not in op.names:
+                raise ValueError(f"op 'eye' reads {name} from {v!r}, which no earlier op of the model computes")
+            v = op.names[v].value() if isinstance(op.names[v], Shape) else op.names[v]
+        sizes.append(None if isinstance(v, int) and v == -1 else v)
+    return {"Out": paddle.eye(sizes[0], sizes[1], dtype=dtype_of(op.attr("dtype", 5)))}

@@ -6,6 +6,7 @@
   there, infer_flags -1); `runtime_set_value` (x[:n] = v) is Paddle's `set_value` with those lists;
 - `runtime_source` of arange (paddle.arange(n), ops/runtime_source.py) is Paddle's `range`, with the bounds known
   when the Program was built written as fill_constant ops;
+- eye's Tensor sizes are VAR attributes naming their variables (paddle 2.6.2's form);
 - the sized ops of ops/runtime_shape.py (paddle.reshape / expand / tile / full with a Tensor in the shape) are
   Paddle's reshape2 / expand_v2 / tile / fill_constant: a shape that is one 1-D Tensor goes in the op's whole-shape
   slot, a list holding Tensors in its tensor-list slot, one int32 fill_constant per size known when the Program
@@ -21,7 +22,7 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.ops.runtime_slice import FROM_INPUT
-from minipaddle.static.paddle_ops import DTYPE_NUMBERS, WRITERS, Steps, Temp, writes
+from minipaddle.static.paddle_ops import DTYPE_NUMBERS, WRITERS, Steps, Temp, VarAttr, writes
 
 __all__: list = []  # it fills the translation table
 
@@ -106,13 +107,13 @@ def _w_constant(name: str, value, dtype: np.dtype) -> tuple:
 
 @writes("runtime_source")
 def _w_runtime_source(op, var_of):
-    """paddle.arange with a Tensor bound as Paddle's range (Start, End and Step all tensors), linspace as its
-    linspace."""
+    """paddle.arange with a Tensor bound as Paddle's range (Start, End and Step all tensors), linspace and eye
+    as theirs."""
     attrs = op.attrs
     if attrs["source"] == "linspace":
         return _w_runtime_linspace(op, var_of)
-    if attrs["source"] != "arange":  # eye: paddle 2.6.2 writes its Tensor sizes as Variable attributes
-        raise NotImplementedError(f"a run-time {attrs['source']} (arange and linspace have writers)")
+    if attrs["source"] == "eye":
+        return _w_runtime_eye(op, var_of)
     dtype = np.dtype(attrs["attrs"]["dtype"])
     given = dict(zip(attrs["scalars"], op.inputs["values"][attrs["n_sizes"] :]))
     out = op.outputs["Out"][0]
@@ -260,3 +261,17 @@ def _w_expand(op, var_of):
 def _w_tile(op, var_of):
     return ("tile", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]},
             {"repeat_times": [int(r) for r in op.attrs["repeat_times"]]})  # fmt: skip
+
+
+def _w_runtime_eye(op, var_of):
+    """paddle.eye with a Tensor size as Paddle's eye: the size is a VAR attribute naming its variable, as paddle
+    2.6.2 writes it (num_columns left out is num_rows)."""
+    attrs = op.attrs
+    given = dict(zip(attrs["scalars"], op.inputs["values"][attrs["n_sizes"] :]))
+    sizes = {}
+    for name in ("num_rows", "num_columns"):
+        sizes[name] = VarAttr(given[name]) if name in given else attrs["attrs"].get(name)
+    if sizes["num_columns"] is None:
+        sizes["num_columns"] = sizes["num_rows"]
+    dtype = DTYPE_NUMBERS[dtypes.from_numpy(np.dtype(attrs["attrs"]["dtype"])).name]
+    return "eye", {}, {"Out": op.outputs["Out"][:1]}, {**sizes, "dtype": dtype}

@@ -110,12 +110,12 @@ def indexing_and_pools(x):
 
 def run_time_sizes(x):
     """The ops a batch-agnostic model writes (static/paddle_runtime_shapes.py): expand_v2, tile, range, linspace,
-    uniform_random, gaussian_random, randint, empty, with sizes from paddle.shape(x)."""
+    uniform_random, gaussian_random, randint, empty, eye, with sizes from paddle.shape(x)."""
     n = paddle.shape(x)[0]
     e = paddle.expand(x[:1], [2, 4, 8, 8])
     t = paddle.tile(x, [1, 2, 1, 1])
     return [e, t, paddle.arange(n), paddle.linspace(0, 1, n), paddle.rand([n, 2]), paddle.randn([n]),
-            paddle.randint(0, 5, [n]), paddle.empty([n])]  # fmt: skip
+            paddle.randint(0, 5, [n]), paddle.empty([n]), paddle.eye(3, 4)]  # fmt: skip
 
 
 def main():
