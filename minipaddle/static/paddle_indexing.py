@@ -18,7 +18,7 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.static import tensor_api as paddle
-from minipaddle.static.paddle_ops import DTYPE_NUMBERS, Steps, Temp, reads, writes
+from minipaddle.static.paddle_ops import DTYPE_NUMBERS, Steps, Temp, reads, slice_with_tensor_bounds, writes
 
 __all__ = ["view_index"]
 
@@ -117,10 +117,13 @@ def _w_index_view(op, var_of):
 def _strided_slice(op):
     """Paddle's strided_slice as numpy slices (see the module's note on its ends)."""
     x = op.x("Input")
-    for slot in ("StartsTensor", "EndsTensor", "StridesTensor", "StartsTensorList", "EndsTensorList",
-                 "StridesTensorList"):  # fmt: skip
+    for slot in ("StartsTensor", "EndsTensor", "StridesTensor", "StridesTensorList"):
         if op.xs(slot):
             raise NotImplementedError(f"strided_slice with a {slot} input (bounds known only at run time)")
+    if op.xs("StartsTensorList") or op.xs("EndsTensorList"):  # bounds a Program computes: a runtime_slice
+        spans = [list(op.attr(a)) for a in ("axes", "starts", "ends", "strides")]
+        bounds = op.xs("StartsTensorList"), op.xs("EndsTensorList")
+        return {"Out": slice_with_tensor_bounds(x, *spans, *bounds, list(op.attr("decrease_axis", [])))}
     index = [slice(None)] * x.ndim
     for axis, start, end, stride in zip(op.attr("axes"), op.attr("starts"), op.attr("ends"), op.attr("strides")):
         dim = x.shape[axis]

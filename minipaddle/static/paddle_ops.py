@@ -27,7 +27,8 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.static import tensor_api as paddle
 from minipaddle.static.program import Variable
 
-__all__ = ["READERS", "WRITERS", "PADDLE_DTYPES", "Shape", "Steps", "Temp", "VarAttr", "dtype_of"]
+__all__ = ["READERS", "WRITERS", "PADDLE_DTYPES", "Shape", "Steps", "Temp", "VarAttr", "dtype_of",
+           "slice_with_tensor_bounds"]  # fmt: skip
 
 # Paddle's VarType.Type numbers for tensor dtypes
 PADDLE_DTYPES = {0: "bool", 1: "int16", 2: "int32", 3: "int64", 4: "float16", 5: "float32", 6: "float64",
@@ -429,7 +430,7 @@ def _slice(op):
     decrease = list(op.attr("decrease_axis", []))
     if op.xs("StartsTensorList") or op.xs("EndsTensorList"):  # bounds a Program computes: a runtime_slice
         bounds = op.xs("StartsTensorList"), op.xs("EndsTensorList")
-        return {"Out": _slice_with_tensor_bounds(op.x("Input"), axes, starts, ends, [1] * len(axes), *bounds, decrease)}
+        return {"Out": slice_with_tensor_bounds(op.x("Input"), axes, starts, ends, [1] * len(axes), *bounds, decrease)}
     x = op.raw("Input")
     if isinstance(x, Shape):  # a slice of a run-time shape stays symbolic
         dims = list(range(len(x.dims)))
@@ -442,16 +443,20 @@ def _slice(op):
     return {"Out": out}
 
 
-def _slice_with_tensor_bounds(x, axes, starts, ends, strides, start_vars, end_vars, decrease):
+def slice_with_tensor_bounds(x, axes, starts, ends, strides, start_vars, end_vars, decrease):
     """Paddle's slice / strided_slice whose StartsTensorList / EndsTensorList hold variables: x[start:end] with
-    those bounds (minipaddle's runtime_slice), the int-indexed axes (decrease_axis) dropped after."""
+    those bounds (minipaddle's runtime_slice), the int-indexed axes (decrease_axis) dropped after. With a negative
+    stride, a known end of -1 is Paddle's "through index 0" (Python's open end) and a start of 2**31-1 the last
+    index; a Tensor bound is read as Python reads it (paddle differs when a Tensor end is -1 when it runs)."""
     index = [slice(None)] * x.ndim
     start_vars, end_vars = list(start_vars), list(end_vars)
     for i, (axis, start, end, stride) in enumerate(zip(axes, starts, ends, strides)):
-        s = start_vars[i] if start_vars else int(start)
-        e = end_vars[i] if end_vars else (None if end >= 2**31 - 1 else int(end))  # Paddle: 2**31-1 is open
-        if stride < 0:
-            raise NotImplementedError("a slice with run-time bounds and a negative stride")
+        s = start_vars[i] if start_vars else start
+        e = end_vars[i] if end_vars else end
+        if not isinstance(s, Variable):  # known (an attribute or a fill_constant): Paddle's reading of it
+            s = None if int(s) >= 2**31 - 1 else int(s)  # 2**31-1 is open
+        if not isinstance(e, Variable):
+            e = None if int(e) >= 2**31 - 1 or (stride < 0 and int(e) == -1) else int(e)
         index[axis] = slice(s, e, None if stride == 1 else int(stride))
     out = x[tuple(index)]
     if decrease:
@@ -922,6 +927,13 @@ def _w_softmax(op, var_of):
 def _w_scale(op, var_of):
     attrs = {"scale": float(op.attrs.get("scale", 1.0)), "bias": float(op.attrs.get("bias", 0.0)),
              "bias_after_scale": bool(op.attrs.get("bias_after_scale", True))}  # fmt: skip
+    return "scale", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs
+
+
+@writes("neg")
+def _w_neg(op, var_of):
+    """-x as paddle 2.6.2 writes it: scale by -1 (for a bool x too, which scale keeps, as minipaddle's neg)."""
+    attrs = {"scale": -1.0, "bias": 0.0, "bias_after_scale": True}
     return "scale", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs
 
 

@@ -47,12 +47,16 @@ def _bound_lists(op, spans) -> tuple[dict, dict, list, dict]:
     values = {slot: [] for slot in _OPEN}
     for span in spans:
         start, stop, step = span
-        if step == FROM_INPUT or (step is not None and step < 0):
-            # Paddle's strided_slice reads negative-step ends otherwise than Python (see paddle_indexing.py)
-            raise NotImplementedError(f"{op.type}: a run-time slice with a negative or run-time step")
+        if step == FROM_INPUT:
+            raise NotImplementedError(f"{op.type}: a run-time slice with a run-time step")
+        backward = step is not None and step < 0
+        if backward and stop == -1:  # Python's last index; Paddle's strided_slice reads -1 as "through index 0"
+            raise NotImplementedError(f"{op.type}: a run-time slice with a negative step ending at -1")
+        # open bounds going backward: from the last index (2**31-1, clipped) through index 0 (-1 to Paddle)
+        opened = {"Starts": _INT_MAX, "Ends": -1, "Steps": 1} if backward else _OPEN
         for slot, b in zip(_OPEN, span):
             lists[slot].append(next(bounds) if b == FROM_INPUT else None)
-            values[slot].append(-1 if b == FROM_INPUT else _OPEN[slot] if b is None else int(b))
+            values[slot].append(-1 if b == FROM_INPUT else opened[slot] if b is None else int(b))
     steps, temps = [], {}
     for slot, entries in lists.items():
         if all(e is None for e in entries):
@@ -87,6 +91,9 @@ def _w_runtime_slice(op, var_of):
 def _w_runtime_set_value(op, var_of):
     """x[spans] = value (x[:n] = v) as Paddle's set_value, the value as ValueTensor and each slot given as a
     TensorList written with an empty attribute, as paddle 2.6.2 writes it."""
+    if any(step is not None and step != FROM_INPUT and step < 0 for _, _, step in op.attrs["spans"]):
+        raise NotImplementedError("writing x[spans] = v with a negative step and a run-time bound (Paddle's "
+                                  "set_value reads its ends otherwise than Python)")  # fmt: skip
     lists, values, steps, temps = _bound_lists(op, op.attrs["spans"])
     x = op.inputs["x"][0]
     attrs = {"axes": list(op.attrs["axes"]), "decrease_axes": [], "none_axes": [], "shape": [], "values": [],

@@ -260,7 +260,7 @@ def test_writing_with_a_tensor_bound_beside_a_list_index_is_refused_clearly():
 
 
 SAVED = ("sized_reshape_expand_tile", "creation_full", "set_head", "set_box", "set_with_ints", "creation_values",
-         "creation_random", "creation_eye")  # fmt: skip
+         "creation_random", "creation_eye", "slice_negative_step")  # fmt: skip
 RANDOM = "creation_random"  # its draws are compared by shape and dtype (the generators differ from paddle's)
 SIZED = [f for f in SLICING + CREATION if f.__name__ in SAVED]
 
@@ -280,7 +280,8 @@ def test_tensor_sizes_and_bounds_save_as_paddles_ops_and_load_back(fn, tmp_path)
     types = {op.type for op in program.global_block().ops}
     want = {"sized_reshape_expand_tile": {"reshape_with_shape", "expand_with_shape", "tile_with_repeats"},
             "creation_full": {"full_with_shape"}, "creation_values": {"runtime_source"},
-            "creation_random": {"runtime_random_source"}, "creation_eye": {"runtime_source"}}  # fmt: skip
+            "creation_random": {"runtime_random_source"}, "creation_eye": {"runtime_source"},
+            "slice_negative_step": {"runtime_slice"}}  # fmt: skip
     assert want.get(fn.__name__, {"runtime_set_value"}) <= types
     loaded = paddle.jit.load(prefix)
     for batch in BATCHES:

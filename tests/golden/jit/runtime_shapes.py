@@ -22,7 +22,7 @@ def functions(paddle) -> tuple[tuple, tuple]:
 
     def slice_negative_step(x):
         n = paddle.shape(x)[0]
-        return x[n - 2 :: -1], x[..., : n - 2]
+        return x[n - 2 :: -1], x[..., : n - 2], x[n - 1 : 0 : -2], x[: n - 3 : -1], x[-1:-n:-1]
 
     def set_head(x):
         n = paddle.shape(x)[0]
