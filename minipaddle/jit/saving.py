@@ -3,8 +3,9 @@
     paddle.jit.save(layer, "out/model", input_spec=[InputSpec([None, 784], "float32")])
       -> out/model.pdmodel          the Program (inference mode: dropout off, batch norm on running statistics)
          out/model.pdiparams        the parameters and buffers it reads
-         out/model.pdiparams.info   JSON: for each saved variable, its structured name ('fc.weight'),
-                                    stop_gradient and trainable (Paddle writes this one with pickle)
+         out/model.pdiparams.info   for each saved variable, its structured name ('fc.weight'), stop_gradient
+                                    and trainable: a protocol-2 pickle of plain dicts, as Paddle writes it (its
+                                    jit.load unpickles it); minipaddle reads it with the restricted reader
 
 The files are written by paddle.static.save_inference_model (static/io.py), so
 paddle.static.load_inference_model and paddle.jit.load both read them, and loading never runs code. A Layer's
@@ -14,8 +15,8 @@ other to_static methods are saved beside forward as `model.<method>.pdmodel` / `
 from __future__ import annotations
 
 import inspect
-import json
 import os
+import pickle
 import sys
 import types
 
@@ -192,7 +193,8 @@ def _write(prefix: str, concrete, layer, configs: dict) -> None:
         if getattr(t, "trainable", None) is not None and v.is_parameter:
             entry["trainable"] = bool(t.trainable)
         info[v.name] = entry
-    files[INFO_SUFFIX] = json.dumps(info, indent=1, sort_keys=True).encode("utf-8")
+    # only str / bool in dicts: the pickle has no globals, so Paddle's pickle.load and our restricted reader agree
+    files[INFO_SUFFIX] = pickle.dumps(dict(sorted(info.items())), protocol=2)
     write_file_set(prefix, files, absent=no_params, what="jit.save")  # one save's files, never a mix
 
 

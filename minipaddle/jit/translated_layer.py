@@ -27,6 +27,7 @@ from minipaddle.ops.run_program import run_program
 from minipaddle.static.executor import Executor, Scope, scope_guard
 from minipaddle.static.input import InputSpec
 from minipaddle.static.io import load_inference_model
+from minipaddle.static.pickle_reader import is_pickle, restricted_loads
 from minipaddle.tensor.creation import to_tensor
 
 
@@ -155,8 +156,14 @@ def load(path, **configs) -> TranslatedLayer:
     info = {}
     if os.path.isfile(path + INFO_SUFFIX):
         with open(path + INFO_SUFFIX, "rb") as fh:
+            data = fh.read()
+        if is_pickle(data):  # Paddle's format (and minipaddle's since): read without running code
+            info = restricted_loads(data)
+        else:  # minipaddle's JSON of earlier saves
             try:
-                info = json.loads(fh.read().decode("utf-8"))
+                info = json.loads(data.decode("utf-8"))
             except (UnicodeDecodeError, json.JSONDecodeError):
-                info = {}  # not minipaddle's JSON (e.g. Paddle's pickle): the Program's own flags are used
+                info = {}  # unreadable: the Program's own flags are used
+        if not isinstance(info, dict) or not all(isinstance(v, dict) for v in info.values()):
+            raise ValueError(f"jit.load: {path + INFO_SUFFIX} is not a dict of per-variable dicts")
     return TranslatedLayer(programs, arrays, info)

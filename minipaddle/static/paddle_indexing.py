@@ -18,7 +18,7 @@ import numpy as np
 
 from minipaddle.core import dtype as dtypes
 from minipaddle.static import tensor_api as paddle
-from minipaddle.static.paddle_ops import DTYPE_NUMBERS, Steps, Temp, reads, writes
+from minipaddle.static.paddle_ops import DTYPE_NUMBERS, Steps, Temp, reads, slice_with_tensor_bounds, writes
 
 __all__ = ["view_index"]
 
@@ -117,10 +117,13 @@ def _w_index_view(op, var_of):
 def _strided_slice(op):
     """Paddle's strided_slice as numpy slices (see the module's note on its ends)."""
     x = op.x("Input")
-    for slot in ("StartsTensor", "EndsTensor", "StridesTensor", "StartsTensorList", "EndsTensorList",
-                 "StridesTensorList"):  # fmt: skip
+    for slot in ("StartsTensor", "EndsTensor", "StridesTensor", "StridesTensorList"):
         if op.xs(slot):
             raise NotImplementedError(f"strided_slice with a {slot} input (bounds known only at run time)")
+    if op.xs("StartsTensorList") or op.xs("EndsTensorList"):  # bounds a Program computes: a runtime_slice
+        spans = [list(op.attr(a)) for a in ("axes", "starts", "ends", "strides")]
+        bounds = op.xs("StartsTensorList"), op.xs("EndsTensorList")
+        return {"Out": slice_with_tensor_bounds(x, *spans, *bounds, list(op.attr("decrease_axis", [])))}
     index = [slice(None)] * x.ndim
     for axis, start, end, stride in zip(op.attr("axes"), op.attr("starts"), op.attr("ends"), op.attr("strides")):
         dim = x.shape[axis]
@@ -244,9 +247,9 @@ def _w_set_value(op, var_of):
 
 @reads("set_value")
 def _set_value(op):
-    for slot in ("StartsTensorList", "EndsTensorList", "StepsTensorList"):
-        if op.xs(slot):
-            raise NotImplementedError(f"set_value with a {slot} input (bounds known only at run time)")
+    """x[index] = value. Bounds in a StartsTensorList / EndsTensorList / StepsTensorList (one per axis, given in
+    place of the attribute) stay Variables where the Program computes them: the write is minipaddle's
+    runtime_set_value (tensor/indexing.py's setitem), as `x[:n] = v` in converted code."""
     if op.attr("none_axes"):
         raise NotImplementedError("set_value with none_axes")
     x = op.x("Input")
@@ -255,10 +258,18 @@ def _set_value(op):
         numbers = op.attr("values") or []
         data = np.asarray(numbers, dtype=dtypes.to_dtype(x.dtype).np).reshape(list(op.attr("shape", [])) or [-1])
         value = paddle.to_tensor(data.reshape([]) if data.size == 1 else data)
+    axes = list(op.attr("axes"))
+    bounds = []
+    for slot in ("starts", "ends", "steps"):
+        given = op.xs(slot.capitalize() + "TensorList")
+        bounds.append(given if given else [int(b) for b in op.attr(slot)])
     index = [slice(None)] * x.ndim
-    for axis, start, end, step in zip(op.attr("axes"), op.attr("starts"), op.attr("ends"), op.attr("steps")):
+    for axis, start, end, step in zip(axes, *bounds):
         decreased = axis in op.attr("decrease_axes", [])
-        index[axis] = int(start) if decreased else slice(int(start), None if end >= _INT_MAX else int(end), int(step))
+        if decreased and not isinstance(start, int):
+            raise NotImplementedError("set_value at an index computed at run time (a decreased axis)")
+        open_end = isinstance(end, int) and end >= _INT_MAX
+        index[axis] = start if decreased else slice(start, None if open_end else end, step)
     out = paddle.assign(x)
     out[tuple(index)] = value
     return {"Out": out}

@@ -112,9 +112,24 @@ OPS = {
     "elementwise_mod": {"attrs": {"axis": ("INT", -1)}, "inputs": ["X", "Y"], "outputs": ["Out"]},
     "elementwise_mul": {"attrs": {"axis": ("INT", -1)}, "inputs": ["X", "Y"], "outputs": ["Out"]},
     "elementwise_sub": {"attrs": {"axis": ("INT", -1)}, "inputs": ["X", "Y"], "outputs": ["Out"]},
+    "empty": {
+        "attrs": {"dtype": ("INT", 5), "shape": ("LONGS", [-1])},
+        "inputs": ["ShapeTensor", "ShapeTensorList"],
+        "outputs": ["Out"],
+    },
     "equal": {"attrs": {"axis": ("INT", -1), "force_cpu": ("BOOL", False)}, "inputs": ["X", "Y"], "outputs": ["Out"]},
     "erf": {"attrs": {}, "inputs": ["X"], "outputs": ["Out"]},
     "exp": {"attrs": {}, "inputs": ["X"], "outputs": ["Out"]},
+    "expand_v2": {
+        "attrs": {"shape": ("INTS", [2, 4, 8, 8])},
+        "inputs": ["Shape", "X", "expand_shapes_tensor"],
+        "outputs": ["Out"],
+    },
+    "eye": {
+        "attrs": {"dtype": ("INT", 5), "num_columns": ("LONG", 4), "num_rows": ("LONG", 3)},
+        "inputs": [],
+        "outputs": ["Out"],
+    },
     "fc": {
         "attrs": {
             "Scale_in": ("FLOAT", 1.0),
@@ -165,6 +180,17 @@ OPS = {
     "floor": {"attrs": {}, "inputs": ["X"], "outputs": ["Out"]},
     "gather": {"attrs": {"axis": ("INT", 0)}, "inputs": ["Axis", "Index", "X"], "outputs": ["Out"]},
     "gather_nd": {"attrs": {}, "inputs": ["Index", "X"], "outputs": ["Out"]},
+    "gaussian_random": {
+        "attrs": {
+            "dtype": ("INT", 5),
+            "mean": ("FLOAT", 0.0),
+            "seed": ("INT", 0),
+            "shape": ("LONGS", [-1]),
+            "std": ("FLOAT", 1.0),
+        },
+        "inputs": ["ShapeTensor", "ShapeTensorList"],
+        "outputs": ["Out"],
+    },
     "gelu": {"attrs": {"approximate": ("BOOL", False)}, "inputs": ["X"], "outputs": ["Out"]},
     "greater_equal": {
         "attrs": {"axis": ("INT", -1), "force_cpu": ("BOOL", False)},
@@ -202,6 +228,7 @@ OPS = {
         "inputs": ["X", "Y"],
         "outputs": ["Out"],
     },
+    "linspace": {"attrs": {"dtype": ("INT", 5)}, "inputs": ["Num", "Start", "Stop"], "outputs": ["Out"]},
     "log": {"attrs": {}, "inputs": ["X"], "outputs": ["Out"]},
     "logical_not": {"attrs": {}, "inputs": ["X"], "outputs": ["Out"]},
     "lookup_table_v2": {"attrs": {"padding_idx": ("LONG", -1)}, "inputs": ["Ids", "W"], "outputs": ["Out"]},
@@ -282,6 +309,18 @@ OPS = {
         "outputs": ["Out"],
     },
     "pow": {"attrs": {"factor": ("FLOAT", 2.0)}, "inputs": ["FactorTensor", "X"], "outputs": ["Out"]},
+    "randint": {
+        "attrs": {
+            "dtype": ("INT", 3),
+            "high": ("INT", 5),
+            "low": ("INT", 0),
+            "seed": ("INT", 0),
+            "shape": ("LONGS", [-1]),
+        },
+        "inputs": ["ShapeTensor", "ShapeTensorList"],
+        "outputs": ["Out"],
+    },
+    "range": {"attrs": {}, "inputs": ["End", "Start", "Step"], "outputs": ["Out"]},
     "reduce_max": {
         "attrs": {
             "dim": ("INTS", [1]),
@@ -360,6 +399,7 @@ OPS = {
         "inputs": ["EndsTensorList", "Input", "StartsTensorList", "StepsTensorList", "ValueTensor"],
         "outputs": ["Out"],
     },
+    "shape": {"attrs": {}, "inputs": ["Input"], "outputs": ["Out"]},
     "sigmoid": {"attrs": {}, "inputs": ["X"], "outputs": ["Out"]},
     "sin": {"attrs": {}, "inputs": ["X"], "outputs": ["Out"]},
     "slice": {
@@ -410,7 +450,26 @@ OPS = {
         "outputs": ["Out"],
     },
     "tanh": {"attrs": {}, "inputs": ["X"], "outputs": ["Out"]},
+    "tile": {
+        "attrs": {"repeat_times": ("INTS", [1, 2, 1, 1])},
+        "inputs": ["RepeatTimes", "X", "repeat_times_tensor"],
+        "outputs": ["Out"],
+    },
     "transpose2": {"attrs": {"axis": ("INTS", [0, 2, 1])}, "inputs": ["X"], "outputs": ["Out", "XShape"]},
+    "uniform_random": {
+        "attrs": {
+            "diag_num": ("INT", 0),
+            "diag_step": ("INT", 0),
+            "diag_val": ("FLOAT", 1.0),
+            "dtype": ("INT", 5),
+            "max": ("FLOAT", 1.0),
+            "min": ("FLOAT", 0.0),
+            "seed": ("INT", 0),
+            "shape": ("LONGS", [-1, 2]),
+        },
+        "inputs": ["ShapeTensor", "ShapeTensorList"],
+        "outputs": ["Out"],
+    },
     "unsqueeze2": {
         "attrs": {"axes": ("INTS", [1])},
         "inputs": ["AxesTensor", "AxesTensorList", "X"],

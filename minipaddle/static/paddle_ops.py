@@ -27,7 +27,8 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.static import tensor_api as paddle
 from minipaddle.static.program import Variable
 
-__all__ = ["READERS", "WRITERS", "PADDLE_DTYPES", "Shape", "Steps", "Temp", "dtype_of"]
+__all__ = ["READERS", "WRITERS", "PADDLE_DTYPES", "Shape", "Steps", "Temp", "VarAttr", "dtype_of",
+           "slice_with_tensor_bounds"]  # fmt: skip
 
 # Paddle's VarType.Type numbers for tensor dtypes
 PADDLE_DTYPES = {0: "bool", 1: "int16", 2: "int32", 3: "int64", 4: "float16", 5: "float32", 6: "float64",
@@ -43,9 +44,8 @@ def dtype_of(number: int) -> str:
 
 class Shape:
     """The value of Paddle's `shape` op (and slices of it) kept symbolic: the shape of `var`, dimensions
-    `dims`. minipaddle's static shapes are fixed when a Program is built, so a run-time shape is folded into the
-    op that uses it (fill_constant with a ShapeTensorList becomes full_like + expand of the variable). An op that
-    takes it as a tensor (`op.x`) gets `value()`: minipaddle's own run-time shape op, sliced."""
+    `dims`. A slice of it stays symbolic (Paddle's shape -> slice reads as one object); an op that takes it as a
+    tensor (`op.x`) gets `value()`: minipaddle's own run-time shape op, sliced."""
 
     def __init__(self, var: Variable, dims: list, scalar: bool = False) -> None:
         self.var, self.dims, self.scalar = var, dims, scalar  # scalar: one size as a 0-d tensor (decrease_axis)
@@ -355,11 +355,18 @@ def _lookup_table(op):
 # ---- shapes and data movement ----------------------------------------------------------------------------------
 
 
+def _sizes(op, whole_slot: str, list_slot: str, attr: str) -> list:
+    """An op's shape as Paddle reads it: the whole-shape tensor first, then the tensor list, then the attribute.
+    Tensors the Program computes stay Variables, so minipaddle's public function builds its sized op (reshape
+    ...with_shape, ops/runtime_shape.py); constants (fill_constant) are plain Tensors it reads as ints."""
+    if op.xs(whole_slot):
+        return op.x(whole_slot)
+    return op.xs(list_slot) or list(op.attr(attr))
+
+
 @reads("reshape2", "reshape")
 def _reshape(op):
-    if op.xs("Shape") or op.xs("ShapeTensor"):
-        raise NotImplementedError("reshape2 with a Shape or ShapeTensor input (a shape known only at run time)")
-    return {"Out": paddle.reshape(op.x("X"), list(op.attr("shape")))}
+    return {"Out": paddle.reshape(op.x("X"), _sizes(op, "Shape", "ShapeTensor", "shape"))}
 
 
 @reads("flatten_contiguous_range")
@@ -423,7 +430,7 @@ def _slice(op):
     decrease = list(op.attr("decrease_axis", []))
     if op.xs("StartsTensorList") or op.xs("EndsTensorList"):  # bounds a Program computes: a runtime_slice
         bounds = op.xs("StartsTensorList"), op.xs("EndsTensorList")
-        return {"Out": _slice_with_tensor_bounds(op.x("Input"), axes, starts, ends, [1] * len(axes), *bounds, decrease)}
+        return {"Out": slice_with_tensor_bounds(op.x("Input"), axes, starts, ends, [1] * len(axes), *bounds, decrease)}
     x = op.raw("Input")
     if isinstance(x, Shape):  # a slice of a run-time shape stays symbolic
         dims = list(range(len(x.dims)))
@@ -436,16 +443,20 @@ def _slice(op):
     return {"Out": out}
 
 
-def _slice_with_tensor_bounds(x, axes, starts, ends, strides, start_vars, end_vars, decrease):
+def slice_with_tensor_bounds(x, axes, starts, ends, strides, start_vars, end_vars, decrease):
     """Paddle's slice / strided_slice whose StartsTensorList / EndsTensorList hold variables: x[start:end] with
-    those bounds (minipaddle's runtime_slice), the int-indexed axes (decrease_axis) dropped after."""
+    those bounds (minipaddle's runtime_slice), the int-indexed axes (decrease_axis) dropped after. With a negative
+    stride, a known end of -1 is Paddle's "through index 0" (Python's open end) and a start of 2**31-1 the last
+    index; a Tensor bound is read as Python reads it (paddle differs when a Tensor end is -1 when it runs)."""
     index = [slice(None)] * x.ndim
     start_vars, end_vars = list(start_vars), list(end_vars)
     for i, (axis, start, end, stride) in enumerate(zip(axes, starts, ends, strides)):
-        s = start_vars[i] if start_vars else int(start)
-        e = end_vars[i] if end_vars else (None if end >= 2**31 - 1 else int(end))  # Paddle: 2**31-1 is open
-        if stride < 0:
-            raise NotImplementedError("a slice with run-time bounds and a negative stride")
+        s = start_vars[i] if start_vars else start
+        e = end_vars[i] if end_vars else end
+        if not isinstance(s, Variable):  # known (an attribute or a fill_constant): Paddle's reading of it
+            s = None if int(s) >= 2**31 - 1 else int(s)  # 2**31-1 is open
+        if not isinstance(e, Variable):
+            e = None if int(e) >= 2**31 - 1 or (stride < 0 and int(e) == -1) else int(e)
         index[axis] = slice(s, e, None if stride == 1 else int(stride))
     out = x[tuple(index)]
     if decrease:
@@ -470,38 +481,9 @@ def _fill_constant(op):
         value = bool(value)
     elif dtype.startswith(("int", "uint")):
         value = int(value)
-    if op.xs("ValueTensor") or op.xs("ShapeTensor"):
-        raise NotImplementedError("fill_constant with a ValueTensor or ShapeTensor input")
-    parts = op.raws("ShapeTensorList")
-    if not parts:
-        return {"Out": paddle.full(list(op.attr("shape", [])), value, dtype)}
-    return {"Out": _fill_by_parts(parts, value, dtype)}
-
-
-def _fill_by_parts(parts, value, dtype):
-    """A tensor of `value` whose shape comes from a ShapeTensorList: constants, and dimensions of a variable
-    (Paddle's shape -> slice pattern). Built as zeros along that variable's dimension plus the constant part,
-    broadcast."""
-    known, source = [], None
-    for part in parts:
-        if isinstance(part, Shape):
-            if len(part.dims) != 1:
-                raise NotImplementedError("fill_constant with a ShapeTensorList entry of several dimensions")
-            source = source or part
-            if part.var is not source.var or part.dims != source.dims:
-                raise NotImplementedError("fill_constant whose shape takes run-time sizes from several places")
-            known.append(None)
-        else:
-            known.append(int(np.asarray(part._data if not isinstance(part, Variable) else _constant(part)).item()))
-    if source is None:
-        return paddle.full(known, value, dtype)
-    var, dim = source.var, source.dims[0]
-    others = [d for d in range(var.ndim) if d != dim]  # summed away: one value along the run-time dimension (a
-    line = paddle.sum(var, axis=others) if others else var  # sum, not a reshape: other sizes may be run-time too)
-    line = paddle.full_like(line, 0, dtype)  # zeros of shape [size of the run-time dimension]
-    where = known.index(None)
-    shaped = paddle.reshape(line, [1] * where + [-1] + [1] * (len(known) - where - 1))
-    return shaped + paddle.full([1 if k is None else k for k in known], value, dtype)  # broadcast to the shape
+    if op.xs("ValueTensor"):
+        raise NotImplementedError("fill_constant with a ValueTensor input (a value known only at run time)")
+    return {"Out": paddle.full(_sizes(op, "ShapeTensor", "ShapeTensorList", "shape"), value, dtype)}
 
 
 def _constant(var: Variable):
@@ -510,6 +492,14 @@ def _constant(var: Variable):
     if value is None:
         raise NotImplementedError(f"a shape entry {var.name!r} that is not a constant")
     return value
+
+
+@reads("empty")
+def _empty(op):
+    """paddle.empty's op: uninitialized in Paddle, so any values are right (minipaddle's are zeros under run-time
+    sizes, whatever the memory held otherwise)."""
+    dtype = dtype_of(op.attr("dtype", 5))
+    return {"Out": paddle.empty(_sizes(op, "ShapeTensor", "ShapeTensorList", "shape"), dtype)}
 
 
 @reads("fill_any_like")
@@ -530,9 +520,12 @@ def _range(op):
 
 @reads("expand_v2")
 def _expand_v2(op):
-    if op.xs("Shape") or op.xs("expand_shapes_tensor"):
-        raise NotImplementedError("expand_v2 with a shape given as tensors")
-    return {"Out": paddle.expand(op.x("X"), list(op.attr("shape")))}
+    return {"Out": paddle.expand(op.x("X"), _sizes(op, "Shape", "expand_shapes_tensor", "shape"))}
+
+
+@reads("tile")
+def _tile(op):
+    return {"Out": paddle.tile(op.x("X"), _sizes(op, "RepeatTimes", "repeat_times_tensor", "repeat_times"))}
 
 
 @reads("gather")
@@ -756,6 +749,13 @@ class Temp:
         return len(self.shape)
 
 
+class VarAttr:
+    """An attribute that names a variable (Paddle's VAR type), as paddle 2.6.2 writes eye's Tensor num_rows."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
 class Steps(list):
     """What a writer returns when one minipaddle op is several Paddle ops (as Paddle's own Python API writes it,
     e.g. a 1-D pool as unsqueeze2, pool2d, squeeze2): the (type, inputs, outputs, attrs) of each in order, and
@@ -927,6 +927,13 @@ def _w_softmax(op, var_of):
 def _w_scale(op, var_of):
     attrs = {"scale": float(op.attrs.get("scale", 1.0)), "bias": float(op.attrs.get("bias", 0.0)),
              "bias_after_scale": bool(op.attrs.get("bias_after_scale", True))}  # fmt: skip
+    return "scale", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs
+
+
+@writes("neg")
+def _w_neg(op, var_of):
+    """-x as paddle 2.6.2 writes it: scale by -1 (for a bool x too, which scale keeps, as minipaddle's neg)."""
+    attrs = {"scale": -1.0, "bias": 0.0, "bias_after_scale": True}
     return "scale", {"X": op.inputs["x"][:1]}, {"Out": op.outputs["Out"][:1]}, attrs
 
 
@@ -1157,3 +1164,50 @@ def _cumsum(op):
     if op.attr("exclusive", False):  # the sums of the elements before each one
         out = out - x
     return {"Out": out}
+
+
+@reads("linspace")
+def _linspace(op):
+    """Start, Stop and Num are tensors: constants (fill_constant) read as numbers, the others stay Variables."""
+    values = []
+    for slot in ("Start", "Stop", "Num"):
+        v = op.x(slot)
+        values.append(v if getattr(v, "_paddle_constant", None) is None else _constant(v).item())
+    return {"Out": paddle.linspace(*values, dtype=dtype_of(op.attr("dtype", 5)))}
+
+
+def _random_reader(draw):
+    def read(op):
+        return {"Out": draw(_sizes(op, "ShapeTensor", "ShapeTensorList", "shape"), dtype_of(op.attr("dtype", 5)), op)}
+
+    return read
+
+
+# Paddle's random ops as the public functions with the same shape (a list holding Variables: sized at run time)
+READERS["uniform_random"] = _random_reader(lambda shape, dtype, op: paddle.uniform(
+    shape, dtype, min=op.attr("min", -1.0), max=op.attr("max", 1.0), seed=op.attr("seed", 0)))  # fmt: skip
+READERS["randint"] = _random_reader(lambda shape, dtype, op: paddle.randint(
+    op.attr("low", 0), op.attr("high", 1), shape, dtype))  # fmt: skip
+
+
+@reads("gaussian_random")
+def _gaussian_random(op):
+    if op.attr("seed", 0):
+        raise NotImplementedError("gaussian_random with its own seed")
+    draw = paddle.standard_normal(_sizes(op, "ShapeTensor", "ShapeTensorList", "shape"), dtype_of(op.attr("dtype", 5)))
+    mean, std = op.attr("mean", 0.0), op.attr("std", 1.0)
+    return {"Out": draw if (mean, std) == (0.0, 1.0) else draw * std + mean}
+
+
+@reads("eye")
+def _eye(op):
+    """num_rows / num_columns are ints, or (VAR attributes) the names of variables holding them."""
+    sizes = []
+    for name in ("num_rows", "num_columns"):
+        v = op.attr(name, -1)
+        if isinstance(v, str):  # a VAR attribute: the variable's value is the size when the Program runs
+            if v not in op.names:
+                raise ValueError(f"op 'eye' reads {name} from {v!r}, which no earlier op of the model computes")
+            v = op.names[v].value() if isinstance(op.names[v], Shape) else op.names[v]
+        sizes.append(None if isinstance(v, int) and v == -1 else v)
+    return {"Out": paddle.eye(sizes[0], sizes[1], dtype=dtype_of(op.attr("dtype", 5)))}

@@ -39,7 +39,7 @@ from minipaddle.static.builder import enable_static
 from minipaddle.static.paddle_grad_ops import append_paddle_backward
 from minipaddle.static.paddle_op_defaults import op_defaults
 from minipaddle.static.paddle_op_versions import OP_VERSIONS
-from minipaddle.static.paddle_ops import DTYPE_NUMBERS, INDEX_WRITERS, READERS, WRITERS, Shape, Steps, dtype_of
+from minipaddle.static.paddle_ops import DTYPE_NUMBERS, INDEX_WRITERS, READERS, WRITERS, Shape, Steps, VarAttr, dtype_of
 from minipaddle.static.paddle_optimizer_ops import paddle_optimizer_ops
 from minipaddle.static.paddle_proto import AttrType, ProgramDesc, TensorDesc, VarTypeEnum
 from minipaddle.static.paddle_training import count_past, count_past_taken_names, rebuild_training
@@ -673,7 +673,10 @@ class _DescWriter:
         for slot in sorted(set(out_slots) | set(outputs)):
             od.outputs.add(parameter=slot, arguments=outputs.get(slot, []))
         for key, typ, value in _op_attrs(kind, attrs):
-            if typ is None:
+            if isinstance(value, VarAttr):  # the attribute is a variable's value when the Program runs
+                a = od.attrs.add(name=key, type=AttrType["VAR"])
+                a.var_name = value.name
+            elif typ is None:
                 _set_attr(od.attrs.add(), key, value)
             else:
                 _set_typed_attr(od.attrs.add(), key, typ, value)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import minipaddle.nn.functional as functional
-from minipaddle.tensor import attribute, creation, indexing, linalg, logic, manipulation, math, search
+from minipaddle.tensor import attribute, creation, indexing, linalg, logic, manipulation, math, random, search
 
 # Where paddle's tensor functions are defined, searched in this order (a name is defined in one of them).
-_MODULES = (math, manipulation, creation, indexing, linalg, logic, search, attribute)
+_MODULES = (math, manipulation, creation, indexing, linalg, logic, search, attribute, random)
 
 nn = SimpleNamespace(functional=functional)
 

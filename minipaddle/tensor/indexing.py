@@ -150,7 +150,7 @@ def getitem(x: Tensor, index) -> Tensor:
         return ops.index_view(ops.gather(x, ops.reshape(index, (1,))), (0,))
     runtime = split_runtime_slices(index, x.ndim, "Tensor.__getitem__")
     if runtime is not None:  # x[:n] with n a size the Program computes: slice when it runs, then the rest
-        axes, spans, bounds, rest = runtime
+        axes, spans, bounds, rest, _ = runtime
         sliced = ops.runtime_slice(x, bounds, axes, spans)
         whole = all(isinstance(p, builtins.slice) and p == builtins.slice(None) for p in rest)
         return sliced if whole else getitem(sliced, rest)
@@ -161,19 +161,30 @@ def getitem(x: Tensor, index) -> Tensor:
 def setitem(x: Tensor, index, value) -> None:
     """x[index] = value (bound as Tensor.__setitem__): value (a number, list, array or Tensor) is cast to x's
     dtype and broadcast to the indexed part. Recorded like an in-place op."""
-    runtime = split_runtime_slices(index, x.ndim, "Tensor.__setitem__")
+    runtime = split_runtime_slices(index, x.ndim, "Tensor.__setitem__", slices_too=True)
     if runtime is not None:  # x[:n] = v with n a size the Program computes: the bounds are read when it runs
-        axes, spans, bounds, rest = runtime
-        if not all(isinstance(p, builtins.slice) and p == builtins.slice(None) for p in rest):
+        axes, spans, bounds, rest, ints = runtime
+        if not all(isinstance(p, builtins.slice) or p is Ellipsis for p in rest):
             raise NotImplementedError(
                 "Tensor.__setitem__: with a slice bound given as a Tensor, every other part of the index must be "
-                f"`:` (got {index!r}); write the other parts as slices too"
+                f"an int, a slice or ... (got {index!r})"
             )
-        value = _value_tensor(value, x, "Tensor.__setitem__")
+        value = _kept_axes(_value_tensor(value, x, "Tensor.__setitem__"), x.ndim, ints)
         apply_inplace(get_op("runtime_set_value"), x, (x, value, *bounds), {"axes": tuple(axes), "spans": tuple(spans)})
         return
     idx, _ = normalize_index(index, x.shape, "Tensor.__setitem__")
     apply_inplace(get_op("set_value"), x, (x, _value_tensor(value, x, "Tensor.__setitem__")), {"index": idx})
+
+
+def _kept_axes(value: Tensor, ndim: int, ints: list) -> Tensor:
+    """The value of `x[:n, 0] = v` for the write x[:n, 0:1]: a size-1 axis in v where the int axis is kept. v lines
+    up with the indexed part's last axes (numpy's broadcasting), so only int axes among those get one."""
+    target = [a for a in range(ndim) if a not in ints]  # the axes of x[:n, 0]
+    if not ints or value.ndim == 0 or value.ndim > len(target):  # (too many axes: the write's error says so)
+        return value
+    covered = target[len(target) - value.ndim :]
+    where = [i for i, a in enumerate(sorted(covered + [a for a in ints if a > covered[0]])) if a in ints]
+    return manipulation.unsqueeze(value, where) if where else value
 
 
 def _value_tensor(value, like: Tensor, fn: str) -> Tensor:

@@ -70,7 +70,7 @@ def matmul(x, y, transpose_x: bool = False, transpose_y: bool = False, name=None
         raise ValueError(f"matmul: both operands need at least 1 dimension, got shapes {x.shape} and {y.shape}")
     xs, ys = transposed_shapes(x.shape, y.shape, transpose_x, transpose_y)
     k_y = ys[0] if len(ys) == 1 else ys[-2]
-    if xs[-1] != k_y:
+    if xs[-1] != k_y and -1 not in (xs[-1], k_y):  # -1: a size known when the Program runs (the kernel checks)
         raise ValueError(
             f"matmul: x has shape {x.shape} and y has shape {y.shape}"
             f"{' (transposed)' if transpose_x or transpose_y else ''}; x's last dimension ({xs[-1]}) "

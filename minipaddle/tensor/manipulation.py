@@ -83,7 +83,8 @@ def reshape(x, shape, name=None) -> Tensor:
     at_run_time = runtime_shape(shape, "reshape")
     if at_run_time is not None:  # sizes the Program computes (a batch-agnostic converted model): an op reads them
         template, sizes = at_run_time
-        _check_reshape_target(x, template, list(shape))
+        # list() of a shape that is one Tensor would build an unstack op in the Program for the message only
+        _check_reshape_target(x, template, list(shape) if isinstance(shape, (list, tuple)) else list(template))
         return ops.reshape_with_shape(x, sizes, template)
     shape = check_shape(shape, "reshape")
     _check_reshape_target(x, shape, list(shape))

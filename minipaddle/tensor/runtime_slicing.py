@@ -41,26 +41,40 @@ def _bound(b, fn: str, bounds: list):
     return FROM_INPUT
 
 
-def split_runtime_slices(index, ndim: int, fn: str):
-    """None when no slice bound of `index` is a Tensor without a value; else (axes, spans, bounds, rest): the
-    runtime_slice arguments and the index left to apply to its result."""
+def _int_span(i: int) -> tuple:
+    """An int index as the span of one element (-1 is -1:None: -1:0 would be empty)."""
+    return (i, i + 1 if i != -1 else None, None)
+
+
+def split_runtime_slices(index, ndim: int, fn: str, slices_too: bool = False):
+    """None when no slice bound of `index` is a Tensor without a value; else (axes, spans, bounds, rest, ints):
+    the runtime_slice arguments, the index left to apply to its result, and the axes indexed by an int. With
+    `slices_too` (a write, `x[1:n, 2:4] = v` or `x[:n, 0] = v`: one op over all its parts), constant slices join
+    the spans as well, and each int i as the span i:i+1 (its axis listed in `ints`, kept with size 1)."""
     parts = list(index) if isinstance(index, tuple) else [index]
     if not any(isinstance(p, builtins.slice) and any(has_no_value(b) for b in (p.start, p.stop, p.step))
                for p in parts):  # fmt: skip
         return None
     ellipsis_at = next((i for i, p in enumerate(parts) if p is Ellipsis), None)
     covered = sum(_width(p) for p in parts)
-    axes, spans, bounds, rest = [], [], [], []
+    axes, spans, bounds, rest, ints = [], [], [], [], []
     axis = 0
     for i, part in enumerate(parts):
         if i == ellipsis_at:
             axis += max(ndim - covered, 0)
-        if isinstance(part, builtins.slice) and any(has_no_value(b) for b in (part.start, part.stop, part.step)):
+        at_run_time = isinstance(part, builtins.slice) and any(has_no_value(b) for b in (part.start, part.stop,
+                                                                                          part.step))  # fmt: skip
+        if at_run_time or (slices_too and isinstance(part, builtins.slice) and part != builtins.slice(None)):
             spans.append(tuple(_bound(b, fn, bounds) for b in (part.start, part.stop, part.step)))
             axes.append(axis)
+            part = builtins.slice(None)
+        elif slices_too and isinstance(part, (int, np.integer)) and not isinstance(part, bool):
+            spans.append(_int_span(int(part)))
+            axes.append(axis)
+            ints.append(axis)
             part = builtins.slice(None)
         rest.append(part)
         axis += _width(part)
     if axis > ndim and ellipsis_at is None:
         raise IndexError(f"{fn}: too many indices for a tensor of {ndim} dimensions")
-    return axes, spans, bounds, tuple(rest)
+    return axes, spans, bounds, tuple(rest), ints

@@ -1,6 +1,5 @@
 """jit.save / jit.load: files through static/io.py, TranslatedLayer outputs and fine-tuning, load_inference_model."""
 
-import json
 import os
 import subprocess
 import sys
@@ -11,6 +10,9 @@ import pytest
 import minipaddle as paddle
 import minipaddle.nn as nn
 from minipaddle.static import InputSpec
+from minipaddle.static.pickle_reader import restricted_loads
+
+PADDLE_PYTHON = "/work/paddle-venv/bin/python"
 
 
 class Net(nn.Layer):
@@ -46,7 +48,9 @@ def test_files_and_info(saved):
     net, path = saved
     for suffix in (".pdmodel", ".pdiparams", ".pdiparams.info"):
         assert os.path.isfile(path + suffix)
-    info = json.load(open(path + ".pdiparams.info"))
+    data = open(path + ".pdiparams.info", "rb").read()
+    assert data[:2] == b"\x80\x02", "a protocol-2 pickle, as Paddle writes it"
+    info = restricted_loads(data)
     names = {v["structured_name"] for v in info.values()}
     assert names == {"fc.weight", "fc.bias", "bn.weight", "bn.bias", "bn._mean", "bn._variance"}
     assert info[net.fc.weight.name] == {"structured_name": "fc.weight", "stop_gradient": False, "trainable": True}
@@ -156,3 +160,22 @@ def test_load_in_a_fresh_process(saved, tmp_path):
                          env={**os.environ, "PYTHONPATH": root})  # fmt: skip
     assert out.returncode == 0, out.stderr
     np.testing.assert_allclose(np.array(eval(out.stdout)), net(x).numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(PADDLE_PYTHON), reason="real Paddle 2.6 is not installed here")
+def test_paddles_jit_load_runs_what_jit_save_wrote(saved, tmp_path):
+    """paddle 2.6.2's jit.load unpickles .pdiparams.info: minipaddle's (JSON before) now reads there."""
+    net, path = saved
+    net.eval()
+    x = _x(3, seed=2)
+    np.save(tmp_path / "x.npy", x.numpy())
+    code = (
+        "import numpy.random, numpy as np, paddle\n"
+        f"m = paddle.jit.load({path!r})\n"
+        "m.eval()\n"
+        f"print(repr(m(paddle.to_tensor(np.load({str(tmp_path / 'x.npy')!r}))).numpy().tolist()))\n"
+    )
+    out = subprocess.run([PADDLE_PYTHON, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    np.testing.assert_allclose(np.array(eval(out.stdout.splitlines()[-1])), net(x).numpy(), rtol=1e-5, atol=1e-6)

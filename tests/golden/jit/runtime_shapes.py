@@ -2,7 +2,9 @@
 InputSpec of None batch. `functions(paddle)` makes them with the library given, so paddle 2.6.2
 (make_runtime_shapes.py) and minipaddle (tests/jit/test_runtime_shapes.py) run the same code. The slicing functions
 have deterministic, differentiable outputs; the creation ones return values (arange, eye, linspace) and random
-tensors, whose shapes and dtypes are compared (the two generators differ)."""
+tensors, whose shapes and dtypes are compared (the two generators differ). The sized_ and creation_full functions
+give reshape / expand / tile / full Tensor sizes (Paddle's ShapeTensor, ShapeTensorList, expand_shapes_tensor and
+repeat_times_tensor inputs)."""
 
 BATCHES = (4, 6)
 
@@ -20,7 +22,7 @@ def functions(paddle) -> tuple[tuple, tuple]:
 
     def slice_negative_step(x):
         n = paddle.shape(x)[0]
-        return x[n - 2 :: -1], x[..., : n - 2]
+        return x[n - 2 :: -1], x[..., : n - 2], x[n - 1 : 0 : -2], x[: n - 3 : -1], x[-1:-n:-1]
 
     def set_head(x):
         n = paddle.shape(x)[0]
@@ -28,9 +30,36 @@ def functions(paddle) -> tuple[tuple, tuple]:
         y[: n - 1] = x[1:n] * 2
         return y
 
+    def set_box(x):
+        n = paddle.shape(x)[0]
+        y = x * 1
+        y[1:n, 2:4] = 7.0  # a Tensor bound beside a constant slice
+        y[n - 2 :, ...] = y[:2] + 1
+        return y
+
+    def set_with_ints(x):
+        n = paddle.shape(x)[0]
+        y = x * 1
+        y[: n - 1, 0] = 5.0  # an int beside a Tensor bound
+        y[1:n, 2] = x[: n - 1, 3] * 10
+        y[0, 1:n] = -1.0
+        return y
+
+    def sized_reshape_expand_tile(x):
+        n = paddle.shape(x)[0]
+        column = x[:, :1]
+        return (paddle.reshape(x, [n, 5, 1]), paddle.reshape(x, paddle.shape(x)), paddle.expand(column, [n, 3]),
+                paddle.expand(column, paddle.shape(x)), paddle.tile(x, [n, 1]), paddle.tile(x, paddle.shape(x)[0:2]),
+                paddle.broadcast_to(column, [2, paddle.shape(x)[0:1], 5]))  # fmt: skip
+
     def creation_values(x):
         n = paddle.shape(x)[0]
         return paddle.arange(n), paddle.arange(1, n, 2), paddle.linspace(0, 1, n), paddle.arange(n, dtype="float32")
+
+    def creation_full(x):
+        n = paddle.shape(x)[0]
+        return (paddle.full([n, 2], 1.5), paddle.zeros([n, 3], "int64"), paddle.ones(paddle.shape(x), "float32"),
+                paddle.full([3, n], True, "bool"), paddle.empty([n], "int32") * 0)  # fmt: skip
 
     def creation_eye(x):
         rows = paddle.shape(x)[0:1]
@@ -41,4 +70,6 @@ def functions(paddle) -> tuple[tuple, tuple]:
         return (paddle.rand([n, 2]), paddle.randn([n]), paddle.uniform([n, 3], min=-2.0, max=2.0),
                 paddle.normal(shape=[n]), paddle.randint(0, 5, [n]), paddle.standard_normal([2, n]))  # fmt: skip
 
-    return (slice_head, slice_bounds, slice_negative_step, set_head), (creation_values, creation_eye, creation_random)
+    slicing = (slice_head, slice_bounds, slice_negative_step, set_head, set_box, set_with_ints,
+               sized_reshape_expand_tile)  # fmt: skip
+    return slicing, (creation_values, creation_full, creation_eye, creation_random)

@@ -105,7 +105,17 @@ def indexing_and_pools(x):
     m3, i3 = F.max_pool3d(v, 1, return_mask=True)  # max_pool3d_with_index
     pad = F.pad(x, [0, 1, 0, 1], value=-1.0)  # pad3d
     q = paddle.floor_divide(i3, paddle.full_like(i3, 3)) + paddle.remainder(i3, paddle.full_like(i3, 3))
-    return [c, g, picked, w, b, p3, m3, pad, q]
+    return [c, g, picked, w, b, p3, m3, pad, q, *run_time_sizes(x)]
+
+
+def run_time_sizes(x):
+    """The ops a batch-agnostic model writes (static/paddle_runtime_shapes.py): expand_v2, tile, range, linspace,
+    uniform_random, gaussian_random, randint, empty, eye, with sizes from paddle.shape(x)."""
+    n = paddle.shape(x)[0]
+    e = paddle.expand(x[:1], [2, 4, 8, 8])
+    t = paddle.tile(x, [1, 2, 1, 1])
+    return [e, t, paddle.arange(n), paddle.linspace(0, 1, n), paddle.rand([n, 2]), paddle.randn([n]),
+            paddle.randint(0, 5, [n]), paddle.empty([n]), paddle.eye(3, 4)]  # fmt: skip
 
 
 def main():
