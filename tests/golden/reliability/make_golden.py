@@ -47,6 +47,8 @@ def decode(paddle, v):
             return tuple(decode(paddle, e) for e in v["tuple"])
         if "dict" in v:
             return {k: decode(paddle, e) for k, e in v["dict"].items()}
+        if "layer" in v:  # a Layer argument (export_calls.encode): paddle's own, built the same way
+            return getattr(paddle.nn, v["layer"])(*[decode(paddle, e) for e in v["args"]])
     return v
 
 
