@@ -121,7 +121,7 @@ def test_the_verdicts_cover_the_sweep():
 
 def test_every_target_that_can_be_exported_has_paddle_verdicts():
     """A target added to the sweep gets paddle's verdicts too (make_golden.py --add records the new ones alone);
-    only a target whose arguments cannot be written as JSON for paddle (a Layer given a Layer) has none."""
+    only a target whose arguments cannot be written as JSON for paddle (a callable, a Python object) has none."""
     from tests.golden.reliability.export_calls import Unencodable, encode
 
     missing = []
