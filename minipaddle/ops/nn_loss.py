@@ -189,6 +189,12 @@ class BinaryCrossEntropy(OpDef):
     name = "binary_cross_entropy"
 
     def kernel(self, x, label):
+        # x must be probabilities: outside [0, 1] (or NaN) a log is NaN and the loss would be NaN without a word.
+        # Paddle 2.6's CPU kernel refuses such a value too; the check is here, so a static Program refuses it at run
+        inside = (x >= 0) & (x <= 1)
+        if not inside.all():
+            bad = x[~inside].flat[0]
+            raise ValueError(f"binary_cross_entropy: input must hold probabilities in [0, 1], got {bad}")
         with np.errstate(divide="ignore"):
             log_x = np.maximum(np.log(x), -100)
             log_1mx = np.maximum(np.log(1 - x), -100)

@@ -18,6 +18,7 @@ NAN, INF = float("nan"), float("inf")
 GNLL_NAN_MESSAGE = r"gaussian_nll_loss: epsilon must be a number <= 3.40282e\+38 \(the largest float32\), got nan"
 CEL, CEL_F, GNLL = paddle.nn.CosineEmbeddingLoss, F.cosine_embedding_loss, paddle.nn.GaussianNLLLoss
 HUGE = 10**20
+P_OK, P_OUT, P_NAN = (paddle.to_tensor([p, 0.5]) for p in (1.0, 1.5, NAN))
 
 CASES = [
     ("BatchNorm2D(None)", lambda: paddle.nn.BatchNorm2D(3)(None), TypeError, r"BatchNorm2D: input must be a Tensor"),
@@ -60,6 +61,11 @@ CASES = [
     ("rrelu eval upper NaN", lambda: F.rrelu(m, upper=NAN, training=False), ValueError, r"rrelu: upper"),
     ("RReLU upper NaN", lambda: paddle.nn.RReLU(upper=NAN)(m), ValueError, r"rrelu: upper must be"),
     ("RReLU lower NaN", lambda: paddle.nn.RReLU(lower=NAN)(m), ValueError, r"rrelu: lower must be"),
+    # paddle 2.6's bce kernel refuses a value outside [0, 1] (NaN included); minipaddle gave NaN without a word
+    ("binary_cross_entropy 1.5", lambda: F.binary_cross_entropy(P_OUT, P_OK), ValueError, r"in \[0, 1\], got 1.5"),
+    ("binary_cross_entropy NaN", lambda: F.binary_cross_entropy(P_NAN, P_OK), ValueError, r"\[0, 1\], got nan"),
+    ("BCELoss NaN", lambda: paddle.nn.BCELoss()(P_NAN, P_OK), ValueError, r"binary_cross_entropy: input must hold"),
+    ("triplet distance NaN", lambda: F.triplet_margin_with_distance_loss(m * NAN, m, m), ValueError, r"or NaN"),
 ]
 
 
@@ -85,3 +91,25 @@ def test_the_valid_neighbours_still_work():
     assert F.gaussian_nll_loss(m, m, m, epsilon=float("-inf")).item() == 0.0
     assert np.isclose(F.gaussian_nll_loss(m, m, m, epsilon=3.4e38).item(), 0.5 * np.log(np.float32(3.4e38)))
     assert paddle.allclose(F.rrelu(m - 2, lower=0.5, upper=0.5), (m - 2) * 0.5).item()  # lower == upper is valid
+
+
+def test_a_static_program_refuses_probabilities_outside_0_1_when_it_runs():
+    paddle.enable_static()
+    try:
+        main, start = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, start):
+            x = paddle.static.data("x", [2], "float32")
+            loss = F.binary_cross_entropy(x, paddle.full([2], 1.0))
+        exe = paddle.static.Executor()
+        assert exe.run(main, feed={"x": np.array([1.0, 0.5], "float32")}, fetch_list=[loss])[0] > 0
+        with pytest.raises(ValueError, match=r"binary_cross_entropy: .* got -0.5"):
+            exe.run(main, feed={"x": np.array([1.0, -0.5], "float32")}, fetch_list=[loss])
+    finally:
+        paddle.disable_static()
+
+
+def test_probabilities_at_the_ends_of_0_1_still_give_a_loss():
+    # 0 and 1 are valid probabilities; each log is clamped at -100 (as paddle 2.6), so the loss is finite
+    loss = F.binary_cross_entropy(paddle.to_tensor([0.0, 1.0]), paddle.to_tensor([1.0, 0.0]), reduction="none")
+    assert loss.numpy().tolist() == [100.0, 100.0]
+    assert F.binary_cross_entropy(paddle.zeros([0]), paddle.zeros([0]), reduction="sum").item() == 0.0

@@ -117,3 +117,19 @@ def test_the_verdicts_cover_the_sweep():
     assert len(recorded) > 600
     assert recorded <= set(TARGETS), sorted(recorded - set(TARGETS))[:10]
     assert set(NOT_YET["accepted"]) | set(NOT_YET["other_family"]) <= recorded
+
+
+def test_every_target_that_can_be_exported_has_paddle_verdicts():
+    """A target added to the sweep gets paddle's verdicts too (make_golden.py --add records the new ones alone);
+    only a target whose arguments cannot be written as JSON for paddle (a callable, a Python object) has none."""
+    from tests.golden.reliability.export_calls import Unencodable, encode
+
+    missing = []
+    for target_id in sorted(set(TARGETS) - set(VERDICTS)):
+        target = TARGETS[target_id]
+        try:
+            [encode(v) for v in (target.receiver, *target.args, *target.kwargs.values())]
+        except Unencodable:
+            continue
+        missing.append(target_id)
+    assert not missing, f"record paddle's verdicts for {missing} (tests/golden/reliability/make_golden.py --add)"

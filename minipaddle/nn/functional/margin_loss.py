@@ -108,8 +108,9 @@ def triplet_margin_with_distance_loss(input, positive, negative, distance_functi
     d_pos, d_neg = distance(input, positive), distance(input, negative)
     if swap:
         d_neg = ops.minimum(d_neg, distance(positive, negative))
-    if in_dynamic_mode() and (np.any(d_pos.numpy() <= 0) or np.any(d_neg.numpy() <= 0)):
-        raise ValueError(f"{fn}: the distance function must give positive distances")
+    # "all > 0", not "none <= 0": a NaN distance (from a NaN input) is refused too, as paddle 2.6 does
+    if in_dynamic_mode() and not (np.all(d_pos.numpy() > 0) and np.all(d_neg.numpy() > 0)):
+        raise ValueError(f"{fn}: the distance function must give positive distances (not zero, negative or NaN)")
     return _triplet_hinge(d_pos, d_neg, margin, reduction)
 
 

@@ -6,8 +6,8 @@ paddle 2.6 (run from the repository root with minipaddle's venv):
 One line per target: {"id", "kind", "path", "n_ctor", "receiver", "args", "kwargs", "calls": [...]}, its valid
 call's arguments encoded as JSON (a Tensor as its values, dtype and shape); each call is {"key": "arg=bad",
 "where": index or keyword, "value": the bad value encoded, "minipaddle": minipaddle's verdict now ("accepted",
-"clean", ...)}. A target whose arguments cannot be written as JSON (a Python object, a callable) is left out and
-counted.
+"clean", ...)}; a Layer argument built by sweep._layer as {"layer": name, "args"}. A target whose arguments cannot
+be written as JSON (another Python object, a callable) is left out and counted.
 """
 
 import json
@@ -28,6 +28,9 @@ class Unencodable(TypeError):
 
 
 def encode(v):
+    if hasattr(v, "_sweep_recipe"):  # a Layer given to a Layer (RNN's cell): how to build it (sweep._layer)
+        name, args = v._sweep_recipe
+        return {"layer": name, "args": [encode(a) for a in args]}
     if isinstance(v, Tensor):
         a = v.numpy()
         if a.dtype.kind == "c":

@@ -9,6 +9,10 @@ HANG_SECONDS, "crash" when it ended paddle's process (a C++ abort). The calls ru
 each result as it goes; the parent restarts a worker past a case that hung or crashed. A target whose valid call
 paddle refuses, or which paddle does not have, is recorded as such with no calls. The file keeps, per target, only
 the calls paddle refuses (with, for each, whether minipaddle accepted it when the calls were exported) and counts.
+
+With --add, the targets of the calls file are added to (or replace theirs in) the existing paddle_verdicts.json and
+their counts added to its counts: for targets new to the sweep, exported alone, without running the 14,000 calls
+of the others again.
 """
 
 import json
@@ -18,7 +22,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PARTIAL = "/tmp/reliability_verdicts.partial.jsonl"  # the worker's results as they come
+PARTIAL = "/tmp/reliability_verdicts.partial.jsonl"  # the worker's results as they come; __main__ puts it by the calls
 HANG_SECONDS = 20.0
 FAMILIES = ("TypeError", "ValueError", "IndexError", "RuntimeError")
 
@@ -43,6 +47,8 @@ def decode(paddle, v):
             return tuple(decode(paddle, e) for e in v["tuple"])
         if "dict" in v:
             return {k: decode(paddle, e) for k, e in v["dict"].items()}
+        if "layer" in v:  # a Layer argument (export_calls.encode): paddle's own, built the same way
+            return getattr(paddle.nn, v["layer"])(*[decode(paddle, e) for e in v["args"]])
     return v
 
 
@@ -158,7 +164,7 @@ def finished() -> bool:
     return os.path.exists(PARTIAL) and any("finished" in json.loads(line) for line in open(PARTIAL))
 
 
-def main(calls_path: str, resume: bool) -> None:
+def main(calls_path: str, resume: bool, add: bool = False) -> None:
     targets = [json.loads(line) for line in open(calls_path)]
     if os.path.exists(PARTIAL) and not resume:
         os.remove(PARTIAL)
@@ -194,13 +200,18 @@ def main(calls_path: str, resume: bool) -> None:
         print(f"{targets[i]['id']} ({key or 'valid call'}): {verdict}", flush=True)
         start = i
     records = [json.loads(line) for line in open(PARTIAL)]
-    write(targets, [r for r in records if not {"started", "ready", "finished"} & set(r)])
+    write(targets, [r for r in records if not {"started", "ready", "finished"} & set(r)], add)
 
 
-def write(targets, records) -> None:
+def write(targets, records, add: bool = False) -> None:
     exported = {t["id"]: {c["key"]: c["minipaddle"] for c in t["calls"]} for t in targets}
     out = {"targets": {}, "counts": {}}
     counts: dict = {}
+    if add:  # keep what was recorded for the other targets, and their counts
+        with open(os.path.join(HERE, "paddle_verdicts.json")) as f:
+            old = json.load(f)
+        out["targets"] = {t: v for t, v in old["targets"].items() if t not in exported}
+        counts = dict(old["counts"])
     for rec in records:
         tid = rec["id"]
         entry = out["targets"].setdefault(tid, {"target": None, "refused": {}})
@@ -219,6 +230,8 @@ def write(targets, records) -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) > 3 and sys.argv[1] == "--worker":
+        PARTIAL = sys.argv[2] + ".partial"
         worker(sys.argv[2], int(sys.argv[3]))
     else:
-        main(sys.argv[1], resume="--resume" in sys.argv)  # --resume: go on from PARTIAL after an interruption
+        PARTIAL = sys.argv[1] + ".partial"  # two calls files (a full run, an --add) never share one
+        main(sys.argv[1], resume="--resume" in sys.argv, add="--add" in sys.argv)  # --resume: go on from PARTIAL
