@@ -82,6 +82,9 @@ def more_cases(paddle, x):
     i = paddle.to_tensor([0, 1])
     return {
         "zeros float shape": lambda: paddle.zeros([2, 3.5]),
+        "create_parameter dtype None": lambda: paddle.create_parameter([2], None),
+        "create_parameter int shape": lambda: paddle.create_parameter(2, "float32"),
+        "create_parameter int32 no initializer": lambda: paddle.create_parameter([2], "int32"),
         "linspace num neg": lambda: paddle.linspace(0, 1, -1),
         "eye neg": lambda: paddle.eye(-1),
         "arange bool": lambda: paddle.arange(True),
