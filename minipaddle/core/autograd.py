@@ -16,6 +16,8 @@ computation; with `create_graph=True` they are recorded like any forward op, whi
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from minipaddle.core import state
@@ -73,12 +75,19 @@ def run_backward(
                 watch[(id(t._node), t._out_index)] = id(t)
 
     root_nodes = []
+    stopped = [t for t in roots if t.stop_gradient]
+    if stopped and len(stopped) == len(roots) and capture is None:
+        # paddle 2.6 does nothing here (a loss computed under no_grad, or from inputs that all stop gradients), so
+        # code written for it runs; a warning says why no .grad appears
+        warnings.warn(
+            f"backward: tensor {stopped[0].name} has stop_gradient=True, so no gradient flows from it; set "
+            "stop_gradient=False on the inputs you want gradients for",
+            UserWarning,
+            stacklevel=3,
+        )
     for t, g in zip(roots, root_grads):
-        if t.stop_gradient:
-            raise RuntimeError(
-                f"backward: tensor {t.name} has stop_gradient=True, so no gradient can flow from it; "
-                "set stop_gradient=False on the inputs you want gradients for"
-            )
+        if t.stop_gradient:  # no gradient flows from it (paddle.grad gives None for what only it reaches)
+            continue
         if t._node is None:  # backward from a leaf: its gradient is the seed itself
             _add_leaf_grad(leaf_grads, t, g)
             continue

@@ -145,8 +145,8 @@ def scalar_result_dtype(t: DType, scalar) -> DType:
     """The dtype of `tensor (op) python_scalar` in paddle 2.6."""
     if isinstance(scalar, bool) or isinstance(scalar, (int, np.integer)):
         return t
-    if isinstance(scalar, (float, np.floating)):
-        return t if (t.is_floating or t.is_complex) else default_float()
+    if isinstance(scalar, (float, np.floating)):  # an int tensor becomes float32, whatever the default dtype
+        return t if (t.is_floating or t.is_complex) else float32
     if isinstance(scalar, (complex, np.complexfloating)):
         return t if t.is_complex else _COMPLEX_OF.get(t, complex64)
     raise TypeError(f"expected a Python number, got {type(scalar).__name__}")

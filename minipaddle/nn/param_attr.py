@@ -173,6 +173,8 @@ def create_parameter(shape, dtype, name=None, attr=None, is_bias=False, default_
         >>> w.name, w.stop_gradient
         ('create_parameter_0.w_0', False)
     """
+    if dtype is None:  # paddle 2.6 asks for it here (a Layer's create_parameter falls back to the default dtype)
+        raise TypeError("create_parameter: dtype must be given, e.g. 'float32' (got None)")
     if name is None:
         return make_parameter(unique_name("create_parameter"), shape, attr, dtype, is_bias, default_initializer)
     attr = ParamAttr._to_attr(copy.deepcopy(attr))

@@ -270,10 +270,13 @@ def scale(x: Tensor, scale, bias=0.0) -> Tensor:
 @register
 class Sign(UnaryOp):
     name = "sign"
-    differentiable = False  # its derivative is zero wherever it exists
+    saves_inputs = False
 
     def kernel(self, x):
         return np.sign(x)
+
+    def grad(self, node, g):  # zero wherever it exists; a gradient all the same, as paddle 2.6's sign_grad gives
+        return (ops.full_like(g, 0),)
 
 
 def sign(x: Tensor) -> Tensor:

@@ -172,14 +172,16 @@ class Executor:
             raise ValueError(f"Executor: place must be a paddle Place (e.g. paddle.CPUPlace()), got {place!r}")
         self.place = place
         self._plans: dict = {}
+        self._closed = False
 
     def run(self, program=None, feed=None, fetch_list=None, feed_var_name="feed", fetch_var_name="fetch",
-            scope=None, return_numpy=True, use_program_cache=False, return_merged=True, use_prune=False):  # fmt: skip
+            scope=None, return_numpy=True, use_program_cache=False, use_prune=False):  # fmt: skip
         """Run `program` once.
 
         Args:
             program: the Program (default: the default main program).
-            feed: {data variable name: numpy array or Tensor}.
+            feed: {data variable name: numpy array, Tensor or list}, or a list of one such dict (one per place,
+                as paddle takes it; minipaddle has one place).
             fetch_list: Variables or names whose values to return.
             scope: where persistable values live between runs (default: the global scope).
             return_numpy: return numpy arrays (default) or Tensors.
@@ -188,6 +190,9 @@ class Executor:
             A list with one value per entry of fetch_list.
         """
         require_cpu(self.place, "Executor.run")
+        if self._closed:
+            raise RuntimeError("Executor.run: attempted to use a closed Executor (close() was called)")
+        feed = _one_feed(feed)
         program = default_main_program() if program is None else program
         if not isinstance(program, Program):
             program = getattr(program, "program", program)  # a CompiledProgram wraps its Program
@@ -199,7 +204,7 @@ class Executor:
         if program.lr_feeds:  # optimizers' learning rates (an LRScheduler may have stepped since the last run)
             refresh_learning_rates(program, scope)
         env = dict(scope.vars)
-        for name, value in (feed or {}).items():
+        for name, value in feed.items():
             if not block.has_var(name):  # paddle 2.6 warns and runs without it
                 warnings.warn(f"The variable {name} is not found in program. It is not declared or is pruned.",
                               UserWarning, stacklevel=2)  # fmt: skip
@@ -230,7 +235,20 @@ class Executor:
         return cached[1]
 
     def close(self) -> None:
+        """Release the run plans; the Executor cannot run afterwards (as paddle 2.6's)."""
         self._plans.clear()
+        self._closed = True
+
+
+def _one_feed(feed) -> dict:
+    """feed as one dict: paddle 2.6 also takes a list of dicts, one per place; minipaddle runs on one place."""
+    if feed is None or isinstance(feed, dict):
+        return feed or {}
+    if isinstance(feed, (list, tuple)) and all(isinstance(f, dict) for f in feed):
+        if len(feed) != 1:
+            raise ValueError(f"Executor.run: feed is a list of {len(feed)} dicts (one per place), but there is 1 place")
+        return feed[0]
+    raise TypeError(f"Executor.run: feed must be a dict of data variable name -> value, got {type(feed).__name__}")
 
 
 def _flat_fetch_list(fetch_list) -> list:
@@ -257,15 +275,26 @@ def _flat_fetch_list(fetch_list) -> list:
 
 
 def _check_feed(block, name: str, value) -> np.ndarray:
-    """A fed value as an array of the data variable's dtype, with its known dimensions checked."""
-    arr = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
+    """A fed value checked against its data variable, as paddle 2.6 checks it: an array or Tensor must have the
+    variable's dtype (paddle refuses a float64 array for a float32 variable, the usual slip with np.random), a
+    Python list or number is converted to it; the known dimensions must match."""
     v = block.var(name)
     want = v.dtype.np
-    if arr.dtype != want:
-        if arr.dtype.kind != want.kind and not (arr.dtype.kind in "iu" and want.kind in "iu"):
-            want_name = dtypes.from_numpy(want).name
-            raise TypeError(f"Executor.run: fed {name!r} as {arr.dtype}, but the variable is {want_name}")
-        arr = arr.astype(want)
+    if isinstance(value, (Tensor, np.ndarray, np.generic)):
+        arr = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
+        if arr.dtype != want:
+            raise ValueError(
+                f"Executor.run: the data type of fed variable {name!r} must be {dtypes.from_numpy(want).name}, but "
+                f"received {dtypes.from_numpy(arr.dtype).name if arr.dtype.kind in 'biufc' else arr.dtype}"
+            )
+    else:
+        try:
+            arr = np.asarray(value, dtype=want)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"Executor.run: fed {name!r} must be a numpy array, a Tensor or a (nested) list of numbers, "
+                f"got {type(value).__name__}"
+            ) from None
     shape = v.shape
     if len(shape) != arr.ndim or any(s not in (-1, a) for s, a in zip(shape, arr.shape)):
         raise ValueError(

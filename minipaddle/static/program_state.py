@@ -1,7 +1,7 @@
 """Program.state_dict / set_state_dict: a static Program's persistable values as paddle 2.6 hands them out.
 
     state = main_program.state_dict()            # {name: Tensor}, from the global scope (or `scope`)
-    main_program.set_state_dict(state)           # written back, each checked against its variable
+    main_program.set_state_dict(state)           # written back; a value its variable cannot take is skipped, warned
 
 mode 'param' gives the parameters, 'opt' the other persistable variables (optimizer moments, learning rates,
 statistics), 'all' both, as paddle's.
@@ -49,7 +49,9 @@ def state_dict(program, mode: str = "all", scope=None) -> dict:
 
 def set_state_dict(program, state_dict: dict, scope=None) -> None:
     """Write `state_dict`'s values (Tensors or numpy arrays) into the scope for the program's persistable variables
-    of those names; names the program lacks are warned about and skipped (as paddle)."""
+    of those names. As paddle 2.6, a name the program lacks, a value of another shape and a value that is not an
+    array or Tensor are each warned about and skipped, and the others are set. A value is cast to its variable's
+    dtype (paddle stores the array's own dtype, so a float64 array would turn a float32 parameter float64)."""
     fn = "Program.set_state_dict"
     if not isinstance(state_dict, dict):
         raise TypeError(f"{fn}: state_dict must be a dict, got {type(state_dict).__name__}")
@@ -60,10 +62,22 @@ def set_state_dict(program, state_dict: dict, scope=None) -> None:
         if name not in variables:
             warnings.warn(f"Skip loading for '{name}'. Because '{name}' not in the program.", stacklevel=2)
             continue
-        arr = value.numpy() if isinstance(value, Tensor) else np.asarray(value)
+        if not isinstance(value, (Tensor, np.ndarray)):
+            warnings.warn(
+                f"Skip loading for '{name}'. The value should be a numpy.ndarray or a Tensor, but received "
+                f"{type(value).__name__}.",
+                stacklevel=2,
+            )
+            continue
+        arr = value.numpy() if isinstance(value, Tensor) else value
         var = variables[name]
         if len(var.shape) != arr.ndim or any(s not in (-1, d) for s, d in zip(var.shape, arr.shape)):
-            raise ValueError(f"{fn}: {name!r} has shape {list(var.shape)} in the program, got {list(arr.shape)}")
+            warnings.warn(
+                f"Skip loading for '{name}'. {name} expected a shape {list(var.shape)}, but the received shape is "
+                f"{list(arr.shape)}.",
+                stacklevel=2,
+            )
+            continue
         checked[name] = arr.astype(var.dtype.np, copy=False)
-    for name, arr in checked.items():  # all checked before any is written
+    for name, arr in checked.items():
         scope.vars[name] = np.array(arr)

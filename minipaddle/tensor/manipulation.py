@@ -8,6 +8,8 @@ reshape, squeeze, unsqueeze, flatten, transpose and t return views sharing x's s
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from minipaddle import ops
@@ -176,9 +178,22 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
 
 
 def assign(x, output=None) -> Tensor:
-    """A copy of x (a Tensor, numpy array or nested list); gradients flow through it."""
+    """A copy of x (a Tensor, numpy array, nested list or number); gradients flow through it.
+
+    As paddle 2.6, float64 data that is not a Tensor becomes float32 (with paddle's warning): its assign writes
+    such data into the Program as float32 values, and code written for it (`paddle.assign(np.random.rand(3))`
+    next to float32 weights) relies on getting float32. A float64 Tensor stays float64."""
     if not isinstance(x, Tensor):
-        x = to_tensor(np.asarray(x))
+        arr = np.asarray(x)
+        if arr.dtype == np.float64:
+            warnings.warn(
+                "paddle.assign doesn't support float64 input now due to current platform protobuf data limitation, "
+                "we convert it to float32",
+                UserWarning,
+                stacklevel=2,
+            )
+            arr = arr.astype(np.float32)
+        x = to_tensor(arr)
     if output is not None:
         check_tensor(output, "assign", "output")
         return apply_inplace(get_op("assign"), output, (x,))

@@ -31,6 +31,18 @@ class _Capsule:
         return _CPU
 
 
+class _Writable:
+    """Lends an array's memory as writable. numpy marks what it imports from an unversioned ("dltensor") capsule
+    read-only, since that DLPack version has no read-only flag; paddle and torch treat such memory as writable, and
+    minipaddle's in-place ops and setitem write into a tensor's array, so the imported memory is lent as writable.
+    The array is kept here, and so alive as long as the tensor is."""
+
+    def __init__(self, arr: np.ndarray) -> None:
+        self.arr = arr
+        interface = arr.__array_interface__
+        self.__array_interface__ = dict(interface, data=(interface["data"][0], False))
+
+
 def to_dlpack(x):
     """A DLPack capsule ("dltensor") on x's memory.
 
@@ -42,7 +54,8 @@ def to_dlpack(x):
     """
     if not isinstance(x, Tensor):
         raise TypeError(f"The type of 'x' in to_dlpack must be paddle.Tensor, but received {type(x)}.")
-    return np.ascontiguousarray(x._data).__dlpack__()
+    data = x._data if x._data.flags.c_contiguous else x._data.copy()  # (ascontiguousarray would make 0-d 1-d)
+    return data.__dlpack__()
 
 
 def from_dlpack(dlpack) -> Tensor:
@@ -58,8 +71,8 @@ def from_dlpack(dlpack) -> Tensor:
         raise TypeError(f"The type of 'dlpack' in from_dlpack must be PyCapsule object, but received {type(dlpack)}.")
     try:
         arr = np.from_dlpack(_Capsule(dlpack))
-    except (RuntimeError, ValueError, TypeError) as err:
+    except (RuntimeError, ValueError, TypeError):  # numpy's message names its C call; paddle's names the cause
         raise ValueError(
-            f"from_dlpack received an invalid capsule ({err}). Note that a DLPack tensor can be consumed only once."
+            "from_dlpack received an invalid capsule. Note that a DLPack tensor can be consumed only once."
         ) from None
-    return Tensor(arr)
+    return Tensor(arr if arr.flags.writeable or arr.size == 0 else np.asarray(_Writable(arr)))

@@ -49,9 +49,11 @@ def test_backward_twice_needs_retain_graph():
         y.backward()
 
 
-def test_backward_from_a_stop_gradient_tensor_is_refused():
-    with pytest.raises(RuntimeError, match="stop_gradient=True"):
-        paddle.to_tensor([1.0]).sum().backward()
+def test_backward_from_a_stop_gradient_tensor_warns_and_does_nothing():
+    x = paddle.to_tensor([1.0])  # paddle 2.6 runs this without a word; minipaddle says why no gradient appears
+    with pytest.warns(UserWarning, match="stop_gradient=True, so no gradient flows"):
+        (x * 2).sum().backward()
+    assert x.grad is None
 
 
 def test_non_scalar_backward_uses_ones_or_the_given_gradient():

@@ -249,7 +249,8 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
 
     Args:
         input: [N, C] or [N, C, d1, ...] log-probabilities (e.g. from log_softmax on axis 1).
-        label: [N] or [N, d1, ...] int class ids (also [N, 1] or [N, 1, d1, ...], as paddle 2.6 takes).
+        label: [N] or [N, d1, ...] int class ids (also [N, 1] or [N, 1, d1, ...], as paddle 2.6 takes, except
+            [N, 1, H, W] for a 4-D input, which paddle's 4-D kernel refuses).
         reduction: 'mean' divides the summed loss by the summed weights of the non-ignored labels.
     """
     fn = "nll_loss"
@@ -261,6 +262,8 @@ def nll_loss(input, label, weight=None, ignore_index=-100, reduction="mean", nam
         raise ValueError(f"{fn}: expected 2 or more dimensions (got {input.ndim})")
     if label.dtype.is_floating or label.dtype.is_complex:
         raise TypeError(f"{fn}: label must hold int class ids, got {label.dtype.name}")
+    if label.ndim == input.ndim == 4:  # paddle 2.6 reshapes other ranks' labels, but hands a 4-D input as it is
+        raise ValueError(f"{fn}: for a 4-D input the label must have 3 dimensions [N, H, W], got {label.shape}")
     if label.ndim == input.ndim and label.shape[1:2] == [1]:  # [N, 1, d1, ...], as paddle 2.6 accepts: drop the 1
         label = ops.reshape(label, tuple(label.shape[:1] + label.shape[2:]))
     if label.ndim != input.ndim - 1 or label.shape != [input.shape[0]] + input.shape[2:]:

@@ -44,20 +44,39 @@ def dynamic_call(paddle, case, dtype):
     return _dtypes_of(fn(*args, **case["kwargs"]))
 
 
-def static_call(paddle, case, dtype):
+def _static_program(paddle, case, dtype):
+    """(main, startup, feed, outputs) of the case's call built in static mode (static mode must be on)."""
     fn = resolve(paddle, case["path"])
     main, startup = paddle.static.Program(), paddle.static.Program()
     names = iter(f"in{k}" for k in range(100))
+    feed = {}
 
     def declare(a):
         if isinstance(a, np.ndarray):
-            return paddle.static.data(next(names), list(a.shape), str(a.dtype))
+            name = next(names)
+            feed[name] = a
+            return paddle.static.data(name, list(a.shape), str(a.dtype))
         if isinstance(a, list) and a and isinstance(a[0], np.ndarray):
             return [declare(e) for e in a]
         return a
 
     with paddle.static.program_guard(main, startup):
-        return _dtypes_of(fn(*[declare(decode(x, dtype)) for x in case["args"]], **case["kwargs"]))
+        out = fn(*[declare(decode(x, dtype)) for x in case["args"]], **case["kwargs"])
+    return main, startup, feed, out
+
+
+def static_call(paddle, case, dtype):
+    return _dtypes_of(_static_program(paddle, case, dtype)[3])
+
+
+def static_run(paddle, case, dtype):
+    """The dtypes the Executor's run of the static Program returns (static mode must be on): where a library declares
+    one dtype when it builds the Program, and its kernel computes another, or refuses only when it runs."""
+    main, startup, feed, out = _static_program(paddle, case, dtype)
+    outs = [o for o in (out if isinstance(out, (list, tuple)) else [out]) if hasattr(o, "dtype")]
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(startup)
+    return [str(a.dtype) for a in exe.run(main, feed=feed, fetch_list=outs)]
 
 
 def sweep(paddle, case):

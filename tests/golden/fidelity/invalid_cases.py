@@ -82,6 +82,11 @@ def more_cases(paddle, x):
     i = paddle.to_tensor([0, 1])
     return {
         "zeros float shape": lambda: paddle.zeros([2, 3.5]),
+        "create_parameter dtype None": lambda: paddle.create_parameter([2], None),
+        "nll_loss 4-D label [N, 1, H, W]": lambda: F.nll_loss(x4, paddle.zeros([1, 1, 4, 4], "int64")),
+        "nll_loss 3-D label [N, 1, L]": lambda: F.nll_loss(x4[0], paddle.zeros([2, 1, 4], "int64")),
+        "create_parameter int shape": lambda: paddle.create_parameter(2, "float32"),
+        "create_parameter int32 no initializer": lambda: paddle.create_parameter([2], "int32"),
         "linspace num neg": lambda: paddle.linspace(0, 1, -1),
         "eye neg": lambda: paddle.eye(-1),
         "arange bool": lambda: paddle.arange(True),

@@ -33,11 +33,39 @@ def label_gradients(paddle):
         "KLDivLoss_none": (lambda: paddle.nn.KLDivLoss(reduction="none")(log_prob, soft_teacher), soft_teacher),
         "kl_div_input": (lambda: F.kl_div(log_prob, soft_teacher, reduction="batchmean"), log_prob),
     }
+    cases.update(more_label_gradients(paddle, rng, prob, label))
     out = {}
     for name, (fn, wrt) in cases.items():
         (g,) = paddle.grad(fn().sum(), [wrt], allow_unused=True)
         out[name] = None if g is None else np.round(g.numpy(), 6).tolist()
     return out
+
+
+def more_label_gradients(paddle, rng, prob, label):
+    """The other losses with a float label or target (paddle 2.6 differentiates all of these through it)."""
+    F = paddle.nn.functional
+    sign = paddle.to_tensor(np.sign(rng.normal(size=(3, 4))), stop_gradient=False)
+    pos, neg = (paddle.to_tensor(rng.normal(size=(3, 4)), stop_gradient=False) for _ in range(2))
+    var = paddle.to_tensor(rng.uniform(0.5, 1, size=(3, 4)), stop_gradient=False)
+    pair = paddle.to_tensor(np.sign(rng.normal(size=(3,))), stop_gradient=False)
+    return {
+        "l1_loss": (lambda: F.l1_loss(prob, label), label),
+        "square_error_cost": (lambda: F.square_error_cost(prob, label), label),
+        "margin_ranking_loss": (lambda: F.margin_ranking_loss(prob, label, sign), sign),
+        "hinge_embedding_loss": (lambda: F.hinge_embedding_loss(prob, sign), sign),
+        "soft_margin_loss": (lambda: F.soft_margin_loss(prob, sign), sign),
+        "multi_label_soft_margin_loss": (lambda: F.multi_label_soft_margin_loss(prob, label), label),
+        "poisson_nll_loss": (lambda: F.poisson_nll_loss(prob, label), label),
+        "gaussian_nll_loss": (lambda: F.gaussian_nll_loss(prob, label, var), label),
+        "gaussian_nll_loss_variance": (lambda: F.gaussian_nll_loss(prob, label, var), var),
+        "cosine_embedding_loss": (lambda: F.cosine_embedding_loss(prob, label, pair), pair),
+        "triplet_margin_loss_positive": (lambda: F.triplet_margin_loss(prob, pos, neg), pos),
+        "sigmoid_focal_loss_no_normalizer": (lambda: F.sigmoid_focal_loss(pos, label, normalizer=None), label),
+        "bce_with_logits_pos_weight": (lambda: F.binary_cross_entropy_with_logits(pos, label, pos_weight=var[0]), var),
+        "binary_cross_entropy_weight": (lambda: F.binary_cross_entropy(prob, label, weight=var), var),
+        "smooth_l1_loss_delta": (lambda: F.smooth_l1_loss(prob, label, delta=0.5), label),
+        "cross_entropy_weight": (lambda: F.cross_entropy(pos, paddle.to_tensor([0, 1, 2]), weight=var[0]), var),
+    }
 
 
 def extreme_logits(paddle):

@@ -28,6 +28,14 @@ def run_all(paddle):
             main.set_state_dict({"fc_0.w_0": np.full([3, 2], 0.25, "float32"), "nope": np.zeros(1, "float32")})
         out["set_warnings"] = [str(w.message) for w in caught if "nope" in str(w.message)]
         out["after_set"] = np.asarray(main.state_dict()["fc_0.w_0"]).tolist()
+        # a value of the wrong shape, or not an array, is skipped with a warning; the others are still set
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            main.set_state_dict({"fc_0.w_0": np.ones([7], "float32"), "fc_0.b_0": np.full([2], 5.0, "float32")})
+            main.set_state_dict({"fc_0.b_0_moment1_0": [6.0, 6.0]})
+        out["skipped"] = [str(w.message).split(". ")[0] for w in caught]
+        out["after_skips"] = {k: np.asarray(main.state_dict()[k]).tolist() for k in ("fc_0.b_0", "fc_0.b_0_moment1_0")}
+        out["w_kept"] = np.asarray(main.state_dict()["fc_0.w_0"]).tolist()
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "main.pdmodel")
             paddle.save(main, path)

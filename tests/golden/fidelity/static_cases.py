@@ -58,7 +58,22 @@ def executor_cases(paddle):
         "return_numpy_false": _outcome(
             lambda: [np.asarray(a).tolist() for a in exe.run(main, feed=feed, fetch_list=[z], return_numpy=False)]
         ),
+        # paddle checks a fed array's dtype (np.ones gives float64) and converts a Python list to the variable's
+        "feed_float64_array": _outcome(shapes([y], feed={"x": np.ones([2, 3])})),
+        "feed_int32_array": _outcome(shapes([y], feed={"x": np.ones([2, 3], "int32")})),
+        "feed_nested_int_list": _outcome(
+            lambda: [str(a.dtype) for a in exe.run(main, feed={"x": [[1, 2, 3], [4, 5, 6]]}, fetch_list=[y])]
+        ),
+        "feed_list_of_one_dict": _outcome(shapes([y], feed=[feed])),  # one feed dict per place, as paddle allows
+        "return_merged": _outcome(shapes([y], return_merged=False)),  # not an argument of paddle 2.6's run
+        "closed_executor": _outcome(lambda: _run_closed(paddle, main, feed, y)),
     }
+
+
+def _run_closed(paddle, main, feed, y):
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.close()
+    return [list(a.shape) for a in exe.run(main, feed=feed, fetch_list=[y])]
 
 
 def float64_layers(paddle):
