@@ -138,6 +138,18 @@ loss = paddle.mean((paddle.nn.Linear(12, 1)(h) - y) ** 2)
         ),
         ("lookup_table_v2_grad", "sum"),
     ),
+    "layer_norm": (  # without Scale and Bias, as minipaddle's nn.LayerNorm writes it (then multiplies and adds);
+        # its input also read elsewhere (two shares); Dropout(0.0) writes no op, in paddle 2.6.2 as here
+        """
+x = paddle.static.data("x", [None, 4], "float32")
+y = paddle.static.data("y", [None, 1], "float32")
+h = F.relu(paddle.nn.Linear(4, 8)(x))
+n = paddle.nn.Dropout(0.0)(F.layer_norm(h, [8]))
+loss = paddle.mean((paddle.nn.Linear(8, 1)(n * 2.0 + h) - y) ** 2)
+""",
+        _xy,
+        ("layer_norm_grad", "sum"),
+    ),
 }
 
 
