@@ -150,6 +150,17 @@ loss = paddle.mean((paddle.nn.Linear(8, 1)(n * 2.0 + h) - y) ** 2)
         _xy,
         ("layer_norm_grad", "sum"),
     ),
+    "LayerNorm": (  # the layer: paddle writes one layer_norm with Scale and Bias, minipaddle a multiply and an add
+        # after it, so only the sum of the input's two shares is compared; each trains on the other's file
+        """
+x = paddle.static.data("x", [None, 4], "float32")
+y = paddle.static.data("y", [None, 1], "float32")
+h = F.relu(paddle.nn.Linear(4, 8)(x))
+loss = paddle.mean((paddle.nn.Linear(8, 1)(paddle.nn.LayerNorm(8)(h) + h) - y) ** 2)
+""",
+        _xy,
+        ("sum",),
+    ),
 }
 
 
