@@ -161,6 +161,17 @@ loss = paddle.mean((paddle.nn.Linear(8, 1)(paddle.nn.LayerNorm(8)(h) + h) - y) *
         _xy,
         ("sum",),
     ),
+    "gather_nd": (  # advanced indexing, as gather_nd: columns repeated (their gradients add up), some never taken
+        """
+x = paddle.static.data("x", [None, 4], "float32")
+y = paddle.static.data("y", [None, 1], "float32")
+h = F.relu(paddle.nn.Linear(4, 8)(x))
+g = h[:, [1, 1, 5, 0, 7, 3, 2, 6]] + h
+loss = paddle.mean((paddle.nn.Linear(8, 1)(g) - y) ** 2)
+""",
+        _xy,
+        ("gather_nd_grad", "sum"),
+    ),
 }
 
 
