@@ -3,7 +3,8 @@
 parameter (static/paddle_optimizer_ops.py), beside the .pdparams and .pdopt. minipaddle reads it back and trains on
 with the same losses; where paddle 2.6.2 is installed, paddle loads the three files and trains on with the same
 losses too: an MLP with each of the four optimizers, a small CNN classifier (conv2d, pools, cross_entropy), and
-nets through concat, stack, split, gather and embedding (OP_NETS), whose backward ops are also compared with those
+nets through concat, stack, split, gather, embedding, layer_norm (F.layer_norm and nn.LayerNorm) and
+advanced indexing's gather_nd (OP_NETS), whose backward ops are also compared with those
 paddle's append_backward writes, and whose training Program paddle saved trains on here with paddle's losses."""
 
 from __future__ import annotations
