@@ -57,6 +57,10 @@ GRAD_OPS = {t: _spec(s) for t, s in {
     "stack": "X, Y@GRAD -> X@GRAD",
     "gather": "Axis, Index, Out@GRAD, X -> X@GRAD",
     "lookup_table_v2": "Ids, Out@GRAD, W -> W@GRAD",
+    "gather_nd": "Index, Out@GRAD, X -> X@GRAD",  # what advanced indexing writes (static/paddle_indexing.py)
+    # minipaddle's LayerNorm writes layer_norm without Scale and Bias (and multiplies and adds after it): those
+    # slots are then empty in the grad op too, and only X@GRAD is written
+    "layer_norm": "Bias, Mean, Scale, Variance, X, Y@GRAD -> Bias@GRAD, Scale@GRAD, X@GRAD",
     # written as forward ops (_GRAD_AS_OP)
     "scale": "Out@GRAD -> X@GRAD",
     "cast": "Out@GRAD -> X@GRAD",

@@ -3,7 +3,8 @@
 parameter (static/paddle_optimizer_ops.py), beside the .pdparams and .pdopt. minipaddle reads it back and trains on
 with the same losses; where paddle 2.6.2 is installed, paddle loads the three files and trains on with the same
 losses too: an MLP with each of the four optimizers, a small CNN classifier (conv2d, pools, cross_entropy), and
-nets through concat, stack, split, gather and embedding (OP_NETS), whose backward ops are also compared with those
+nets through concat, stack, split, gather, embedding, layer_norm (F.layer_norm and nn.LayerNorm) and
+advanced indexing's gather_nd (OP_NETS), whose backward ops are also compared with those
 paddle's append_backward writes, and whose training Program paddle saved trains on here with paddle's losses."""
 
 from __future__ import annotations
@@ -137,6 +138,40 @@ loss = paddle.mean((paddle.nn.Linear(12, 1)(h) - y) ** 2)
             more=np.array([[2, 2, 0], [4, 1, 3], [0, 6, 6], [1, 1, 1], [7, 0, 9]]),
         ),
         ("lookup_table_v2_grad", "sum"),
+    ),
+    "layer_norm": (  # without Scale and Bias, as minipaddle's nn.LayerNorm writes it (then multiplies and adds);
+        # its input also read elsewhere (two shares); Dropout(0.0) writes no op, in paddle 2.6.2 as here
+        """
+x = paddle.static.data("x", [None, 4], "float32")
+y = paddle.static.data("y", [None, 1], "float32")
+h = F.relu(paddle.nn.Linear(4, 8)(x))
+n = paddle.nn.Dropout(0.0)(F.layer_norm(h, [8]))
+loss = paddle.mean((paddle.nn.Linear(8, 1)(n * 2.0 + h) - y) ** 2)
+""",
+        _xy,
+        ("layer_norm_grad", "sum"),
+    ),
+    "LayerNorm": (  # the layer: paddle writes one layer_norm with Scale and Bias, minipaddle a multiply and an add
+        # after it, so only the sum of the input's two shares is compared; each trains on the other's file
+        """
+x = paddle.static.data("x", [None, 4], "float32")
+y = paddle.static.data("y", [None, 1], "float32")
+h = F.relu(paddle.nn.Linear(4, 8)(x))
+loss = paddle.mean((paddle.nn.Linear(8, 1)(paddle.nn.LayerNorm(8)(h) + h) - y) ** 2)
+""",
+        _xy,
+        ("sum",),
+    ),
+    "gather_nd": (  # advanced indexing, as gather_nd: columns repeated (their gradients add up), some never taken
+        """
+x = paddle.static.data("x", [None, 4], "float32")
+y = paddle.static.data("y", [None, 1], "float32")
+h = F.relu(paddle.nn.Linear(4, 8)(x))
+g = h[:, [1, 1, 5, 0, 7, 3, 2, 6]] + h
+loss = paddle.mean((paddle.nn.Linear(8, 1)(g) - y) ** 2)
+""",
+        _xy,
+        ("gather_nd_grad", "sum"),
     ),
 }
 
