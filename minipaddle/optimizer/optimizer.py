@@ -350,8 +350,11 @@ class Optimizer:
             for pname, value in masters.items():
                 if pname in self._master_weights:
                     _load_into(self._master_weights[pname], value, cls)
-                else:
-                    self._master_weights[pname] = _as_state_tensor(value, None, cls)
+                else:  # named as _master_weight names it: the accumulators on it take their names from it
+                    master = _as_state_tensor(value, None, cls)
+                    master.name = unique_name(f"{pname}_fp32_master")
+                    master.persistable = True
+                    self._master_weights[pname] = master
         for name, per_param in self._accumulators.items():
             for pname, acc in per_param.items():
                 _load_into(acc, state.pop(_saved_key(acc.name, state, pname, name)), cls)
@@ -386,7 +389,10 @@ def _saved_key(acc_name: str, state: dict, param_name: str, name: str) -> str:
     matches in a fresh process.)"""
     if acc_name in state:
         return acc_name
-    pattern = re.compile(re.escape(f"{param_name}_{name}") + r"_\d+$")
+    # A master weight's own counter may differ too (`w_fp32_master_0_moment1_0` for `w_fp32_master_2_...`).
+    master = re.fullmatch(r"(.*)_fp32_master_\d+", param_name)
+    owner = re.escape(master.group(1)) + r"_fp32_master_\d+" if master else re.escape(param_name)
+    pattern = re.compile(owner + re.escape(f"_{name}") + r"_\d+$")
     matches = [k for k in state if pattern.match(k)]
     if len(matches) != 1:
         raise RuntimeError(
