@@ -105,8 +105,11 @@ def _overlap(step, steps: int) -> dict:
     flight = sum(s["end"] - s["start"] for s in rec.spans if s["kind"] == "allreduce")
     waits = [s["end"] - s["start"] for s in rec.spans if s["name"] == "c_sync_comm_stream"]
     buckets = sum(1 for s in rec.spans if s["kind"] == "allreduce") / steps
+    # ops through the door per synced step: a figure the machine's load cannot move (all-reduce spans are not ops)
+    door_ops = sum(1 for s in rec.spans if s["kind"] != "allreduce") / steps
     # without a c_sync_comm_stream (a blocking reducer) every all-reduce is waited for in full
-    return {"in_flight": flight / steps, "waited": (sum(waits) if waits else flight) / steps, "buckets": buckets}
+    waited = (sum(waits) if waits else flight) / steps
+    return {"in_flight": flight / steps, "waited": waited, "buckets": buckets, "door_ops": door_ops}
 
 
 def _run_ranks(nprocs: int, steps: int, repeats: int, bucket_mb: float = 0.0) -> dict:
@@ -142,6 +145,9 @@ def run(steps: int = 10, repeats: int = 5, bucket_mb: float = 0.0) -> dict:
     print(f"  two ranks (no_sync)   {two['local'] * 1e3:8.2f} ms/step")
     print(f"  all-reduce            {two['buckets']:.0f} buckets, in flight {two['in_flight'] * 1e3:.2f} ms/step, "
           f"backward waited {two['waited'] * 1e3:.2f} ms/step for them")  # fmt: skip
+    print(f"  door ops per step     {two['door_ops']:.0f} (synced, the larger rank's; does not depend on the load)")
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"  load average          {load} (1, 5, 15 min; above the core count the timings are unreliable)")
     print(f"  target: communication <= 10% of a step: {comm * 100:+.1f}%  {'OK' if comm <= 0.10 else 'MISSED'}")
     print(f"  target: throughput of 2 ranks >= 1.6x one: {throughput:.2f}x  {'OK' if throughput >= 1.6 else 'MISSED'}")
     return {"one": one, **{f"two_{k}": v for k, v in two.items()}, "communication": comm, "throughput": throughput}

@@ -123,6 +123,26 @@ def test_distributed_batch_sampler_set_epoch_changes_the_order():
     assert list(s) == [[9, 5, 2, 4], [7, 1, 0, 8], [6, 3]]  # paddle 2.6.2's order for epoch 5
 
 
+def test_distributed_batch_sampler_ranks_agree_on_each_epoch_and_split_it():
+    """Each rank builds its own sampler: with the same set_epoch they cut one permutation into disjoint shares
+    that cover the data, and the next epoch's permutation differs (what a data-parallel job relies on)."""
+    data = list(range(12))
+
+    def shares(epoch):
+        out = []
+        for rank in range(2):
+            s = DistributedBatchSampler(data, batch_size=3, num_replicas=2, rank=rank, shuffle=True)
+            s.set_epoch(epoch)
+            out.append([i for batch in s for i in batch])
+        return out
+
+    for epoch in (0, 1):
+        zero, one = shares(epoch)
+        assert not set(zero) & set(one) and sorted(zero + one) == data
+        assert shares(epoch) == [zero, one]  # the same epoch gives the same shares again
+    assert shares(0) != shares(1)
+
+
 def test_distributed_batch_sampler_checks_rank():
     with pytest.raises(ValueError, match="rank"):
         DistributedBatchSampler(DATA, batch_size=2, num_replicas=2, rank=2)

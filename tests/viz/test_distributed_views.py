@@ -67,3 +67,24 @@ def test_the_timeline_of_one_process_has_forward_backward_and_the_optimizer_step
     assert "rank 0" in viz.plot_timeline(trace).svg()
     with pytest.raises(TypeError, match="plot_timeline: trace must be"):
         viz.plot_timeline([1, 2])
+
+
+def test_a_drawn_static_program_shows_where_communication_happens():
+    """In static mode the collectives are ops of the Program (one process here: the ops are built, not run), so
+    draw_program shows them in their place, with the ring and root they use."""
+    import minipaddle.distributed as dist
+
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            w = paddle.static.data("v", [2], "float32") * 2.0
+            dist.all_reduce(w)
+            dist.broadcast(w, src=0)
+    finally:
+        paddle.disable_static()
+    assert [op.type for op in main.global_block().ops][-3:] == ["multiply", "c_allreduce_sum", "c_broadcast"]
+    lines = viz.draw_program(main).source.splitlines()
+    allreduce = next(line for line in lines if "<B>c_allreduce_sum</B>" in line)
+    broadcast = next(line for line in lines if "<B>c_broadcast</B>" in line)
+    assert "ring_id=0" in allreduce and "root=0" in broadcast

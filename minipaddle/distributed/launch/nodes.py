@@ -218,7 +218,9 @@ class _Status:
             self.beat()  # the nodes still running watch this one too
             found = self._all()
             lost = self._silent(set(found))
-            if len(found) + len(lost) >= self.nnodes or time.monotonic() > deadline:
+            # this node knows how it ended even when it could not say so: with the serving node gone (its store
+            # unreachable, so every other node silent) waiting on would only run out the rendezvous timeout
+            if len(set(found) | lost | {self.node}) >= self.nnodes or time.monotonic() > deadline:
                 break
             time.sleep(0.3)
         for n in sorted(lost):
