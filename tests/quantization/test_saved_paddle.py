@@ -1,8 +1,8 @@
 """Quantized models saved as Paddle's own .pdmodel: ImperativeQuantAware's legacy format (fake quant-dequant ops,
 thresholds as op attributes) holds the ops and thresholds paddle 2.6.2 writes for the same trained LeNet
 (tests/golden/quantization/saved_legacy.json, make_saved_golden.py), and paddle 2.6.2 itself (when installed)
-loads minipaddle's legacy, onnx_format and 2.6-format (jit.save of a converted model) files and computes minipaddle's outputs
-with load_inference_model and with its inference predictor."""
+loads minipaddle's legacy, onnx_format and 2.6-format (jit.save of a converted model) files and computes
+minipaddle's outputs with load_inference_model and with its inference predictor."""
 
 from __future__ import annotations
 
