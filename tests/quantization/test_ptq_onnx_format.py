@@ -60,3 +60,34 @@ def test_the_saved_pairs_and_scales_are_paddles(saved):
 def test_the_saved_model_computes_paddles_logits(saved):
     algo, _, _, logits, _ = saved
     np.testing.assert_allclose(logits, O[f"{algo}/logits"], rtol=1e-5, atol=1e-5)
+
+
+def test_it_exports_to_onnx_as_qdq_nodes_that_onnxruntime_runs_the_same(saved, tmp_path):
+    onnx = pytest.importorskip("onnx")
+    ort = pytest.importorskip("onnxruntime")
+    algo, _, _, logits, prefix = saved
+    path = paddle.onnx.export_model(prefix + ".pdmodel", prefix + ".pdiparams", str(tmp_path / "ptq.onnx"),
+                                    opset_version=13)  # fmt: skip
+    model = onnx.load(path)
+    onnx.checker.check_model(model)
+    types = [n.op_type for n in model.graph.node]
+    # the V2 pairs on the quantized ops' inputs are QDQ nodes, the three weights int8 with a DequantizeLinear each;
+    # the observer pairs on the outputs (only_observer) are Identity, as they compute nothing in paddle either
+    program = saved[1]
+    real = [
+        op for op in program.global_block().ops if op.type == "quantize_linear" and not op.attrs.get("only_observer")
+    ]
+    assert types.count("QuantizeLinear") == len(real) > 0
+    assert types.count("DequantizeLinear") == len(real) + 3
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL  # (the graph as written)
+    sess = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+    got = sess.run(None, {sess.get_inputs()[0].name: G["evaluation"]})[0]
+    config = paddle.inference.Config(prefix + ".pdmodel", prefix + ".pdiparams")
+    predictor = paddle.inference.create_predictor(config)
+    predictor.get_input_handle(predictor.get_input_names()[0]).copy_from_cpu(G["evaluation"])
+    predictor.run()
+    want = predictor.get_output_handle(predictor.get_output_names()[0]).copy_to_cpu()
+    np.testing.assert_array_equal(want, logits)
+    # every level the same; only the dequantize's float rounding differs (x * (s / 127) there, x * s / 127 here)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
