@@ -576,6 +576,8 @@ def _observer(g, op, ins, outs) -> bool:
     (QuantizeLinear would round the values onto the grid)."""
     if not op.attrs.get("only_observer"):
         return False
+    if len(outs) > 1:  # (an observer in training also updates its statistics: no inference form)
+        g.refuse("an observer in training (only_observer with its statistics) has no ONNX form")
     g.one("Identity", [ins[0]], outs[0])
     return True
 
