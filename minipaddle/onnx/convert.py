@@ -42,11 +42,24 @@ class _Ctx:
 def prepare_program(program, fetches, values: dict):
     """(program, values) after the passes that keep every value the same: is_test, identities, constants."""
 
+    program = _without_self_assigns(program)
     scope = _Scope(values)
     ctx = _Ctx(scope, list(fetches) + _int8_weights(program, values))
     for name in ("is_test_pass", "simplify_with_basic_ops_pass", "constant_folding_pass"):
         program = IR_PASSES[name](program, ctx)
     return program, scope.vars
+
+
+def _without_self_assigns(program):
+    """Without the assigns of a variable onto itself (a model saved again by save_inference_model copies its fetch
+    onto itself): they compute nothing, and an ONNX graph may write each name only once."""
+    block = program.global_block()
+    if not any(op.type == "assign" and op.input_names() == op.output_names() for op in block.ops):
+        return program
+    program = program.clone()
+    block = program.global_block()
+    block.ops = [op for op in block.ops if not (op.type == "assign" and op.input_names() == op.output_names())]
+    return program
 
 
 def _int8_weights(program, values: dict) -> list:

@@ -550,8 +550,8 @@ def _arg(g, op, ins, outs):
 def _onnx_scale(g, op, ins):
     """ONNX's step size from paddle's scale (the abs max the levels span): scale / bnt, as a constant."""
     a = op.attrs
-    if a.get("bit_length", 8) != 8 or a.get("only_observer"):
-        g.refuse("only 8-bit quantization without only_observer has an ONNX form (int8)")
+    if a.get("bit_length", 8) != 8:
+        g.refuse("only 8-bit quantization has an ONNX form (int8)")
     if a.get("round_type", 0) != 0:
         g.refuse("round_type 1 (ties away from zero) differs from ONNX's ties to even")
     scale = g.value(ins[1])
@@ -570,8 +570,22 @@ def _are_int8(levels) -> bool:
     return a.size > 0 and bool(np.all(a == np.round(a))) and float(a.min()) >= -128 and float(a.max()) <= 127
 
 
+def _observer(g, op, ins, outs) -> bool:
+    """A pair with only_observer (PTQ onnx_format's pairs on the outputs) passes values through: its scale is a
+    note for an int8 engine, and Paddle's predictor computes in float there. An Identity keeps that computation
+    (QuantizeLinear would round the values onto the grid)."""
+    if not op.attrs.get("only_observer"):
+        return False
+    if len(outs) > 1:  # (an observer in training also updates its statistics: no inference form)
+        g.refuse("an observer in training (only_observer with its statistics) has no ONNX form")
+    g.one("Identity", [ins[0]], outs[0])
+    return True
+
+
 @_entry("quantize_linear", opset=13)
 def _quantize_linear(g, op, ins, outs):
+    if _observer(g, op, ins, outs):
+        return
     scale, zero, attrs = _onnx_scale(g, op, ins)
     levels = g.one("QuantizeLinear", [ins[0], scale, zero], **attrs)
     g.int8_of[outs[0]] = levels  # a dequantize_linear reading these levels takes the int8 tensor itself
@@ -580,6 +594,8 @@ def _quantize_linear(g, op, ins, outs):
 
 @_entry("dequantize_linear", opset=13)
 def _dequantize_linear(g, op, ins, outs):
+    if _observer(g, op, ins, outs):
+        return
     scale, zero, attrs = _onnx_scale(g, op, ins)
     x = g.int8_of.get(ins[0])
     levels = g.value(ins[0])

@@ -470,5 +470,9 @@ def quantize_linear(x, scale, zero_point, quant_axis: int = -1, bit_length: int 
     return apply(QuantizeLinear, (x, scale, zero_point, in_accum, in_state), attrs)
 
 
-def dequantize_linear(x, scale, zero_point, quant_axis: int = -1, bit_length: int = 8, round_type: int = 0) -> Tensor:
-    return apply(DequantizeLinear, (x, scale, zero_point), _linear_attrs(quant_axis, bit_length, round_type))
+def dequantize_linear(x, scale, zero_point, quant_axis: int = -1, bit_length: int = 8, round_type: int = 0,
+                      only_observer: bool = False) -> Tensor:  # fmt: skip
+    attrs = _linear_attrs(quant_axis, bit_length, round_type)
+    if only_observer:  # (the pair of an observer passes values through: Paddle's file says so on both ops)
+        attrs["only_observer"] = True
+    return apply(DequantizeLinear, (x, scale, zero_point), attrs)

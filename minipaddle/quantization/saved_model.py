@@ -10,9 +10,9 @@ folder), load it back with `load_inference_model`, rewrite the Program, and save
   as Paddle's op attributes) `{Slot}{index}_threshold` (a list for per-channel weights) and `with_quant_attr`;
   the output scales recorded by moving_average_abs_max_scale (accum / state of its statistics) become
   `out_threshold` and `{OutSlot}0_threshold` on the op that made the output, and those ops are removed;
-- onnx_format=True (`to_quantize_linear`): each fake quant-dequant op becomes quantize_linear + dequantize_linear
-  with its scale as a persistable variable and a zero point; weights are stored as their integer levels (in
-  float32) read by a dequantize_linear alone (Paddle's ReplaceFakeQuantDequantPass and QuantWeightPass).
+- onnx_format=True (`to_quantize_linear`): Paddle's ReplaceFakeQuantDequantPass makes each fake quant-dequant op
+  quantize_linear + dequantize_linear with its scale and a zero point, and QuantWeightPass stores the weights as
+  int8 levels read by a dequantize_linear alone (the passes of minipaddle.static.quantization).
 Both are written as Paddle's .pdmodel, which paddle 2.6's load_inference_model and predictor run.
 """
 
@@ -25,15 +25,15 @@ import tempfile
 import numpy as np
 
 import minipaddle.static as S
-from minipaddle.core.op import OPS
 from minipaddle.core.state import unique_name
 from minipaddle.core.tensor import Tensor
 from minipaddle.jit.saving import save as jit_save
 from minipaddle.nn.layer.layers import Layer
-from minipaddle.ops.fake_quant import channel_abs_max, quantize_values
-from minipaddle.static.builder import flat_inputs, slot_inputs
+from minipaddle.ops.fake_quant import channel_abs_max
+from minipaddle.static.builder import flat_inputs
 from minipaddle.static.input import InputSpec
-from minipaddle.static.program import OpDesc, Program
+from minipaddle.static.program import Program
+from minipaddle.static.quantization import IrGraph, QuantWeightPass, ReplaceFakeQuantDequantPass
 
 __all__ = ["load_saved_layer", "save_quantized_model", "gather_scales", "to_quantize_linear"]
 
@@ -222,46 +222,37 @@ def gather_scales(program: Program, scope, fetch_names: list) -> tuple:
     return new, [renames.get(n, n) for n in fetch_names]
 
 
-def _new_op(type_: str, inputs: list, outputs: list, attrs: dict, like: OpDesc) -> OpDesc:
-    return OpDesc(type_, slot_inputs(OPS[type_], inputs), {"Out": list(outputs)}, attrs, like.role, like.scope)
-
-
 def to_quantize_linear(program: Program, scope, bit_length=8) -> Program:
-    """onnx_format: fake quant-dequant ops -> quantize_linear + dequantize_linear; weights stored as levels with a
-    dequantize_linear alone; output-scale ops whose input is already an observer's output are dropped, the others
-    become quantize_linear + dequantize_linear on that output."""
+    """onnx_format, as Paddle's save_quantized_model: ReplaceFakeQuantDequantPass turns each fake quant-dequant op
+    (and each output observer) into quantize_linear + dequantize_linear, then QuantWeightPass stores the weights
+    as int8 levels read by a dequantize_linear alone. First each op's OutScale is made the persistable variable
+    holding its scale, as in Paddle's traced Program (`_name_out_scales`)."""
+    graph = IrGraph(_name_out_scales(program, scope), for_test=True)
+    ReplaceFakeQuantDequantPass(scope, quant_bits=bit_length).apply(graph)
+    QuantWeightPass(scope).apply(graph)
+    return graph.to_program()
+
+
+def _name_out_scales(program: Program, scope) -> Program:
+    """Each fake quant-dequant op and observer writes its scale into a persistable OutScale variable, the one the
+    onnx passes read. In Paddle's traced Program that is the quanter's scale parameter; minipaddle's test-mode
+    kernels write a temporary there: a moving-average quanter writes its in_scale parameter instead (the value it
+    holds at test time), a weight quanter whose scale was never stored and an observer (whose statistics give its
+    scale as accum / state) get a new persistable variable with the value."""
     new = program.clone()
     block = new.global_block()
-    observed = {op.outputs["Out"][0] for op in block.ops if op.type == OUT_SCALE}
-    renames, ops = {}, []
     for op in block.ops:
-        op.inputs = {slot: [renames.get(n, n) for n in names] for slot, names in op.inputs.items()}
         if op.type not in FAKE_QDQ and op.type != OUT_SCALE:
-            ops.append(op)
             continue
-        x, out = flat_inputs(op)[0], op.outputs["Out"][0]
-        if x in observed:  # two observers in a row: the second adds nothing
-            renames[out] = x
+        name = op.outputs["Out"][1]
+        if block.var(name).persistable and name in scope.vars:
             continue
-        scale = np.asarray(_scale_of(op, scope), np.float32).reshape(-1)
-        axis = op.attrs.get("quant_axis", -1) if "channel" in op.type else -1
-        bits = op.attrs.get("bit_length", bit_length)
-        scale_name = unique_name(f"{x}@scale")
-        zero_name = f"{x}@zero_point"
-        block.create_var(scale_name, scale.shape, "float32", persistable=True)
-        block.create_var(zero_name, scale.shape, "int32", persistable=True)
-        scope.vars[scale_name], scope.vars[zero_name] = scale, np.zeros(scale.shape, np.int32)
-        attrs = {"quant_axis": axis, "bit_length": bits, "round_type": 0}
-        var = block.var(x)
-        if var.persistable and x in scope.vars:  # a weight: store its levels (QuantWeightPass)
-            w = np.asarray(scope.vars[x])
-            per = scale if axis < 0 else scale.reshape([-1 if i == axis else 1 for i in range(w.ndim)])
-            scope.vars[x] = quantize_values(w, per, bits, 0).astype(w.dtype)
-            ops.append(_new_op("dequantize_linear", [x, scale_name, zero_name], [out], attrs, op))
+        if op.type == "fake_quantize_dequantize_moving_average_abs_max":
+            op.outputs["Out"][1] = op.inputs["in_scale"][0]
             continue
-        quantized = f"{x}.quantized"
-        block.create_var(quantized, var.shape, var.dtype)
-        ops.append(_new_op("quantize_linear", [x, scale_name, zero_name, None, None], [quantized], attrs, op))
-        ops.append(_new_op("dequantize_linear", [quantized, scale_name, zero_name], [out], attrs, op))
-    block.ops = ops
+        value = np.asarray(_scale_of(op, scope), np.float32).reshape(-1)
+        name = unique_name(f"{flat_inputs(op)[0]}@scale")
+        block.create_var(name, value.shape, "float32", persistable=True)
+        scope.vars[name] = value
+        op.outputs["Out"][1] = name
     return new

@@ -656,7 +656,8 @@ def _quantize_linear(op):
 @reads("dequantize_linear")
 def _dequantize_linear(op):
     return {"Y": ops.dequantize_linear(op.x("X"), op.x("Scale"), op.x("ZeroPoint"), op.attr("quant_axis", 0),
-                                       op.attr("bit_length", 8), op.attr("round_type", 0))}  # fmt: skip
+                                       op.attr("bit_length", 8), op.attr("round_type", 0),
+                                       op.attr("only_observer", False))}  # fmt: skip
 
 
 @reads("fake_quantize_dequantize_moving_average_abs_max", "fake_quantize_moving_average_abs_max")

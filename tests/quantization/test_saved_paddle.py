@@ -1,8 +1,8 @@
 """Quantized models saved as Paddle's own .pdmodel: ImperativeQuantAware's legacy format (fake quant-dequant ops,
 thresholds as op attributes) holds the ops and thresholds paddle 2.6.2 writes for the same trained LeNet
 (tests/golden/quantization/saved_legacy.json, make_saved_golden.py), and paddle 2.6.2 itself (when installed)
-loads minipaddle's legacy and 2.6-format (jit.save of a converted model) files and computes minipaddle's outputs
-with load_inference_model and with its inference predictor."""
+loads minipaddle's legacy, onnx_format and 2.6-format (jit.save of a converted model) files and computes
+minipaddle's outputs with load_inference_model and with its inference predictor."""
 
 from __future__ import annotations
 
@@ -61,6 +61,16 @@ def legacy(tmp_path_factory):
     prefix = str(tmp_path_factory.mktemp("legacy") / "lenet")
     quanter.save_quantized_model(net, prefix, input_spec=SPEC)
     return prefix, net(paddle.to_tensor(CASES.eval_input())).numpy()
+
+
+@pytest.fixture(scope="module")
+def onnx20(tmp_path_factory):
+    """The same LeNet saved with onnx_format=True: quantize_linear / dequantize_linear pairs, int8 weights."""
+    net, quanter = CASES.qat20_trained(paddle, "channel_wise_abs_max", onnx_format=True)
+    net.eval()
+    prefix = str(tmp_path_factory.mktemp("onnx20") / "lenet")
+    quanter.save_quantized_model(net, prefix, input_spec=SPEC)
+    return prefix, _run(prefix, CASES.eval_input())
 
 
 def test_legacy_file_holds_paddles_ops_and_thresholds(legacy):
@@ -144,11 +154,12 @@ def _paddle_runs(prefix: str, tmp_path) -> dict:
 
 @pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists(PADDLE_PYTHON), reason="real Paddle 2.6 is not installed here")
-@pytest.mark.parametrize("which", ["legacy", "converted26"])
+@pytest.mark.parametrize("which", ["legacy", "converted26", "onnx20"])
 def test_paddle_runs_minipaddles_quantized_file_with_the_same_outputs(which, request, tmp_path):
     prefix, dygraph = request.getfixturevalue(which)
     outs = _paddle_runs(prefix, tmp_path)
     fake = "fake_channel_wise_quantize_dequantize_abs_max" if which == "legacy" else "quantize_linear"
+    # (onnx20's outputs are minipaddle's run of its own file: its int8 weights and pairs round as paddle's)
     assert fake in outs["types"]
     for how in ("static", "predictor"):
         np.testing.assert_allclose(np.array(outs[how], "float32"), dygraph, rtol=1e-5, atol=1e-6, err_msg=how)

@@ -29,6 +29,7 @@ from minipaddle.static.io import load_inference_model, save_inference_model
 from minipaddle.static.quantization.cal_kl_threshold import cal_kl_threshold
 from minipaddle.static.quantization.freeze import QuantizationFreezePass
 from minipaddle.static.quantization.ir_graph import IrGraph
+from minipaddle.static.quantization.onnx_format import AddQuantDequantForInferencePass, QuantWeightPass
 from minipaddle.static.quantization.op_types import (
     CHANNELWISE_AXIS1,
     PADDLE_OUTPUT_SLOT,
@@ -40,6 +41,7 @@ from minipaddle.static.quantization.op_types import (
 )
 from minipaddle.static.quantization.out_scale import _measured_outputs
 from minipaddle.static.quantization.transform import AddQuantDequantPass, QuantizationTransformPass
+from minipaddle.static.quantization.transform_v2 import AddQuantDequantPassV2, QuantizationTransformPassV2
 
 __all__ = ["PostTrainingQuantization"]
 
@@ -71,8 +73,11 @@ class PostTrainingQuantization:
         skip_tensor_list (list|None): ops reading these variables are not quantized.
         scale_dict (dict|None): thresholds by variable name, used instead of the calibrated ones.
         return_graph (bool): quantize() returns an IrGraph instead of the Program.
+        onnx_format (bool): as Paddle 2.6, quantize_linear / dequantize_linear pairs instead of the fake ops: the
+            V2 passes, QuantWeightPass (int8 weights) and AddQuantDequantForInferencePass (a pair on every
+            calibrated output), no threshold attributes.
 
-    round_type='adaround', bias_correction, onnx_format, optimize_model, is_use_cache_file / cache_dir,
+    round_type='adaround', bias_correction, optimize_model, is_use_cache_file / cache_dir,
     same_scale_tensor_list, deploy_backend and algo 'ptf' are Paddle's too; minipaddle raises NotImplementedError.
     """
 
@@ -107,7 +112,8 @@ class PostTrainingQuantization:
             raise ValueError(f"{who}: activation_bits and weight_bits must be the same, got {activation_bits} and "
                              f"{weight_bits}")  # fmt: skip
         unsupported = {"round_type='adaround'": round_type != "round", "bias_correction": bias_correction,
-                       "onnx_format": onnx_format, "optimize_model": optimize_model,
+                       "onnx_format with algo 'min_max'": onnx_format and algo == "min_max",
+                       "optimize_model": optimize_model,
                        "is_use_cache_file": is_use_cache_file, "same_scale_tensor_list": same_scale_tensor_list,
                        "deploy_backend": deploy_backend is not None}  # fmt: skip
         for what, given in unsupported.items():
@@ -125,6 +131,7 @@ class PostTrainingQuantization:
         self._bits = int(weight_bits)
         self._activation_quantize_type, self._weight_quantize_type = activation_quantize_type, weight_quantize_type
         self._freeze_model, self._return_graph = freeze_model, return_graph
+        self._onnx_format = bool(onnx_format)
         self._skip_tensor_list, self._scale_dict = skip_tensor_list, scale_dict
         types = list(SUPPORT_QUANTIZATION_OPS) if is_full_quantize else list(quantizable_op_type)
         self._weight_ops = [t for t in types if t in SUPPORT_WEIGHT_QUANTIZATION_OPS] if types else list(
@@ -262,7 +269,10 @@ class PostTrainingQuantization:
             while s <= 1.0:
                 scale = s * top
                 s += 0.02
-                qdq = np.round(np.clip(flat, 0.0, scale) / scale * bins) / bins * scale
+                if self._onnx_format:  # (Paddle's onnx_format measures the signed grid quantize_linear uses)
+                    qdq = np.clip(np.round(flat / scale * bins), -bins - 1, bins) / bins * scale
+                else:
+                    qdq = np.round(np.clip(flat, 0.0, scale) / scale * bins) / bins * scale
                 if self._algo == "mse":
                     loss = ((flat - qdq) ** 2).mean()
                 else:
@@ -296,17 +306,27 @@ class PostTrainingQuantization:
 
     def _update_program(self) -> None:
         graph = IrGraph(self._program, for_test=True)
-        QuantizationTransformPass(self._scope, None, weight_bits=self._bits, activation_bits=self._bits,
-                                  activation_quantize_type=self._activation_quantize_type,
-                                  weight_quantize_type=self._weight_quantize_type,
-                                  quantizable_op_type=self._weight_ops, is_test=True).apply(graph)  # fmt: skip
-        AddQuantDequantPass(self._scope, None, quantizable_op_type=self._act_ops, is_test=True).apply(graph)
+        transform, add = ((QuantizationTransformPassV2, AddQuantDequantPassV2) if self._onnx_format
+                          else (QuantizationTransformPass, AddQuantDequantPass))  # fmt: skip
+        transform(self._scope, None, weight_bits=self._bits, activation_bits=self._bits,
+                  activation_quantize_type=self._activation_quantize_type,
+                  weight_quantize_type=self._weight_quantize_type, quantizable_op_type=self._weight_ops,
+                  is_test=True).apply(graph)  # fmt: skip
+        add(self._scope, None, quantizable_op_type=self._act_ops, is_test=True).apply(graph)
         scales = self.thresholds if self._scale_dict is None else self._scale_dict
         for name, value in scales.items():
             for key in (f"{name}@scale", f"{name}.quant_dequant@scale"):
                 if key in self._scope.vars:  # (Paddle's set_variable_data: only variables that exist)
-                    self._scope.vars[key] = np.array([value], np.float32)
-        if self._freeze_model:
+                    value_ = np.array([value], np.float32)
+                    if self._onnx_format:  # (a per-channel scale [1, C] as the [C] its pairs declare, which is saved)
+                        value_ = value_.reshape(graph.var(key).shape)
+                    self._scope.vars[key] = value_
+        if self._onnx_format:  # (Paddle freezes the weights here whatever freeze_model says)
+            QuantWeightPass(self._scope).apply(graph)
+            AddQuantDequantForInferencePass(self._scope, quant_bits=self._bits,
+                                            quantizable_op_type=self._weight_ops + self._act_ops + self._observer_ops,
+                                            calibration_range_dict=scales).apply(graph)  # fmt: skip
+        elif self._freeze_model:
             QuantizationFreezePass(self._scope, None, weight_bits=self._bits, activation_bits=self._bits,
                                    weight_quantize_type=self._weight_quantize_type).apply(graph)  # fmt: skip
         self._program = graph.to_program()
@@ -329,7 +349,10 @@ class PostTrainingQuantization:
 
     def _save_output_threshold(self) -> None:
         """out_threshold and `{Slot}0_threshold` (algo min_max: out_min / out_max) on every quantizable and
-        observer op; quantization_type 'post_<algo>' on the quantizable ones."""
+        observer op; quantization_type 'post_<algo>' on the quantizable ones. onnx_format writes none: its
+        pairs hold the scales (Paddle keeps them in _calibration_scales)."""
+        if self._onnx_format:
+            return
         graph = IrGraph(self._program, for_test=True)
         const = graph.constant_names()
         kind = "post_" + (self._algo.lower() if self._algo in ("KL", "hist") else self._algo)

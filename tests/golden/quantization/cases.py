@@ -76,13 +76,13 @@ def _outputs(paddle, net, out, prefix):
     net.train()
 
 
-def qat20_trained(paddle, weight_type="channel_wise_abs_max", out=None):
+def qat20_trained(paddle, weight_type="channel_wise_abs_max", out=None, onnx_format=False):
     """(the ImperativeQuantAware LeNet after the 10 steps, its ImperativeQuantAware); records into `out`."""
     paddle.seed(SEED)
     net = paddle.vision.models.LeNet()
     _weights(paddle, net, SEED)
     quanter = paddle.quantization.ImperativeQuantAware(
-        weight_quantize_type=weight_type, activation_quantize_type="moving_average_abs_max"
+        weight_quantize_type=weight_type, activation_quantize_type="moving_average_abs_max", onnx_format=onnx_format
     )
     quanter.quantize(net)
     _train(paddle, net, STEPS, net.features[0]._layer._fake_quant_input, {} if out is None else out,
