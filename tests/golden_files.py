@@ -21,11 +21,12 @@ def read_arrays(path: Path) -> dict[str, np.ndarray]:
         return {k: data[k] for k in data.files}
 
 
-def load_cases(folder: str):
-    """tests/golden/<folder>/cases.py as a module: static-mode cases written once, run with either library."""
+def load_cases(folder: str, file: str = "cases.py"):
+    """tests/golden/<folder>/<file> as a module: cases written once, run with either library (the generator runs
+    them on paddle, the test on minipaddle)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location(f"{folder}_cases", GOLDEN_ROOT / folder / "cases.py")
+    spec = importlib.util.spec_from_file_location(f"{folder}_{Path(file).stem}", GOLDEN_ROOT / folder / file)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

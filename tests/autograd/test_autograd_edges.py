@@ -4,26 +4,15 @@ backward from a tensor that stops gradients does nothing, and paddle.grad gives 
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 import minipaddle as paddle
-from tests.golden_files import GOLDEN_ROOT, read_json
+from tests.golden_files import GOLDEN_ROOT, load_cases, read_json
 
 GOLDEN = read_json(GOLDEN_ROOT / "fidelity" / "autograd_edges.json")
 
 
-def _ours() -> dict:
-    spec = importlib.util.spec_from_file_location(
-        "autograd_edges_cases", GOLDEN_ROOT / "fidelity" / "autograd_edges_cases.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.run_all(paddle)
-
-
-OURS = _ours()
+OURS = load_cases("fidelity", "autograd_edges_cases.py").run_all(paddle)
 
 
 @pytest.mark.parametrize("case", sorted(GOLDEN))

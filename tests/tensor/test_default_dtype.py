@@ -3,27 +3,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
 
 import minipaddle as paddle
-from tests.golden_files import GOLDEN_ROOT, read_json
+from tests.golden_files import GOLDEN_ROOT, load_cases, read_json
 
 GOLDEN = read_json(GOLDEN_ROOT / "fidelity" / "default_dtype.json")
 
 
-def _ours() -> dict:
-    spec = importlib.util.spec_from_file_location(
-        "default_dtype_cases", GOLDEN_ROOT / "fidelity" / "default_dtype_cases.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.run_all(paddle)
-
-
-OURS = _ours()
+OURS = load_cases("fidelity", "default_dtype_cases.py").run_all(paddle)
 
 
 @pytest.mark.parametrize("case", sorted(GOLDEN))

@@ -3,26 +3,17 @@ into dlpack.json): round trips of every dtype and of a 0-d tensor, and the refus
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
 
 import minipaddle as paddle
 from minipaddle.utils.dlpack import from_dlpack, to_dlpack
-from tests.golden_files import GOLDEN_ROOT, read_json
+from tests.golden_files import GOLDEN_ROOT, load_cases, read_json
 
 GOLDEN = read_json(GOLDEN_ROOT / "fidelity" / "dlpack.json")
 
 
-def _ours() -> dict:
-    spec = importlib.util.spec_from_file_location("dlpack_cases", GOLDEN_ROOT / "fidelity" / "dlpack_cases.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.run_all(paddle)
-
-
-OURS = _ours()
+OURS = load_cases("fidelity", "dlpack_cases.py").run_all(paddle)
 
 
 @pytest.mark.parametrize("case", sorted(GOLDEN))
