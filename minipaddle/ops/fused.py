@@ -306,12 +306,11 @@ class MaxPoolInfer(OpDef):
         lowest = finfo(x.dtype).min if is_float(x.dtype) else np.iinfo(x.dtype).min
         out_sp = [out_size(d, k, s, 1, p, ceil_mode) for d, k, s, p in zip(sizes, kernel_size, strides, paddings)]
         best = pad_spatial(x, pads, lowest)
+        fresh = False  # whether `best` is an array of this call's own, to finish in place
         for axis, (k, s, o) in enumerate(zip(kernel_size, strides, out_sp), start=2):
             lead = (slice(None),) * axis
             views = [best[(*lead, slice(p, p + s * (o - 1) + 1, s))] for p in range(k)]  # p-th of every window
-            if axis == 2:  # the first pass starts from `lowest`
-                best, rest = np.fmax(views[0], lowest), views[1:]
-            elif k > 1:
+            if k > 1:
                 # The last pass of a 4-D pool writes channels-last memory (seen as NCHW through a transpose): a
                 # convolution after it reads its windows from [N, H, W, C] and so needs no transposing copy.
                 # LeNet at batch 64 (callgrind): the predictor step 19.5M instructions -> 18.8M (pool1 feeds conv2).
@@ -319,12 +318,14 @@ class MaxPoolInfer(OpDef):
                 if x.ndim == 4 and axis == 3:
                     n, c, oh = views[0].shape[:3]
                     out = np.empty((n, oh, o, c), views[0].dtype).transpose(0, 3, 1, 2)
-                best, rest = np.fmax(views[0], views[1], out=out), views[2:]
+                best, rest, fresh = np.fmax(views[0], views[1], out=out), views[2:], True
             else:
                 best, rest = views[0], []
             for v in rest:
                 np.fmax(best, v, out=best)
-        return best
+        # `lowest` comes in last, on the smallest array (it used to start the first pass, on twice as many numbers):
+        # fmax skips NaN in any order, so a window of NaN or of padding alone still ends at `lowest`.
+        return np.fmax(best, lowest, out=best if fresh else None)
 
     def grad(self, node, g):
         (x,) = node.inputs
