@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from minipaddle.core.op import OPS
+from minipaddle.ops import fused
 from minipaddle.ops.fused import conv2d_fusion_into
 
 KERNELS = [(3, 3), (1, 3), (3, 1), (2, 2), (1, 1)]
@@ -17,7 +18,9 @@ PADDINGS = [((0, 0), (0, 0)), ((1, 1), (1, 1)), ((2, 0), (0, 3)), ((4, 4), (5, 5
 
 @pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("paddings", PADDINGS)
-def test_unpadded_im2col_equals_conv2d(kernel, paddings):
+@pytest.mark.parametrize("unpadded_min", [0, 10**9])  # the unpadded im2col, and the padded copy below the size
+def test_unpadded_im2col_equals_conv2d(kernel, paddings, unpadded_min, monkeypatch):
+    monkeypatch.setattr(fused, "_UNPADDED_MIN", unpadded_min)
     rng = np.random.default_rng(0)
     x = rng.standard_normal((2, 3, 7, 6)).astype("float32")
     w = rng.standard_normal((4, 3, *kernel)).astype("float32")
