@@ -359,3 +359,23 @@ ATTR_TYPES = {
     "unstack": {"axis": "INT", "num": "INT"},
     "where_index": {},
 }
+
+# The attributes paddle 2.6 lets a Variable give (written as VAR or VARS), by op type.
+TENSOR_ATTRS = {
+    "arg_max": ["axis"],
+    "conv2d_transpose": ["output_size"],
+    "cumsum": ["axis"],
+    "depthwise_conv2d_transpose": ["output_size"],
+    "dropout": ["dropout_prob"],
+    "eye": ["num_columns", "num_rows"],
+    "fill_any_like": ["value"],
+    "pool2d": ["ksize"],
+    "reduce_max": ["dim"],
+    "reduce_mean": ["dim"],
+    "reduce_min": ["dim"],
+    "reduce_prod": ["dim"],
+    "reduce_sum": ["dim"],
+    "squeeze2": ["axes"],
+    "tile": ["repeat_times"],
+    "uniform_random": ["max", "min"],
+}
