@@ -35,6 +35,10 @@ def test_every_collective_on_two_ranks():
     run(workers.collectives)
 
 
+def test_destroy_process_group_frees_one_group_or_all():
+    run(workers.destroyed_groups)
+
+
 @pytest.mark.parametrize("how", ["raise", pytest.param("kill", marks=pytest.mark.slow)])
 def test_a_failing_rank_ends_every_rank_and_is_named(how):
     start = time.monotonic()

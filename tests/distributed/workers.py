@@ -17,6 +17,19 @@ import minipaddle.distributed as dist
 from minipaddle import nn
 
 
+def destroyed_groups() -> None:
+    """destroy_process_group: one group freed leaves the others working; with None the environment goes."""
+    dist.init_parallel_env()
+    g = dist.new_group([0, 1])
+    dist.destroy_process_group(g)
+    assert dist.get_group(g.id) is None and dist.is_initialized()
+    t = paddle.to_tensor([1.0 + dist.get_rank()])
+    dist.all_reduce(t)  # the default group still communicates
+    assert t.item() == 3.0
+    dist.destroy_process_group()
+    assert not dist.is_initialized() and dist.get_group(0) is None
+
+
 def collectives() -> None:
     dist.init_parallel_env()
     r, n = dist.get_rank(), dist.get_world_size()
