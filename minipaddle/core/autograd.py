@@ -75,12 +75,12 @@ def run_backward(
                 watch[(id(t._node), t._out_index)] = id(t)
 
     root_nodes = []
-    stopped = [t for t in roots if t.stop_gradient]
-    if stopped and len(stopped) == len(roots) and capture is None:
+    # (roots[0] first: in the common case it wants a gradient and nothing more is looked at, on every backward)
+    if capture is None and roots and roots[0].stop_gradient and all(t.stop_gradient for t in roots):
         # paddle 2.6 does nothing here (a loss computed under no_grad, or from inputs that all stop gradients), so
         # code written for it runs; a warning says why no .grad appears
         warnings.warn(
-            f"backward: tensor {stopped[0].name} has stop_gradient=True, so no gradient flows from it; set "
+            f"backward: tensor {roots[0].name} has stop_gradient=True, so no gradient flows from it; set "
             "stop_gradient=False on the inputs you want gradients for",
             UserWarning,
             stacklevel=3,
