@@ -106,10 +106,12 @@ def _w_runtime_set_value(op, var_of):
     return Steps(steps, temps)
 
 
-def _w_constant(name: str, value, dtype: np.dtype) -> tuple:
+def _w_constant(name: str, value, dtype: np.dtype, shape=(1,), **more_attrs) -> tuple:
+    """The fill_constant step making `name` (a bound or size known when the Program was built), as paddle 2.6.2
+    writes it; `more_attrs` are the ones some of its callers add (a size's force_cpu)."""
     number = DTYPE_NUMBERS[dtypes.from_numpy(dtype).name]
-    return ("fill_constant", {}, {"Out": [name]},
-            {"shape": [1], "dtype": number, "value": float(value), "str_value": str(value)})  # fmt: skip
+    attrs = {"shape": list(shape), "dtype": number, "value": float(value), "str_value": str(value), **more_attrs}
+    return "fill_constant", {}, {"Out": [name]}, attrs
 
 
 @writes("runtime_source")
@@ -171,9 +173,7 @@ def _size_inputs(template, sizes, out: str, var_of, kind: str) -> tuple[dict, di
             continue
         const = f"{out}@size{i}"
         temps[const] = Temp(known_shape, np.int32)
-        steps.append(("fill_constant", {}, {"Out": [const]},
-                      {"shape": known_shape, "dtype": DTYPE_NUMBERS["int32"], "value": float(t), "str_value": str(t),
-                       "force_cpu": True}))  # fmt: skip
+        steps.append(_w_constant(const, t, np.dtype(np.int32), known_shape, force_cpu=True))
         entries.append(const)
     values = [tensor_mark if t is None else int(t) for t in template]
     return {list_slot: entries}, {attr: values}, steps, temps
