@@ -36,17 +36,20 @@ class Tensor:
         "_out_index",
         "_version",
         "_view",
-        "_name",
-        "persistable",
-        "_hooks",
-        "_backward_hooks",
-        "_retain_grads",
         "__dict__",
         "__weakref__",
     )
 
     # numpy defers to our operators (x_numpy + tensor -> Tensor.__radd__) instead of broadcasting element-wise.
     __array_priority__ = 100
+
+    # What most tensors never change, as class-level defaults: a tensor that sets one keeps its own value in its
+    # __dict__, and the others pay nothing for it (a Tensor is made for every op's output).
+    _name = None  # named lazily (see `name`)
+    persistable = False
+    _hooks = None  # {key: hook(grad)} from register_hook on a leaf
+    _backward_hooks = None  # {key: hook()} called once the leaf's gradient is accumulated (autograd.py)
+    _retain_grads = False
 
     def __init__(self, data: np.ndarray, stop_gradient: bool = True, node=None, out_index: int = 0, version=None):
         self._data = data
@@ -56,11 +59,6 @@ class Tensor:
         self._out_index = out_index
         self._version = [0] if version is None else version
         self._view = None
-        self._name = None
-        self.persistable = False
-        self._hooks = None
-        self._backward_hooks = None  # {key: hook()} called once the leaf's gradient is accumulated (autograd.py)
-        self._retain_grads = False
 
     # ---- what the tensor is ----
 
@@ -201,6 +199,7 @@ class Parameter(Tensor):
         as paddle 2.6 names it: `copy.deepcopy(layer)` gives every parameter a fresh name."""
         new = Parameter(self._data.copy(), self.name + unique_name("_deepcopy"), self.trainable)
         memo[id(self)] = new
-        new.__dict__.update(copy.deepcopy(self.__dict__, memo))
-        new.persistable = self.persistable
+        # (not the name: the copy has its own; not the gradient hooks: they belong to the original's training)
+        own = {k: v for k, v in self.__dict__.items() if k not in ("_name", "_hooks", "_backward_hooks")}
+        new.__dict__.update(copy.deepcopy(own, memo))
         return new
