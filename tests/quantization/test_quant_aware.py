@@ -429,3 +429,27 @@ def test_residual_pass_on_its_own():
         AddQuantDequantForResidual(None, None)
     with pytest.raises(TypeError, match="IrGraph"):
         AddQuantDequantForResidual(scope, None).apply(train.to_program())
+
+
+def test_a_minimized_adam_program_keeps_its_optimizer_state():
+    """The rebuilt training Program updates the same Adam moments and learning rate (no new state), and trains."""
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            x = paddle.static.data("x", [-1, 4], "float32")
+            y = paddle.static.data("y", [-1, 3], "float32")
+            loss = paddle.mean((paddle.static.nn.fc(x, 3) - y) ** 2)
+            paddle.optimizer.Adam(0.05).minimize(loss)
+        scope, exe = paddle.static.Scope(), paddle.static.Executor()
+        exe.run(startup, scope=scope)
+        q = quant_aware(main, None, scope=scope)
+        state = lambda p: {n for op in p.global_block().ops if op.role == "optimize" for n in op.input_names()}  # noqa: E731
+        assert state(q.program) == state(main)
+        rng = np.random.default_rng(0)
+        data = {"x": rng.normal(size=(16, 4)).astype("float32")}
+        data["y"] = (data["x"] @ rng.normal(size=(4, 3))).astype("float32")
+        losses = [exe.run(q, feed=data, fetch_list=[loss.name], scope=scope)[0] for _ in range(10)]
+    finally:
+        paddle.disable_static()
+    assert losses[-1] < 0.7 * losses[0]
