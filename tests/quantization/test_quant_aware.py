@@ -453,3 +453,34 @@ def test_a_minimized_adam_program_keeps_its_optimizer_state():
     finally:
         paddle.disable_static()
     assert losses[-1] < 0.7 * losses[0]
+
+
+def test_the_converted_program_exports_to_onnx_and_runs_in_onnxruntime(tmp_path):
+    """convert's onnx_format Program saved with save_inference_model and exported: QuantizeLinear ->
+    DequantizeLinear on the conv / mul inputs and on the residual's shortcut, int8 weights with a DequantizeLinear
+    each, the observer pairs as Identity. onnxruntime equals the Program with its graph optimizations off and on
+    (on, it fuses no integer kernel, as no QuantizeLinear follows a conv: measured 5e-7, outputs up to 4.3)."""
+    onnx = pytest.importorskip("onnx")
+    from tests.quantization.test_ptq_onnx_format import run_onnxruntime
+
+    flow = flow_named("onnx")
+    prefix = str(tmp_path / "model")
+    x = np.random.default_rng(1).normal(size=(32, 1, 8, 8)).astype("float32")
+    paddle.enable_static()
+    try:
+        block = flow["converted"].global_block()
+        with paddle.static.scope_guard(flow["scope"]):
+            exe = paddle.static.Executor()
+            paddle.static.save_inference_model(prefix, [block.var("image")], [block.var(flow["logits"])], exe,
+                                               program=flow["converted"])  # fmt: skip
+            (want,) = exe.run(flow["converted"], feed={"image": x, "label": np.zeros((32, 1), np.int64)},
+                              fetch_list=[flow["logits"]])  # fmt: skip
+    finally:
+        paddle.disable_static()
+    path = paddle.onnx.export_model(prefix + ".pdmodel", prefix + ".pdiparams", str(tmp_path / "m.onnx"),
+                                    opset_version=13)  # fmt: skip
+    types = [n.op_type for n in onnx.load(path).graph.node]
+    assert types.count("QuantizeLinear") == 4  # image, relu(conv1) for conv2 and for the residual add, flatten
+    assert types.count("DequantizeLinear") == 4 + 3  # (and the three int8 weights)
+    for level in ("ORT_DISABLE_ALL", "ORT_ENABLE_ALL"):
+        np.testing.assert_allclose(run_onnxruntime(path, x, level), want, rtol=1e-5, atol=1e-5, err_msg=level)
