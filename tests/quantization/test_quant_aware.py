@@ -1,5 +1,6 @@
 """paddle.static.quantization.quant_aware / convert against paddle 2.6.2 (tests/golden/quantization/
-make_quant_aware_golden.py, same start weights and data) on a residual CNN, in both formats:
+make_quant_aware_golden.py, same start weights and data) on a residual CNN, in both formats and with
+is_full_quantize:
 - what quant_aware returns (a CompiledProgram for training, a Program for testing);
 - the training Program's forward ops (quant_aware takes the Program with SGD's backward and updates, as
   Paddle's users call it) and the test Program's ops: types, order, wiring, names, attributes; the residual add's
@@ -28,7 +29,8 @@ from tests.quantization.training_tolerance import STRICT_STEPS, assert_losses_fo
 G = np.load(GOLDEN / "quantization" / "quant_aware.npz")
 T = json.loads((GOLDEN / "quantization" / "quant_aware.json").read_text())
 STEPS = 4
-FLOWS = {"onnx": None, "legacy": {"onnx_format": False}}
+FLOWS = {"onnx": None, "legacy": {"onnx_format": False}, "full": {"is_full_quantize": True}}
+TRAINS_AS_PADDLE = ("onnx", "legacy")  # (see test_full_quantize_trains_below_the_max_pool_where_paddle_does_not)
 OBSERVER = "moving_average_abs_max_scale"
 ATTRS = ("bit_length", "quant_axis", "is_test", "moving_rate", "max_range", "quant_bits", "quantization_type",
          "only_observer")  # fmt: skip
@@ -77,7 +79,7 @@ def run_flow(config):
             out["stats"].append(statistics(out["train"], scope))
         out["trained"] = {n: scope.vars[n].copy() for n in names}
         (out["test_logits"],) = exe.run(out["test"], feed=feed(STEPS), fetch_list=[logits.name], scope=scope)
-        if config is None:
+        if config is None or config.get("onnx_format", True):
             out["converted"] = convert(out["test"], None, config, scope=scope)
         else:
             out["converted"], out["int8"] = convert(out["test"], None, config, scope=scope, save_int8=True)
@@ -244,11 +246,13 @@ def test_residual_add_reads_its_own_pair(flow):
 
 
 def test_training_steps_match_paddle(flow):
+    """Every step where paddle's backward is sound; with is_full_quantize only the first forward (see below)."""
     names = name_map(flow)
     assert_rows_equal(rows(flow["train"]), golden_rows(flow["name"], "train_forward"), names)
     prefix = f"{flow['name']}/step"
-    assert_losses_follow(flow["losses"], [G[f"{prefix}{s}/loss"] for s in range(STEPS)], "losses")
-    for step in range(STEPS):
+    steps = STEPS if flow["name"] in TRAINS_AS_PADDLE else 1
+    assert_losses_follow(flow["losses"][:steps], [G[f"{prefix}{s}/loss"] for s in range(steps)], "losses")
+    for step in range(steps):
         theirs = {k[len(f"{prefix}{step}/") :]: G[k] for k in G.files
                   if k.startswith(f"{prefix}{step}/") and not k.endswith("/loss")}  # fmt: skip
         mine = {}
@@ -261,9 +265,29 @@ def test_training_steps_match_paddle(flow):
                 np.testing.assert_allclose(mine[k], v, rtol=2e-5, err_msg=f"step {step}: {k}")
             else:
                 assert_trained_value_follows(mine[k], v, f"step {step}: {k}")
+    if steps < STEPS:
+        return
     for mine, theirs in zip(flow["params"], T["params"]):
         assert_trained_value_follows(flow["trained"][mine], G[f"{flow['name']}/trained/{theirs}"], mine)
     assert_trained_value_follows(flow["test_logits"], G[f"{flow['name']}/test/logits"], "test logits")
+
+
+def test_full_quantize_trains_below_the_max_pool_where_paddle_does_not():
+    """Paddle 2.6.2's bug, not copied: AddQuantDequantPassV2 points the grad ops of the ops it quantizes at the
+    dequantized variables, so with is_full_quantize pool2d_grad reads X = relu's output quantized with the pool's
+    input scale and Out = the pool's output quantized again with flatten's scale (checked in paddle's Program);
+    its max-position test X == Out fails almost everywhere, and nothing below the pool gets a gradient: paddle's
+    two convolutions end 4 steps exactly where they started. minipaddle's pairs pass gradients straight through,
+    so its convolutions train like the fc."""
+    flow = flow_named("full")
+    for mine, theirs in zip(flow["params"], T["params"]):
+        start, paddles = G[f"param/{theirs}"], G[f"full/trained/{theirs}"]
+        moved = np.abs(flow["trained"][mine] - start).max()
+        assert moved > 1e-3, mine
+        if theirs.startswith("conv2d"):
+            np.testing.assert_array_equal(paddles, start)
+        else:
+            assert np.abs(paddles - start).max() > 1e-3
 
 
 def test_converted_program_matches_paddle(flow):
@@ -273,6 +297,8 @@ def test_converted_program_matches_paddle(flow):
     names = name_map(flow)
     assert_rows_equal(rows(flow["test"]), golden_rows(flow["name"], "test"), names)
     assert_rows_equal(rows(flow["converted"]), golden_rows(flow["name"], "converted"), names)
+    if flow["name"] not in TRAINS_AS_PADDLE:  # (other trained weights: the ops alone)
+        return
     for mine, theirs in zip(flow["params"], T["params"]):
         got, want = flow["converted_weights"][mine], G[f"{flow['name']}/converted/{theirs}"]
         if mine.endswith(".w_0"):  # integer levels, of our own trained weights: within a level of paddle's

@@ -26,7 +26,10 @@ Training Programs: Paddle's passes rewire an existing backward (conv2d_grad read
 minipaddle builds its backward from the grad rules, so a Program that already holds `minimize`'s ops is taken
 apart: its forward ops are quantized, then the same optimizer's `minimize` appends backward and updates again
 (the pairs pass gradients straight through, so the gradients are Paddle's). Optimizer state and the learning
-rate keep their variables.
+rate keep their variables. One place where they are not: Paddle's AddQuantDequantPassV2 also points the grad ops
+of the ops it quantizes at dequantized variables, so with is_full_quantize its pool2d_grad compares the pool's
+input with its output quantized again at the next op's scale, finds no maximum, and the layers below a max pool
+get no gradient at all (tests/quantization/test_quant_aware.py); minipaddle's gradients stay straight-through.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ residual CNN (run with /work/paddle-venv/bin/python from the repository root).
 Two flows, each from the same start weights and data (quant_aware.npz):
 - "onnx": the default config (onnx_format True): quant_aware(train, for_test=False) on the Program that already
   has SGD's backward and updates, quant_aware(test, for_test=True), 4 training steps, convert(test).
-- "legacy": config {'onnx_format': False}, the same steps, then convert(test, save_int8=True).
+- "legacy": config {'onnx_format': False}, the same steps, then convert(test, save_int8=True);
+- "full": config {'is_full_quantize': True} (onnx_format): every op type the passes know.
 Writes quant_aware.json (per flow: the forward op list of the training Program, the test Program, the converted
 Programs; what quant_aware returns by default) and quant_aware.npz (per flow and step: the loss and every scale,
 state and accum, keyed by the op type, the variable it measures and the slot; the test and converted Programs'
@@ -23,7 +24,7 @@ from paddle.static.quantization import convert, quant_aware  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STEPS, BATCH = 4, 8
-FLOWS = {"onnx": None, "legacy": {"onnx_format": False}}
+FLOWS = {"onnx": None, "legacy": {"onnx_format": False}, "full": {"is_full_quantize": True}}
 ATTRS = ("bit_length", "quant_axis", "moving_rate", "is_test", "max_range", "quant_bits", "quantization_type",
          "with_quant_attr", "only_observer", "out_threshold")  # fmt: skip
 OBSERVING = ("quantize_linear", "fake_quantize_moving_average_abs_max", "moving_average_abs_max_scale",
@@ -157,7 +158,7 @@ def main():
             arrays[f"{flow}/trained/{p}"] = np.array(scope.find_var(p).get_tensor())
         feed = {"image": images[STEPS], "label": labels[STEPS]}
         (arrays[f"{flow}/test/logits"],) = exe.run(test, feed=feed, fetch_list=[logits.name], scope=scope)
-        if config is None:
+        if config is None or config.get("onnx_format", True):
             converted = convert(test, place, config, scope=scope)
         else:
             converted, int8 = convert(test, place, config, scope=scope, save_int8=True)
