@@ -510,3 +510,24 @@ def test_the_converted_program_exports_to_onnx_and_runs_in_onnxruntime(tmp_path)
     assert types.count("DequantizeLinear") == 4 + 3  # (and the three int8 weights)
     for level in ("ORT_DISABLE_ALL", "ORT_ENABLE_ALL"):
         np.testing.assert_allclose(run_onnxruntime(path, x, level), want, rtol=1e-5, atol=1e-5, err_msg=level)
+
+
+def test_not_quant_pattern_leaves_a_layer_in_float():
+    """Ops under a name scope holding one of the config's not_quant_pattern stay in float (and are marked so)."""
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        with paddle.static.program_guard(main, paddle.static.Program()):
+            x = paddle.static.data("x", [-1, 4], "float32")
+            with paddle.static.name_scope("head_keep_float"):
+                y = paddle.static.nn.fc(x, 3)
+            paddle.static.nn.fc(y, 2)
+    finally:
+        paddle.disable_static()
+    for config, quantized in ((None, 2), ({"not_quant_pattern": "keep_float"}, 1), ({"not_quant_pattern": ["x"]}, 2)):
+        q = quant_aware(main, None, config, scope=paddle.static.Scope(), for_test=True)
+        matmuls = [op for op in q.global_block().ops if op.type == "matmul"]
+        read_dequantized = [op for op in matmuls if all(".dequantized" in n for n in op.input_names())]
+        assert len(read_dequantized) == quantized, config
+        if quantized == 1:
+            assert matmuls[0].quant_attrs.get("skip_quant") is True

@@ -3,7 +3,7 @@ residual CNN (run with /work/paddle-venv/bin/python from the repository root).
 
     /work/paddle-venv/bin/python tests/golden/quantization/make_quant_aware_golden.py
 
-Two flows, each from the same start weights and data (quant_aware.npz):
+Three flows, each from the same start weights and data (quant_aware.npz):
 - "onnx": the default config (onnx_format True): quant_aware(train, for_test=False) on the Program that already
   has SGD's backward and updates, quant_aware(test, for_test=True), 4 training steps, convert(test).
 - "legacy": config {'onnx_format': False}, the same steps, then convert(test, save_int8=True);
