@@ -10,6 +10,10 @@ dequantize_linear reads; anything else that does not fit its variable is still r
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -101,3 +105,38 @@ def test_only_unit_dimensions_and_int8_weights_are_forgiven():
     with pytest.raises(ValueError, match=r"'w' is float32 in the program, but int8"):
         check(np.ones(4, np.int8))  # (w is read by a multiply, not by dequantize_linear: not a frozen weight)
     assert w.dtype == paddle.float32 and y.dtype == paddle.float32
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_saved_again_it_holds_the_declared_shapes_and_paddle_runs_it(fmt, tmp_path):
+    """minipaddle writes the loaded model back with every value as its variable declares it ([C], [1], int8
+    weights declared int8); it reads back the same, and paddle 2.6.2 (when installed) computes its own logits."""
+    from tests.quantization.test_saved_paddle import PADDLE_PYTHON, PADDLE_RUNS
+
+    out = str(tmp_path / "again")
+    paddle.enable_static()
+    try:
+        with paddle.static.scope_guard(paddle.static.Scope()):
+            exe = paddle.static.Executor()
+            program, feeds, fetches = paddle.static.load_inference_model(prefix(fmt), exe)
+            block = program.global_block()
+            paddle.static.save_inference_model(out, [block.var(n) for n in feeds], fetches, exe, program=program)
+        with paddle.static.scope_guard(paddle.static.Scope()):
+            program, feeds, fetches = paddle.static.load_inference_model(out, exe)
+            values = paddle.static.global_scope().vars
+            for v in program.list_vars():
+                if v.persistable and v.name in values:
+                    assert np.shape(values[v.name]) == tuple(v.shape) and values[v.name].dtype == v.dtype.np, v.name
+            (logits,) = exe.run(program, feed={feeds[0]: IMAGES}, fetch_list=fetches)
+    finally:
+        paddle.disable_static()
+    np.testing.assert_allclose(logits, S[f"{fmt}/logits"], rtol=1e-5, atol=1e-5)
+    if not os.path.exists(PADDLE_PYTHON):
+        return  # (the rest needs real Paddle)
+    np.save(tmp_path / "images.npy", IMAGES)
+    result = subprocess.run([PADDLE_PYTHON, "-c", PADDLE_RUNS, out, str(tmp_path / "images.npy")],
+                            capture_output=True, text=True, timeout=180, cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    ran = json.loads(result.stdout.strip().splitlines()[-1])
+    for way in ("static", "predictor"):
+        np.testing.assert_allclose(np.array(ran[way], np.float32), S[f"{fmt}/logits"], rtol=1e-5, atol=1e-5)
