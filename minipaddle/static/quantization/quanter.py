@@ -153,8 +153,9 @@ def _split_training(program: Program, who: str):
     if all(op.role == ROLE_FORWARD for op in block.ops):
         return program, None
     optimizers = list({id(o): o for _, o in program.lr_feeds}.values())
+    # append_backward starts from d(loss)/d(loss) = full_like(loss, 1): its first backward op names the loss
     seed = next((op for op in block.ops if op.role == ROLE_BACKWARD), None)
-    loss = seed.input_names()[0] if seed is not None and seed.input_names() else None
+    loss = seed.input_names()[0] if seed is not None and seed.type == "full_like" else None
     if len(optimizers) != 1 or loss not in block.vars:
         raise ValueError(
             f"{who}: the Program has backward/optimizer ops but not the ops of one optimizer's minimize(loss), "
