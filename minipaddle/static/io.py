@@ -130,12 +130,36 @@ def _values_of(variables, scope, fn: str) -> dict:
     return values
 
 
+def _same_but_unit_dims(declared: tuple, stored: tuple) -> bool:
+    """Whether two shapes hold the same values in the same order, differing only in dimensions of size 1."""
+    return all(s >= 0 for s in declared) and [d for d in declared if d != 1] == [d for d in stored if d != 1]
+
+
+def _int8_weight(var: Variable) -> bool:
+    """Whether `var` is a float variable that only dequantize_linear ops read (a weight frozen to int8 levels)."""
+    readers = [op for b in var.block.program.blocks for op in b.ops if var.name in op.input_names()]
+    return var.dtype.np.kind == "f" and bool(readers) and all(op.type == "dequantize_linear" for op in readers)
+
+
 def _check_value(var: Variable, value: np.ndarray, fn: str, source: str) -> np.ndarray:
-    """`value` for `var`: a ValueError when its shape or dtype does not fit the variable."""
+    """`value` for `var`: a ValueError when its shape or dtype does not fit the variable.
+
+    Paddle's load_combine keeps whatever shape a file holds, and Paddle's own writers store a few values shaped
+    otherwise than they declare them: PostTrainingQuantization(onnx_format=True) writes a per-channel weight scale
+    declared [C] as [1, C] and an output scale declared [1] as [] (it sets them from `np.array([value])`). A value
+    that differs from its variable only in dimensions of size 1 is taken with the declared shape, so the kernels
+    see what the Program says (and a file minipaddle writes back has the declared shape, which Paddle reads).
+    Likewise its QuantWeightPass stores int8 levels in a weight declared float32: a variable only
+    dequantize_linear ops read takes the int8 dtype of its file."""
     shape = tuple(var.shape)
+    if value.shape != shape and _same_but_unit_dims(shape, value.shape):
+        value = value.reshape(shape)
     if value.ndim != len(shape) or any(s not in (-1, d) for s, d in zip(shape, value.shape)):
         raise ValueError(f"{fn}: {var.name!r} has shape {list(shape)} in the program, but shape {list(value.shape)} "
                          f"in {source}")  # fmt: skip
+    if value.dtype == np.int8 and value.dtype != var.dtype.np and _int8_weight(var):
+        # (Paddle's QuantWeightPass stores a weight's int8 levels under the float variable it declared)
+        var._data = np.broadcast_to(np.zeros((), np.int8), var._data.shape)
     if value.dtype != var.dtype.np:
         raise ValueError(f"{fn}: {var.name!r} is {var.dtype.name} in the program, but {value.dtype} in {source}")
     return value

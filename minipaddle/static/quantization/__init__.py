@@ -15,6 +15,9 @@ onnx_format (quantize_linear / dequantize_linear): QuantizationTransformPassV2 a
 place of the first two (transform_v2.py); QuantWeightPass (onnx_format.py) freezes the weights to int8 and
 AddQuantDequantForInferencePass puts pairs on the outputs (convert(onnx_format=True)); ReplaceFakeQuantDequantPass
 turns fake quantize-dequantize ops into pairs.
+
+quant_aware(program, place, config) / convert(test_program, place, config) (quanter.py) run these passes in
+Paddle's order from one config dict; AddQuantDequantForResidual (residual.py) quantizes residual adds' shortcuts.
 """
 
 from minipaddle.static.quantization.freeze import ConvertToInt8Pass, QuantizationFreezePass, quant_tensor
@@ -26,13 +29,16 @@ from minipaddle.static.quantization.onnx_format import (
 )
 from minipaddle.static.quantization.out_scale import OutScaleForInferencePass, OutScaleForTrainingPass
 from minipaddle.static.quantization.post_training import PostTrainingQuantization
+from minipaddle.static.quantization.quanter import convert, quant_aware
+from minipaddle.static.quantization.residual import AddQuantDequantForResidual
 from minipaddle.static.quantization.transform import AddQuantDequantPass, QuantizationTransformPass
 from minipaddle.static.quantization.transform_v2 import AddQuantDequantPassV2, QuantizationTransformPassV2
 
 __all__ = [
-    "AddQuantDequantForInferencePass", "AddQuantDequantPass", "AddQuantDequantPassV2", "ConvertToInt8Pass", "IrGraph",
+    "AddQuantDequantForInferencePass", "AddQuantDequantForResidual", "AddQuantDequantPass", "AddQuantDequantPassV2",
+    "ConvertToInt8Pass", "IrGraph",
     "IrNode",
     "OutScaleForInferencePass", "OutScaleForTrainingPass", "PostTrainingQuantization", "QuantizationFreezePass",
     "QuantizationTransformPass", "QuantizationTransformPassV2", "QuantWeightPass", "ReplaceFakeQuantDequantPass",
-    "quant_tensor",
+    "convert", "quant_aware", "quant_tensor",
 ]  # fmt: skip

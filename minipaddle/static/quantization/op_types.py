@@ -87,6 +87,21 @@ SUPPORT_ACT_QUANTIZATION_OPS = (  # (the part of Paddle's list that minipaddle h
     "scale",
 )
 SUPPORT_QUANTIZATION_OPS = SUPPORT_WEIGHT_QUANTIZATION_OPS + SUPPORT_ACT_QUANTIZATION_OPS
+# Paddle's whole SUPPORT_ACT_QUANTIZATION_OP_DICT (quant_aware's config accepts these names; those minipaddle has
+# no op for match nothing in a minipaddle Program)
+PADDLE_ACT_QUANTIZATION_OPS = (
+    "mul", "matmul", "matmul_v2", "pool2d", "elementwise_add", "concat", "softmax", "argmax", "transpose", "equal",
+    "gather", "greater_equal", "greater_than", "less_equal", "less_than", "mean", "not_equal", "reshape", "reshape2",
+    "transpose2", "nearest_interp", "trilinear_interp", "slice", "squeeze", "elementwise_sub", "relu", "relu6",
+    "leaky_relu", "prelu", "tanh", "swish", "dropout", "batch_norm", "layer_norm", "sigmoid", "elementwise_mul",
+    "elementwise_pow", "hard_swish", "hard_sigmoid", "gru", "lstm", "pad2d", "pad3d", "flatten", "flatten2",
+    "unsqueeze2", "flatten_contiguous_range", "split", "squeeze2", "nearest_interp_v2", "bilinear_interp",
+    "bilinear_interp_v2", "fill_constant_batch_size_like", "arg_max", "abs", "assign", "cast", "clip", "box_coder",
+    "crop", "cumsum", "expand_v2", "fill_any_like", "fill_constant", "gelu", "instance_norm", "lookup_table",
+    "lookup_table_v2", "norm", "p_norm", "pow", "reduce_mean", "stack", "top_k_v2", "logical_and", "logical_not",
+    "meshgrid", "roi_align", "strided_slice", "where", "grid_sampler", "tile", "group_norm", "reduce_sum", "square",
+    "softplus", "shuffle_channel", "reduce_max", "scale",
+)  # fmt: skip
 
 # weights quantized per channel along axis 1 ([in, out] matrices, transposed convolutions); others along 0
 CHANNELWISE_AXIS1 = ("conv2d_transpose", "mul", "matmul", "matmul_v2")

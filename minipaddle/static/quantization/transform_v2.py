@@ -43,18 +43,20 @@ _SCALE_DEFAULT_VALUE = 0.001
 
 
 def insert_quant_dequant(graph, scope, op, name: str, *, bits: int, quant_axis: int, is_test: bool,
-                         moving_rate: float, start_scale=None) -> str:  # fmt: skip
+                         moving_rate: float, start_scale=None, var_name: str | None = None) -> str:  # fmt: skip
     """Put a quantize_linear -> dequantize_linear pair on `name` before `op` (Paddle's InsertQuantizeLinear);
     returns the dequantized variable's name. `start_scale` (a number) replaces the default 0.001 of a scale
-    per tensor (AddQuantDequantPassV2's scale_dict)."""
+    per tensor (AddQuantDequantPassV2's scale_dict); `var_name` names the new variables in place of `name`
+    (AddQuantDequantForResidual's `{name}.skip`, so a second pair on the same variable gets its own scale)."""
     x = graph.var(name)
     dt = x.dtype.np
+    stem = name if var_name is None else var_name
     if quant_axis >= 0:
         start = np.full(x.shape[quant_axis], _SCALE_DEFAULT_VALUE, dt)
     else:
         start = np.array([_SCALE_DEFAULT_VALUE if start_scale is None else start_scale], dt)
-    scale = graph.create_persistable(f"{name}@scale", start, scope, x).name
-    q = graph.create_var(f"{name}.quantized", x).name
+    scale = graph.create_persistable(f"{stem}@scale", start, scope, x).name
+    q = graph.create_var(f"{stem}.quantized", x).name
     dq = graph.create_var(f"{q}.dequantized", x).name
     zero_q = graph.create_persistable(f"{q}@zero_point", np.zeros(start.shape, np.int32), scope, x).name
     zero_dq = graph.create_persistable(f"{dq}@zero_point", np.zeros(start.shape, np.int32), scope, x).name
