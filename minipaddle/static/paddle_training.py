@@ -4,7 +4,8 @@ in minipaddle: static/pdmodel.py reads its forward ops and leaves out the backwa
 attributes) and `minimize` appends minipaddle's own backward and update ops for the loss Paddle's backward starts
 from. The optimizer state has Paddle's names (fc_0.w_0_moment1_0, learning_rate_0, ...), so paddle's `.pdopt`
 loads into it with static.load, and the learning rate is the loaded learning_rate_0 (the .pdmodel does not hold its
-value; an LRScheduler's steps are not rebuilt).
+value, nor a schedule: as in Paddle, `program.lr_scheduler = sched` with `sched._var_name = "learning_rate_0"` has
+the Executor set it from the scheduler before each run).
 
 The optimizer is built from Paddle's optimizer op by minipaddle/optimizer/from_paddle_ops.py (sgd, momentum,
 adam, adamw), a floor above, which installs it here.

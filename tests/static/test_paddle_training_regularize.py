@@ -17,6 +17,7 @@ import pytest
 
 import minipaddle as paddle
 from minipaddle.nn.clip import ClipGradBase
+from minipaddle.static.paddle_proto import ProgramDesc
 from tests.static.test_paddle_training_files import PADDLE_PYTHON, STEPS, _ops, fresh_scope  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("fresh_scope")  # each test in a scope of its own
@@ -204,4 +205,157 @@ def test_paddle_and_minipaddle_train_on_from_each_others_files_equal(static_mode
         exe = paddle.static.Executor()
         paddle.static.load(program, theirs, exe)
         again = [float(exe.run(program, feed=_feed(), fetch_list=[out["loss"]])[0]) for _ in range(STEPS)]
+    np.testing.assert_allclose(again, out["losses"], rtol=1e-6)
+
+
+# An LRScheduler in static mode: paddle 2.6.2 writes no op for it, only the persistable learning_rate_0 its
+# Executor sets from `program.lr_scheduler` (the scheduler naming it by `_var_name`) before each run.
+SCHEDULED = """
+sched = paddle.optimizer.lr.StepDecay(0.05, step_size=1, gamma=0.5)
+opt = paddle.optimizer.Momentum(sched, 0.9)
+"""
+
+
+def _scheduled_losses(program, loss: str, exe, sched) -> list:
+    """STEPS runs of `program`, the scheduler stepped after each (as a training loop does)."""
+    losses = []
+    for _ in range(STEPS):
+        losses.append(float(exe.run(program, feed=_feed(), fetch_list=[loss])[0]))
+        sched.step()
+    return losses
+
+
+def _scheduled(tmp_path) -> tuple:
+    """SCHEDULED trained a step, its scheduler stepped, saved, then trained STEPS more: (prefix, loss name, losses,
+    the main Program, the scheduler)."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+        scope = {"paddle": paddle, "w1": None, "b3": None}
+        exec(SCHEDULED, scope)
+        exec(NET, scope)
+        scope["opt"].minimize(scope["loss"])
+    loss, sched, exe = scope["loss"], scope["sched"], paddle.static.Executor()
+    exe.run(startup)
+    exe.run(main, feed=_feed(), fetch_list=[loss])
+    sched.step()
+    prefix = str(tmp_path / "scheduled")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        paddle.static.save(main, prefix)
+    np.savez(prefix + ".feed.npz", **_feed())
+    return prefix, loss.name, _scheduled_losses(main, loss.name, exe, sched), main, sched
+
+
+def _stepped_once():
+    sched = paddle.optimizer.lr.StepDecay(0.05, step_size=1, gamma=0.5)
+    sched.step()
+    return sched
+
+
+def test_a_scheduled_program_names_its_scheduler_and_saves_only_the_variable(static_mode, tmp_path):
+    prefix, _, losses, main, sched = _scheduled(tmp_path)
+    assert main.lr_scheduler is sched and sched._var_name == "learning_rate_0"  # Paddle's attributes
+    assert sched() == 0.05 * 0.5**4
+    desc = ProgramDesc.FromString(open(prefix + ".pdmodel", "rb").read())
+    (lr,) = [v for v in desc.blocks[0].vars if v.name == "learning_rate_0"]
+    assert lr.persistable and list(lr.type.lod_tensor.tensor.dims) == []
+    assert not any("learning_rate_0" in n for op in _ops(prefix) for v in op.outputs for n in v.arguments)
+    assert losses[0] > losses[1] > losses[2]
+
+
+def test_a_scheduler_set_on_a_read_program_drives_its_learning_rate(static_mode, tmp_path):
+    prefix, loss, losses, _, _ = _scheduled(tmp_path)
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        with pytest.warns(UserWarning, match="rebuilt them as minipaddle's own backward and Momentum"):
+            program = paddle.load(prefix + ".pdmodel")
+        exe = paddle.static.Executor()
+        paddle.static.load(program, prefix, exe)
+        sched = _stepped_once()
+        program.lr_scheduler, sched._var_name = sched, "learning_rate_0"  # as in paddle
+        again = _scheduled_losses(program, loss, exe, sched)
+        assert paddle.static.global_scope().vars["learning_rate_0"] == np.float32(0.05 * 0.5**3)  # the last run's
+    np.testing.assert_allclose(again, losses, rtol=1e-6)
+
+
+def test_a_program_lr_scheduler_without_its_variable_is_refused(static_mode, tmp_path):
+    prefix, loss, _, _, _ = _scheduled(tmp_path)
+    with pytest.warns(UserWarning, match="rebuilt them as"):
+        program = paddle.load(prefix + ".pdmodel")
+    exe = paddle.static.Executor()
+    paddle.static.load(program, prefix, exe)
+    program.lr_scheduler = _stepped_once()  # _var_name not set
+    with pytest.raises(ValueError, match="Executor.run: program.lr_scheduler must be an LRScheduler whose _var_name"):
+        exe.run(program, feed=_feed(), fetch_list=[loss])
+
+
+PADDLE_SCHEDULED = """
+import json, sys
+import numpy.random
+import numpy as np
+import paddle
+paddle.enable_static()
+paddle.seed(3)
+case, net, ours, loss_name, prefix = open(sys.argv[1]).read(), open(sys.argv[2]).read(), *sys.argv[3:]
+feed = dict(np.load(ours + ".feed.npz"))
+
+
+def three(program, loss, exe, sched):
+    losses = []
+    for _ in range(3):
+        losses.append(float(exe.run(program, feed=feed, fetch_list=[loss])[0]))
+        sched.step()
+    return losses
+
+
+# paddle trains on from minipaddle's files, its scheduler set on the Program
+program = paddle.static.Program.parse_from_string(open(ours + ".pdmodel", "rb").read())
+exe = paddle.static.Executor(paddle.CPUPlace())
+paddle.static.load(program, ours, exe)
+sched = paddle.optimizer.lr.StepDecay(0.05, step_size=1, gamma=0.5)
+sched.step()
+program.lr_scheduler, sched._var_name = sched, "learning_rate_0"
+on_ours = three(program, loss_name, exe, sched)
+# paddle's own: a step, the scheduler stepped, saved, 3 more
+main, startup = paddle.static.Program(), paddle.static.Program()
+with paddle.static.program_guard(main, startup):
+    scope = {"paddle": paddle, "w1": None, "b3": None}
+    exec(case, scope)
+    exec(net, scope)
+    scope["opt"].minimize(scope["loss"])
+loss, sched = scope["loss"], scope["sched"]
+exe = paddle.static.Executor(paddle.CPUPlace())
+exe.run(startup)
+exe.run(main, feed=feed, fetch_list=[loss])
+sched.step()
+paddle.static.save(main, prefix)
+ops = [op.type for op in main.global_block().ops if op.attr("op_role") == 2]
+print(json.dumps({"on_ours": on_ours, "loss": loss.name, "losses": three(main, loss, exe, sched),
+                  "var": sched._var_name, "ops": ops}))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(PADDLE_PYTHON), reason="real Paddle 2.6 is not installed here")
+def test_paddle_and_minipaddle_train_on_with_a_scheduler_from_each_others_files_equal(static_mode, tmp_path):
+    """The same StepDecay, set on the other's Program as program.lr_scheduler (paddle's Executor reads it, and
+    minipaddle's): paddle trains on from minipaddle's files with minipaddle's losses, and the other way round."""
+    prefix, loss, losses, _, _ = _scheduled(tmp_path)
+    (tmp_path / "case.py").write_text(SCHEDULED)
+    (tmp_path / "net.py").write_text(NET)
+    theirs = str(tmp_path / "paddle_scheduled")
+    args = [str(tmp_path / "case.py"), str(tmp_path / "net.py"), prefix, loss, theirs]
+    result = subprocess.run([PADDLE_PYTHON, "-c", PADDLE_SCHEDULED, *args], capture_output=True, text=True,
+                            timeout=300, cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = json.loads(result.stdout.strip().splitlines()[-1])
+    np.testing.assert_allclose(out["on_ours"], losses, rtol=1e-6, atol=1e-7)
+    assert out["var"] == "learning_rate_0" and out["ops"] == [t for t, _, _ in _updating(prefix)]
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        with pytest.warns(UserWarning, match="rebuilt them as"):
+            program = paddle.load(theirs + ".pdmodel")
+        exe = paddle.static.Executor()
+        paddle.static.load(program, theirs, exe)
+        sched = _stepped_once()
+        program.lr_scheduler, sched._var_name = sched, "learning_rate_0"
+        again = _scheduled_losses(program, out["loss"], exe, sched)
     np.testing.assert_allclose(again, out["losses"], rtol=1e-6)
