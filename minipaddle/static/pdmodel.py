@@ -919,6 +919,7 @@ def write_program_desc(program: Program) -> bytes:
             od.inputs.add(parameter=slot, arguments=inputs[slot])
         for slot in sorted(outputs):
             od.outputs.add(parameter=slot, arguments=outputs[slot])
-        for name, (typ, value) in sorted(attrs.items()):
+        # Paddle's defaults under ours, as for the forward ops: every attribute paddle gives the op (op_device, ...)
+        for name, (typ, value) in sorted({**op_defaults(kind)[0], **attrs}.items()):
             _set_typed_attr(od.attrs.add(), name, typ, value)
     return w.desc.SerializeToString()
