@@ -78,6 +78,8 @@ def rebuild_training(program, left_out: list, attrs_of) -> str | None:
     program.lr_feeds[:] = [(n, o) for n, o in program.lr_feeds if o is not optimizer]
     extras = [f"{clip[0]}({', '.join(map(str, clip[1]))})"] if clip else []
     extras += sorted({f"{kind}({coeff})" for kind, coeff in decays.values()})
+    if attrs_of(first).get("regularization_method") == "l2_decay":  # Momentum's own L2Decay (no ops of its own)
+        extras.append(f"L2Decay({attrs_of(first)['regularization_coeff']:.7g})")
     with_ = f" with {' and '.join(extras)}" if extras else ""
     return f"{type(optimizer).__name__}{with_} on loss {loss_name!r}, learning rate {lr[0]!r} (from static.load)"
 

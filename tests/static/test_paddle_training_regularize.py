@@ -136,6 +136,31 @@ def test_minipaddle_reads_the_clip_and_decay_back_and_trains_on_equal(static_mod
     np.testing.assert_allclose(again, losses, rtol=1e-6)
 
 
+def test_the_rebuilt_optimizer_says_its_clip_and_decay(static_mode, tmp_path):
+    prefix = _trained("value_l1_momentum", tmp_path)[0]
+    with pytest.warns(UserWarning, match=r"Momentum with ClipGradByValue\(0.01, -0.01\) and L1Decay\(0.01\) on"):
+        paddle.load(prefix + ".pdmodel")
+    prefix = _trained("l2_momentum", tmp_path)[0]
+    with pytest.warns(UserWarning, match=r"Momentum with L2Decay\(0.01\) on"):
+        paddle.load(prefix + ".pdmodel")
+
+
+def test_an_optimize_op_outside_the_rebuild_leaves_the_forward_only(static_mode, tmp_path):
+    """An update op the rebuild does not know (here an `increment`, as a step counter would be) must not be
+    dropped silently: the Program is read as its forward ops, and the user's minimize builds the training."""
+    prefix = _trained("global_l2_sgd", tmp_path)[0]
+    desc = ProgramDesc.FromString(open(prefix + ".pdmodel", "rb").read())
+    extra = desc.blocks[0].ops.add(type="increment")
+    extra.inputs.add(parameter="X", arguments=["learning_rate_0"])
+    extra.outputs.add(parameter="Out", arguments=["learning_rate_0"])
+    extra.attrs.add(name="op_role", type=0, i=2)  # AttrType INT: Optimize
+    extra.attrs.add(name="step", type=1, f=1.0)  # FLOAT
+    open(prefix + ".pdmodel", "wb").write(desc.SerializeToString())
+    with pytest.warns(UserWarning, match="minipaddle reads the forward ops; optimizer.minimize builds"):
+        program = paddle.load(prefix + ".pdmodel")
+    assert {op.role for op in program.global_block().ops} == {"forward"}
+
+
 def test_a_clip_outside_paddles_keeps_the_json_program(static_mode, tmp_path):
     class Halve(ClipGradBase):  # a user's own clip: no Paddle op computes it
         def _dygraph_clip(self, params_grads):
