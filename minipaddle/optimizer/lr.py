@@ -79,6 +79,7 @@ class LRScheduler:
         self.last_lr = float(learning_rate)
         self.last_epoch = last_epoch
         self.verbose = verbose
+        self._var_name = None  # in static mode: the learning-rate variable it sets (program.lr_scheduler)
         self.step()
 
     def __call__(self) -> float:
@@ -413,6 +414,7 @@ class ReduceOnPlateau(LRScheduler):
         self.last_lr = float(learning_rate)
         self.last_epoch = 0
         self.verbose = verbose
+        self._var_name = None  # in static mode: the learning-rate variable it sets (program.lr_scheduler)
 
     def state_keys(self) -> None:
         self.keys = ["cooldown_counter", "best", "num_bad_epochs", "last_epoch", "last_lr"]

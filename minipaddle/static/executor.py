@@ -201,7 +201,7 @@ class Executor:
         scope = global_scope() if scope is None else scope
         block = program.global_block()
 
-        if program.lr_feeds:  # optimizers' learning rates (an LRScheduler may have stepped since the last run)
+        if program.lr_feeds or hasattr(program, "lr_scheduler"):  # learning rates (a schedule may have stepped)
             refresh_learning_rates(program, scope)
         env = dict(scope.vars)
         for name, value in feed.items():

@@ -5,7 +5,9 @@ in static mode they append ops whose outputs are written back into the parameter
 things differ, and live here:
 - accumulators (Adam's moments, ...) are persistable Variables, set to their start values by the startup Program;
 - the learning rate is a persistable Variable that the Executor sets from the optimizer before each run, so an
-  LRScheduler stepped between runs takes effect (as Paddle's static mode does);
+  LRScheduler stepped between runs takes effect (as Paddle's static mode does); as in Paddle, the Program names
+  the scheduler (`program.lr_scheduler`) and the scheduler its variable (`_var_name`), which is how a Program read
+  from a file gets its schedule back (the file holds the variable, not the schedule);
 - minimize runs `append_backward` first (in dynamic mode the user has called `loss.backward()`).
 """
 
@@ -39,6 +41,9 @@ def learning_rate(optimizer, dtype) -> Variable:
             return program.global_block().var(name)
     v = declare_persistable(unique_name("learning_rate"), np.asarray(optimizer.get_lr(), dtype=dtype.np))
     feeds.append((v.name, optimizer))
+    schedule = optimizer._learning_rate
+    if not isinstance(schedule, float):  # an LRScheduler: Paddle's attributes, which user code reads and sets
+        program.lr_scheduler, schedule._var_name = schedule, v.name
     return v
 
 
@@ -55,8 +60,19 @@ def minimize(optimizer, loss, parameters=None, no_grad_set=None) -> tuple:
 
 
 def refresh_learning_rates(program, scope) -> None:
-    """Executor: write each optimizer's current learning rate into its Variable before running `program`."""
-    for name, optimizer in program.lr_feeds:
+    """Executor: write each optimizer's current learning rate into its Variable before running `program`, and
+    the value of the Program's `lr_scheduler` (as Paddle's Executor does: the one way to drive the learning rate
+    of a training Program read from a file) into the variable the scheduler names."""
+    rates = [(name, optimizer.get_lr()) for name, optimizer in program.lr_feeds]
+    schedule = getattr(program, "lr_scheduler", None)
+    if schedule is not None:
+        name = getattr(schedule, "_var_name", None)
+        if not callable(schedule) or name not in program.global_block().vars:
+            raise ValueError(f"Executor.run: program.lr_scheduler must be an LRScheduler whose _var_name is the "
+                             f"Program's learning-rate variable (e.g. 'learning_rate_0'), got "
+                             f"{type(schedule).__name__} with _var_name {name!r}")  # fmt: skip
+        rates.append((name, schedule()))
+    for name, value in rates:
         current = scope.vars.get(name)
         dtype = current.dtype if current is not None else np.float32
-        scope.vars[name] = np.asarray(optimizer.get_lr(), dtype=dtype)
+        scope.vars[name] = np.asarray(value, dtype=dtype)

@@ -10,8 +10,8 @@ so the translation is by pattern, per parameter:
     ema, ema_square, adam_param, scale, scale        -> adam, or adamw when the optimizer is AdamW
                                                         (beta1 = ema's decay, beta2 = ema_square's, epsilon, coeff)
 
-Any other update op (gradient clipping, a regularizer's op, an op of another optimizer) gives NotImplementedError
-naming it: the caller then keeps minipaddle's JSON program.
+The gradient clip's and weight decay's ops come before, written by static/paddle_clip_ops.py. Any other update op
+(an op of another optimizer) gives NotImplementedError naming it: the caller then keeps minipaddle's JSON program.
 """
 
 from __future__ import annotations

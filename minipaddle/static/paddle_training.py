@@ -4,7 +4,8 @@ in minipaddle: static/pdmodel.py reads its forward ops and leaves out the backwa
 attributes) and `minimize` appends minipaddle's own backward and update ops for the loss Paddle's backward starts
 from. The optimizer state has Paddle's names (fc_0.w_0_moment1_0, learning_rate_0, ...), so paddle's `.pdopt`
 loads into it with static.load, and the learning rate is the loaded learning_rate_0 (the .pdmodel does not hold its
-value; an LRScheduler's steps are not rebuilt).
+value, nor a schedule: as in Paddle, `program.lr_scheduler = sched` with `sched._var_name = "learning_rate_0"` has
+the Executor set it from the scheduler before each run).
 
 The optimizer is built from Paddle's optimizer op by minipaddle/optimizer/from_paddle_ops.py (sgd, momentum,
 adam, adamw), a floor above, which installs it here.
@@ -16,10 +17,12 @@ import itertools
 import re
 
 from minipaddle.core.state import STATE, name_guard
+from minipaddle.static.paddle_clip_ops import CLIP_AND_DECAY_OPS, clip_and_decay_of
 
 __all__ = ["rebuild_training", "count_past", "count_past_taken_names"]
 
 _LOSS_GRAD = 0x101  # Paddle's OpRole Backward | Loss: the fill_constant of d(loss)/d(loss) = 1
+_OPTIMIZERS = ("sgd", "momentum", "adam", "adamw")
 
 
 def _optimizers_not_loaded(kind: str, attrs: dict):
@@ -40,12 +43,18 @@ def install_optimizers(fn) -> None:
 
 def rebuild_training(program, left_out: list, attrs_of) -> str | None:
     """Append minipaddle's backward and optimizer to `program` (being read, in its program_guard) for the Paddle
-    ops `left_out` (op descs), when they hold one loss and one kind of the optimizer ops above. Returns what was
-    built, to tell the user, or None (the Program then holds its forward ops only)."""
+    ops `left_out` (op descs), when they hold one loss and one kind of the optimizer ops above, and besides those
+    only the ops of a gradient clip and weight decay (static/paddle_clip_ops.py). Returns what was built, to tell
+    the user, or None (the Program then holds its forward ops only)."""
     losses = [o for o in left_out if o.type == "fill_constant" and attrs_of(o).get("op_role") == _LOSS_GRAD]
-    kinds = {o.type for o in left_out if attrs_of(o).get("op_role", 0) & 0x2 and o.type in
-             ("sgd", "momentum", "adam", "adamw")}  # fmt: skip
-    if len(losses) != 1 or len(kinds) != 1:
+    updating = [o for o in left_out if attrs_of(o).get("op_role", 0) & 0x2]
+    kinds = {o.type for o in updating if o.type in _OPTIMIZERS}
+    if len(losses) != 1 or len(kinds) != 1 or any(o.type not in {*_OPTIMIZERS, *CLIP_AND_DECAY_OPS} for o in updating):
+        return None
+    slots_of = lambda o, which: {v.parameter: list(v.arguments) for v in getattr(o, which)}  # noqa: E731
+    try:
+        clip, decays = clip_and_decay_of(updating, attrs_of, slots_of)
+    except ValueError:  # clipped in a way minipaddle's clips do not: the forward ops only
         return None
     (out,) = [list(v.arguments) for v in losses[0].outputs if v.parameter == "Out"]
     loss_name = out[0].removesuffix("@GRAD")
@@ -56,7 +65,9 @@ def rebuild_training(program, left_out: list, attrs_of) -> str | None:
     (lr,) = [list(v.arguments) for v in first.inputs if v.parameter == "LearningRate"]
     if not lr or lr[0] not in program.global_block().vars:
         return None
-    optimizer = optimizer_from_paddle_op(kind, attrs_of(first))
+    gb = program.global_block()
+    params = [gb.vars[n] for o in updating if o.type == kind for n in slots_of(o, "inputs")["Param"] if n in gb.vars]
+    optimizer = optimizer_from_paddle_op(kind, attrs_of(first), clip, decays, params)
     # The update ops read Paddle's learning-rate variable, whose value is in the .pdopt (not in the .pdmodel): it
     # is registered as this optimizer's before minimize, which then uses it, and taken out of the variables the
     # Executor refreshes from optimizer.get_lr() after, so the loaded value stays.
@@ -65,7 +76,12 @@ def rebuild_training(program, left_out: list, attrs_of) -> str | None:
         count_past_taken_names(program, with_state=False)
         optimizer.minimize(program.global_block().var(loss_name))
     program.lr_feeds[:] = [(n, o) for n, o in program.lr_feeds if o is not optimizer]
-    return f"{type(optimizer).__name__} on loss {loss_name!r}, learning rate {lr[0]!r} (from static.load)"
+    extras = [f"{clip[0]}({', '.join(map(str, clip[1]))})"] if clip else []
+    extras += sorted({f"{kind}({coeff})" for kind, coeff in decays.values()})
+    if attrs_of(first).get("regularization_method") == "l2_decay":  # Momentum's own L2Decay (no ops of its own)
+        extras.append(f"L2Decay({attrs_of(first)['regularization_coeff']:.7g})")
+    with_ = f" with {' and '.join(extras)}" if extras else ""
+    return f"{type(optimizer).__name__}{with_} on loss {loss_name!r}, learning rate {lr[0]!r} (from static.load)"
 
 
 _NUMBERED = re.compile(r"^(.*)_(\d+)(?:\.tmp_\d+)?$")  # what unique_name makes: prefix_N, prefix_N.tmp_K

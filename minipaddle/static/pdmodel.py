@@ -36,6 +36,7 @@ from minipaddle.static import (  # noqa: F401 (they fill the tables)
     paddle_runtime_shapes,
 )
 from minipaddle.static.builder import enable_static
+from minipaddle.static.paddle_clip_ops import paddle_grad_edits
 from minipaddle.static.paddle_grad_ops import append_paddle_backward
 from minipaddle.static.paddle_op_defaults import op_defaults
 from minipaddle.static.paddle_op_versions import OP_VERSIONS
@@ -869,7 +870,8 @@ def write_program_desc(program: Program) -> bytes:
 
     A training Program (one that holds minipaddle's backward and update ops) is written as Paddle's: its forward
     ops, then the `*_grad` ops Paddle's append_backward generates for them (static/paddle_grad_ops.py), then one
-    sgd/momentum/adam/adamw op per parameter (static/paddle_optimizer_ops.py), so paddle 2.6 trains on from it.
+    sgd/momentum/adam/adamw op per parameter (static/paddle_optimizer_ops.py), after Paddle's ops of the gradient
+    clip and weight decay (static/paddle_clip_ops.py), so paddle 2.6 trains on from it.
 
     A NotImplementedError names a minipaddle op outside the translation table, a forward op without a Paddle grad
     op, or an update op that is not one of those four optimizers'.
@@ -890,8 +892,10 @@ def write_program_desc(program: Program) -> bytes:
     # what the forward ops read (a max pool's indices only minipaddle's backward reads: pool2d then, as Paddle's)
     w.read = {n for op in forward for ns in op.inputs.values() for n in ns} | {seed.inputs["x"][0]}
     w.write_ops(forward)
-    updates = paddle_optimizer_ops([op for op in ops if op.role == ROLE_OPTIMIZE],
-                                   any(type(o).__name__ == "AdamW" for _, o in program.lr_feeds))  # fmt: skip
+    # the gradients' clip and weight decay as Paddle's ops, then the update ops reading what those leave
+    edits, update_ops, new_vars = paddle_grad_edits([op for op in ops if op.role == ROLE_OPTIMIZE],
+                                                    program.global_block().vars.get)  # fmt: skip
+    updates = paddle_optimizer_ops(update_ops, any(type(o).__name__ == "AdamW" for _, o in program.lr_feeds))
     loss = w.variables[seed.inputs["x"][0]]
     by_name = {vd.name: vd for vd in w.block.vars}
 
@@ -907,12 +911,15 @@ def write_program_desc(program: Program) -> bytes:
 
     params = [inputs["Param"][0] for _, inputs, _, _ in updates]
     append_paddle_backward(w.block, loss.name, loss.shape, DTYPE_NUMBERS[loss.dtype.name], params, declare_grad)
-    for kind, inputs, outputs, attrs in updates:
+    for name, (shape, dtype) in new_vars.items():
+        _var_desc(w.block, name, shape, dtype)
+    for kind, inputs, outputs, attrs in edits + updates:
         od = w.block.ops.add(type=kind)
         for slot in sorted(inputs):
             od.inputs.add(parameter=slot, arguments=inputs[slot])
         for slot in sorted(outputs):
             od.outputs.add(parameter=slot, arguments=outputs[slot])
-        for name, (typ, value) in sorted(attrs.items()):
+        # Paddle's defaults under ours, as for the forward ops: every attribute paddle gives the op (op_device, ...)
+        for name, (typ, value) in sorted({**op_defaults(kind)[0], **attrs}.items()):
             _set_typed_attr(od.attrs.add(), name, typ, value)
     return w.desc.SerializeToString()

@@ -350,6 +350,8 @@ class Program:
         new.blocks = []
         new.random_seed = self.random_seed
         new.lr_feeds = list(self.lr_feeds)
+        if hasattr(self, "lr_scheduler"):  # set by an optimizer with an LRScheduler, or by the user (as in Paddle)
+            new.lr_scheduler = self.lr_scheduler
         for b in self.blocks:
             nb = Block(new, b.idx, b.parent_idx)
             for name, v in b.vars.items():
