@@ -168,6 +168,7 @@ class Reducer:
         self.arrays = [None] * len(self.buckets)  # their numpy arrays (the views' storage)
         self.sizes = [len(bucket) for bucket in self.buckets]
         self.start_attrs = {"ring_id": self.ring, "use_calc_stream": False}
+        self.sync_attrs = {"ring_id": self.ring}
         self.active = False
         for p in params:
             p._register_backward_hook(functools.partial(self.on_ready, id(p)))
@@ -246,8 +247,8 @@ class Reducer:
         for p, view, array in zip(self.buckets[b], views, arrays):
             if p._grad is not view or view._data is not array:  # (GradScaler's unscale rebinds a .grad's storage)
                 _adopt(p, view, array)
-        with no_grad():
-            apply_inplace(AllReduceSum, flat, (flat,), self.start_attrs)
+        # (no no_grad needed: the buffer is a leaf that stops gradients, so the door records nothing for it)
+        apply_inplace(AllReduceSum, flat, (flat,), self.start_attrs)
         self.started.append((b, self.comm.in_flight[-1] if self.comm is not None else None))
 
     def _flat(self, b: int) -> tuple[Tensor, list, list]:
@@ -267,8 +268,7 @@ class Reducer:
     def _finish(self) -> None:
         """Every bucket has started: wait for all, then divide each bucket's buffer (the `.grad`s) by the ranks."""
         last = self.flats[self.started[-1][0]]
-        with no_grad():
-            apply_inplace(SyncCommStream, last, (last,), {"ring_id": self.ring})
+        apply_inplace(SyncCommStream, last, (last,), self.sync_attrs)
         for b, flight in self.started:
             flat = self.flats[b]
             buf = flat._data

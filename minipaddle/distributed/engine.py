@@ -79,6 +79,7 @@ class Communicator:
         self.nranks = comm.Get_size()
         self.calls = 0  # collectives started on this communicator (their sequence number)
         self.in_flight: list[InFlight] = []  # non-blocking all-reduces started and not yet waited for
+        self.timeout = collective_timeout()  # read once, when the communicator is made (init_parallel_env, new_group)
         self._signatures: dict[tuple, np.ndarray] = {}  # the signature of each kind of call made, without its number
 
     # ---- agreeing on the call ------------------------------------------------------------------------------
@@ -118,10 +119,10 @@ class Communicator:
     def _wait(self, request, what: str) -> None:
         """Wait for a non-blocking request until it completes or the deadline passes (spinning, then sleeping
         between tests: see Spin)."""
-        deadline = time.monotonic() + collective_timeout()
+        deadline = time.monotonic() + self.timeout
         if not _poll(request.Test, deadline):
             raise RuntimeError(
-                f"{what}: rank {self.ranks[self.rank]} waited {collective_timeout():g} s (collective "
+                f"{what}: rank {self.ranks[self.rank]} waited {self.timeout:g} s (collective "
                 f"#{self.calls}) but not every rank of the group {self.ranks} joined. A rank may be calling "
                 f"a different collective, or none (it finished or is stuck); every rank must call the same "
                 f"collectives in the same order. ({_TIMEOUT_ENV} sets the timeout.)"
@@ -158,11 +159,11 @@ class Communicator:
     def wait_all(self) -> None:
         """Wait, within the collective timeout, for every all-reduce started with `start_allreduce`."""
         flights, self.in_flight = self.in_flight, []
-        deadline = time.monotonic() + collective_timeout()
+        deadline = time.monotonic() + self.timeout
         for flight in flights:
             if not _poll(flight.test, deadline):
                 raise RuntimeError(
-                    f"{flight.what}: rank {self.ranks[self.rank]} waited {collective_timeout():g} s for a "
+                    f"{flight.what}: rank {self.ranks[self.rank]} waited {self.timeout:g} s for a "
                     f"non-blocking all-reduce (collective #{flight.number}) but not every rank of the group "
                     f"{self.ranks} joined ({_TIMEOUT_ENV} sets the timeout)."
                 )
