@@ -8,6 +8,9 @@ Each rank is a process started by `paddle.distributed.spawn` (through mpiexec) w
 - communication = (two ranks - local only) / local only: what averaging the gradients adds to a step;
 - throughput    = samples per second of the two ranks / samples per second of one rank.
 
+- waited:       each rank's time per step from arriving at a bucket's all-reduce to the other rank arriving (the
+                agreement on the call, before any data moves): the ranks' skew, which a synced step pays and
+                no_sync does not; the rest of `communication` is moving data and the reducer's bookkeeping;
 - overlap:      from a recorded timeline of a few steps: how long the buckets' all-reduces were in flight per
                 step, and how much of that backward still had to wait at its end (`c_sync_comm_stream`): the
                 rest was hidden behind the backward of earlier layers. `--bucket-mb 0.01` makes buckets smaller
@@ -91,6 +94,7 @@ def measure(out_path: str, steps: int, repeats: int, bucket_mb: float = 0.0) -> 
         everyone = []
         dist.all_gather_object(everyone, result)
         result = {k: max(r[k] for r in everyone) for k in result}  # a step lasts as long as its slowest rank
+        result["skew_by_rank"] = [r["skew"] for r in everyone]
     if rank == 0:
         Path(out_path).write_text(json.dumps(result))
 
@@ -103,13 +107,21 @@ def _overlap(step, steps: int) -> dict:
         for _ in range(steps):
             step()
     flight = sum(s["end"] - s["start"] for s in rec.spans if s["kind"] == "allreduce")
+    # from arriving at a bucket's all-reduce to every rank being there (its agreement done): waiting for the other
+    skew = sum(s["end"] - s["start"] for s in rec.spans if s["kind"] == "wait")
     waits = [s["end"] - s["start"] for s in rec.spans if s["name"] == "c_sync_comm_stream"]
     buckets = sum(1 for s in rec.spans if s["kind"] == "allreduce") / steps
     # ops through the door per synced step: a figure the machine's load cannot move (all-reduce spans are not ops)
-    door_ops = sum(1 for s in rec.spans if s["kind"] != "allreduce") / steps
+    door_ops = sum(1 for s in rec.spans if s["kind"] not in ("allreduce", "wait")) / steps
     # without a c_sync_comm_stream (a blocking reducer) every all-reduce is waited for in full
     waited = (sum(waits) if waits else flight) / steps
-    return {"in_flight": flight / steps, "waited": waited, "buckets": buckets, "door_ops": door_ops}
+    return {
+        "in_flight": flight / steps,
+        "waited": waited,
+        "buckets": buckets,
+        "door_ops": door_ops,
+        "skew": skew / steps,
+    }
 
 
 def _run_ranks(nprocs: int, steps: int, repeats: int, bucket_mb: float = 0.0) -> dict:
@@ -145,6 +157,11 @@ def run(steps: int = 10, repeats: int = 5, bucket_mb: float = 0.0) -> dict:
     print(f"  two ranks (no_sync)   {two['local'] * 1e3:8.2f} ms/step")
     print(f"  all-reduce            {two['buckets']:.0f} buckets, in flight {two['in_flight'] * 1e3:.2f} ms/step, "
           f"backward waited {two['waited'] * 1e3:.2f} ms/step for them")  # fmt: skip
+    skews = two["skew_by_rank"]
+    waits = ", ".join(f"rank {r} {w * 1e3:.2f}" for r, w in enumerate(skews))
+    print(f"  waited for the other  {waits} ms/step (arrived at a bucket's all-reduce before the other rank)")
+    beyond = (two["synced"] - two["local"] - sum(skews) / len(skews)) / two["local"]
+    print(f"  communication less the mean wait for the other rank: {beyond * 100:+.1f}% (moving data and bookkeeping)")
     print(f"  door ops per step     {two['door_ops']:.0f} (synced, the larger rank's; does not depend on the load)")
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"  load average          {load} (1, 5, 15 min; above the core count the timings are unreliable)")

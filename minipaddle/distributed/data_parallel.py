@@ -4,12 +4,13 @@ At construction rank 0's parameters and buffers are broadcast, so every rank sta
 trainable parameters are dealt into buckets in reverse order (gradients arrive last layer first): the first
 bucket holds `last_comm_buffer_size` MB, the others `comm_buffer_size` MB, as Paddle's EagerReducer. A backward
 hook on every parameter (core/autograd.py calls it as soon as that gradient is final, while backward goes on)
-tells the reducer that its gradient is ready; once every gradient of a bucket is there, the bucket is flattened
-into one buffer and its all-reduce is started without waiting (one `c_allreduce_sum` through the door, an MPI
-Iallreduce), so communication overlaps the backward of the earlier layers. After the last bucket has started
-the reducer waits for them all (`c_sync_comm_stream`), divides by the number of ranks and writes the averages
-back. Buckets are started in bucket order on every rank, so ranks whose gradients arrive in different orders
-still make the same collectives.
+tells the reducer that its gradient is ready. Each bucket has one flat buffer, and each parameter's `.grad` is a
+view into it (as Paddle's fused buffers), so backward accumulates the gradients where they are all-reduced; once
+every gradient of a bucket is there, its all-reduce is started without waiting (one `c_allreduce_sum` through the
+door, an MPI Iallreduce), so communication overlaps the backward of the earlier layers. After the last bucket has
+started the reducer waits for them all (`c_sync_comm_stream`) and divides each buffer by the number of ranks in
+place: the `.grad`s are the averages, with no copy in or out. Buckets are started in bucket order on every rank,
+so ranks whose gradients arrive in different orders still make the same collectives.
 
 MPI moves a non-blocking all-reduce forward only inside MPI calls (MPICH has no progress thread by default), so
 every ready gradient tests the started ones once; `viz.plot_timeline` shows each bucket from its start to the
@@ -19,6 +20,7 @@ moment a test found it complete.
 from __future__ import annotations
 
 import contextlib
+import functools
 import warnings
 
 import numpy as np
@@ -141,12 +143,16 @@ def _recording() -> bool:
 class Reducer:
     """Averages the gradients of `params` over the ranks of `group`, bucket by bucket, while backward runs.
 
-    Each parameter's backward hook (`Tensor._register_backward_hook`: its gradient is final and accumulated)
-    marks it ready. Once every parameter of the next bucket is ready, that bucket is flattened and its all-reduce
-    is started without waiting (`c_allreduce_sum` with use_calc_stream=False, an MPI Iallreduce), and backward
-    goes on with the earlier layers. Every ready gradient lets MPI move the started all-reduces forward. When the
-    last bucket has started, the reducer waits for all (`c_sync_comm_stream`), divides by the number of ranks and
-    writes the averages into the `.grad`s: as Paddle's EagerReducer (MarkGroupReady, then FinalizeBackward)."""
+    Each bucket has one flat buffer, and each parameter's `.grad` is a view into it (as Paddle's fused buffers),
+    so backward accumulates the gradients straight into the buffer that is all-reduced: a bucket is neither
+    gathered into its buffer before its all-reduce nor split back after. A `.grad` that is not the view (the first
+    backward, `clear_grad(set_to_zero=False)`, a gradient the user set) is copied in once and replaced by the
+    view. Each parameter's backward hook (`Tensor._register_backward_hook`: its gradient is final) counts down its
+    bucket; once the next bucket's count is zero its all-reduce is started without waiting (`c_allreduce_sum`
+    with use_calc_stream=False, an MPI Iallreduce), and backward goes on with the earlier layers. Every ready
+    gradient lets MPI move the started all-reduces forward. When the last bucket has started, the reducer waits
+    for all (`c_sync_comm_stream`) and divides each buffer by the number of ranks in place: as Paddle's
+    EagerReducer (MarkGroupReady, then FinalizeBackward)."""
 
     def __init__(self, params: list, names: dict, group, first_bytes: int, bytes_each: int, find_unused: bool):
         self.group = group
@@ -158,26 +164,33 @@ class Reducer:
         self.bucket_of = {id(p): b for b, bucket in enumerate(self.buckets) for p in bucket}
         self.spans = [_spans(bucket) for bucket in self.buckets]  # each parameter's [lo, hi) in its bucket's buffer
         self.flats = [None] * len(self.buckets)  # each bucket's flat gradient buffer (a Tensor), made at first use
+        self.views = [None] * len(self.buckets)  # each bucket's .grad Tensors, views into its flat buffer
+        self.arrays = [None] * len(self.buckets)  # their numpy arrays (the views' storage)
+        self.sizes = [len(bucket) for bucket in self.buckets]
+        self.start_attrs = {"ring_id": self.ring, "use_calc_stream": False}
+        self.sync_attrs = {"ring_id": self.ring}
         self.active = False
         for p in params:
-            p._register_backward_hook(self._ready_hook_for(p))
-
-    def _ready_hook_for(self, param):
-        return lambda: self.on_ready(param)
+            p._register_backward_hook(functools.partial(self.on_ready, id(p)))
 
     def prepare(self, outputs) -> None:
         """Called after each forward that will be followed by a synced backward."""
         if self.active:
-            if any(self.arrived):  # the last backward left some bucket unreduced
+            if self.arrived:  # the last backward left some bucket unreduced
                 raise RuntimeError(self._unused_message())
             extra = self._used(outputs) if self.find_unused else None  # a second forward before backward
             self.used = None if extra is None else (self.used | extra)
         else:
             self.used = self._used(outputs) if self.find_unused else None
         self.active = True
-        self.arrived = [set() for _ in self.buckets]  # ids of params whose gradient is ready, per bucket
-        self.started = []  # (bucket index, its flat buffer being all-reduced, the engine's InFlight)
+        self.arrived = set()  # ids of the parameters whose gradient is ready (a second arrival counts once)
+        # the gradients each bucket still awaits
+        self.waiting = (
+            list(self.sizes) if self.used is None else [len(self._expected(b)) for b in range(len(self.sizes))]
+        )
+        self.started = []  # (bucket index, the engine's InFlight) of each bucket being all-reduced
         self.next_bucket = 0
+        self.comm = parallel_env.comm_of(self.group)
 
     def _used(self, outputs) -> set:
         """ids of the leaves the outputs depend on (a walk of the autograd graph)."""
@@ -202,74 +215,99 @@ class Reducer:
         bucket = self.buckets[b]
         return bucket if self.used is None else [p for p in bucket if id(p) in self.used]
 
-    def on_ready(self, param: Tensor) -> None:
-        """The backward hook: `param.grad` is final for this step; start every bucket, in order, now complete."""
+    def on_ready(self, key: int) -> None:
+        """The backward hook of the parameter with id `key`: its `.grad` is final for this step; start every
+        bucket, in order, now complete."""
         if not self.active:
             return
-        comm = parallel_env.comm_of(self.group)
-        if comm is not None and self.started:
-            comm.progress()
-        self.arrived[self.bucket_of[id(param)]].add(id(param))
-        while self.next_bucket < len(self.buckets):
-            b = self.next_bucket
-            if any(id(p) not in self.arrived[b] for p in self._expected(b)):
-                return
-            self._start(b, comm)
+        if self.started and self.comm is not None:
+            self.comm.progress()
+        if key in self.arrived or (self.used is not None and key not in self.used):
+            return
+        self.arrived.add(key)
+        b = self.bucket_of[key]
+        self.waiting[b] -= 1
+        if b != self.next_bucket or self.waiting[b]:  # a later bucket (started once those before are) or not full
+            return
+        count = len(self.buckets)
+        while self.next_bucket < count and not self.waiting[self.next_bucket]:
+            self._start(self.next_bucket)
             self.next_bucket += 1
-        self._finish()
+        if self.next_bucket == count:
+            self._finish()
 
-    def _start(self, b: int, comm) -> None:
-        """Copy bucket b's gradients into its flat buffer and start its all-reduce (in place, not waited for).
+    def _start(self, b: int) -> None:
+        """Start bucket b's all-reduce in place on its flat buffer (not waited for).
 
-        The copies are numpy's, not ops: Paddle's EagerReducer also concatenates and splits its buckets with
-        kernels it calls directly, not traced ops, so a synced step adds one `c_allreduce_sum` per bucket and a
-        `c_sync_comm_stream` to the ops of backward, and nothing else."""
-        flat = self._flat(b)
-        buf = flat._data
-        for p, (lo, hi) in zip(self.buckets[b], self.spans[b]):
-            # A parameter unused on this rank contributes zeros (or what it accumulated in no_sync).
-            buf[lo:hi] = 0 if p.grad is None else p.grad._data.reshape(-1)
-        with no_grad():
-            apply_inplace(AllReduceSum, flat, (flat,), {"ring_id": self.ring, "use_calc_stream": False})
-        flight = comm.in_flight[-1] if comm is not None else None
-        self.started.append((b, flat, flight))
+        The gradients are already in the buffer (their `.grad`s are views into it) except where a `.grad` was
+        replaced; those are adopted here. The copies are numpy's, not ops: Paddle's EagerReducer also fills its
+        buckets with kernels it calls directly, not traced ops, so a synced step adds one `c_allreduce_sum` per
+        bucket and a `c_sync_comm_stream` to the ops of backward, and nothing else."""
+        flat, views, arrays = self._flat(b)
+        for p, view, array in zip(self.buckets[b], views, arrays):
+            if p._grad is not view or view._data is not array:  # (GradScaler's unscale rebinds a .grad's storage)
+                _adopt(p, view, array)
+        # (no no_grad needed: the buffer is a leaf that stops gradients, so the door records nothing for it)
+        apply_inplace(AllReduceSum, flat, (flat,), self.start_attrs)
+        self.started.append((b, self.comm.in_flight[-1] if self.comm is not None else None))
 
-    def _flat(self, b: int) -> Tensor:
-        """Bucket b's flat buffer, made at its first use and kept (a buffer per step would cost an allocation and,
-        for large buckets, page faults on every step)."""
+    def _flat(self, b: int) -> tuple[Tensor, list, list]:
+        """Bucket b's flat buffer, its parameters' `.grad` views and their arrays, made at its first use and kept
+        (a buffer per step would cost an allocation and, for large buckets, page faults on every step). The views
+        share the buffer's version counter, as views of one storage do (core/tensor.py): the all-reduce and the
+        averaging bump it once for the whole bucket."""
         if self.flats[b] is None:
-            first = self.buckets[b][0]._data
-            self.flats[b] = Tensor(np.empty(self.spans[b][-1][1], first.dtype), stop_gradient=True)
-        return self.flats[b]
+            bucket = self.buckets[b]
+            flat = Tensor(np.empty(self.spans[b][-1][1], bucket[0]._data.dtype), stop_gradient=True)
+            self.flats[b] = flat
+            self.arrays[b] = [flat._data[lo:hi].reshape(p._data.shape) for p, (lo, hi) in zip(bucket, self.spans[b])]
+            # stop_gradient=False: as backward makes a .grad (and as Paddle prints it)
+            self.views[b] = [Tensor(a, stop_gradient=False, version=flat._version) for a in self.arrays[b]]
+        return self.flats[b], self.views[b], self.arrays[b]
 
     def _finish(self) -> None:
-        """Every bucket has started: wait for all, then write the averages into the parameters' `.grad`."""
-        with no_grad():
-            apply_inplace(SyncCommStream, self.started[-1][1], (self.started[-1][1],), {"ring_id": self.ring})
-        for b, flat, flight in self.started:
+        """Every bucket has started: wait for all, then divide each bucket's buffer (the `.grad`s) by the ranks."""
+        last = self.flats[self.started[-1][0]]
+        apply_inplace(SyncCommStream, last, (last,), self.sync_attrs)
+        for b, flight in self.started:
+            flat = self.flats[b]
             buf = flat._data
             np.multiply(buf, buf.dtype.type(1.0 / self.nranks), out=buf)
-            for p, (lo, hi) in zip(self.buckets[b], self.spans[b]):
-                avg = buf[lo:hi].reshape(p._data.shape)
-                if p.grad is not None:
-                    p.grad._data[...] = avg  # in place, as an assign op would write it
-                    p.grad._bump_version()
-                else:  # no gradient on this rank (unused): it gets the others' average
-                    p.grad = Tensor(avg.copy(), stop_gradient=True)
+            flat._bump_version()  # (its views' too: they share the counter)
             if flight is not None:
                 timeline.span(f"all-reduce bucket {b}", flight.started, flight.finished, kind="allreduce")
+                timeline.span(f"waiting for the other ranks, bucket {b}", flight.arrived, flight.started, kind="wait")
         self.active = False
         self.started = []
 
     def _unused_message(self) -> str:
-        b = next(i for i, a in enumerate(self.arrived) if len(a) < len(self._expected(i)))
-        missing = [p for p in self._expected(b) if id(p) not in self.arrived[b]]
+        for b in range(len(self.buckets)):  # the first bucket still waiting, and whom it waits for
+            missing = [p for p in self._expected(b) if id(p) not in self.arrived]
+            if missing:
+                break
         names = ", ".join(f"'{self.names.get(id(p), p.name)}' ({p.name})" for p in missing)
         return (
             f"DataParallel: parameter(s) {names} got no gradient in the last backward, so their gradient bucket was "
             "never all-reduced and the ranks' gradients are out of step. If some parameters are not used in every "
             "step, pass find_unused_parameters=True to paddle.DataParallel (it costs a walk of the graph each step)."
         )
+
+
+def _adopt(param: Tensor, view: Tensor, array: np.ndarray) -> None:
+    """Make `view` (with `array`, its place in the bucket's buffer) `param.grad`, holding the gradient's values:
+    zeros where the parameter got none on this rank (unused: it then gets the others' average)."""
+    grad = param._grad
+    if grad is None:
+        array[...] = 0
+    elif grad._data.shape != array.shape:
+        raise ValueError(
+            f"DataParallel: the gradient of parameter {param.name} has shape {list(grad._data.shape)} but the "
+            f"parameter has {list(array.shape)}; a .grad must have its parameter's shape"
+        )
+    else:
+        array[...] = grad._data  # (in the parameter's dtype, as backward's accumulation casts)
+    view._data = array
+    param._grad = view
 
 
 def _tensors(outputs) -> list:

@@ -79,18 +79,28 @@ class Communicator:
         self.nranks = comm.Get_size()
         self.calls = 0  # collectives started on this communicator (their sequence number)
         self.in_flight: list[InFlight] = []  # non-blocking all-reduces started and not yet waited for
+        self.timeout = collective_timeout()  # read once, when the communicator is made (init_parallel_env, new_group)
+        self._signatures: dict[tuple, np.ndarray] = {}  # the signature of each kind of call made, without its number
 
     # ---- agreeing on the call ------------------------------------------------------------------------------
     def _signature(self, what: str, x: np.ndarray | None, root: int) -> np.ndarray:
         """This call's signature (its layout is described at `_SIGNATURE_SIZE`): what every rank compares, and can
         describe, of every rank's call."""
         self.calls += 1
-        sig = np.full(_SIGNATURE_SIZE, -1, dtype=np.int64)
-        sig[:4] = self.calls, zlib.crc32(what.encode()), zlib.crc32(b"" if x is None else x.dtype.str.encode()), root
-        if x is not None:
-            sig[4] = x.ndim
-            sig[5 : 5 + min(x.ndim, _SHOWN_DIMS)] = x.shape[:_SHOWN_DIMS]
-            sig[-1] = zlib.crc32(repr(x.shape).encode())
+        key = (what, root) if x is None else (what, root, x.dtype, x.shape)
+        template = self._signatures.get(key)
+        if template is None:  # a call not made before: its checksums, once (DataParallel repeats its buckets')
+            template = np.full(_SIGNATURE_SIZE, -1, dtype=np.int64)
+            template[1:4] = zlib.crc32(what.encode()), zlib.crc32(b"" if x is None else x.dtype.str.encode()), root
+            if x is not None:
+                template[4] = x.ndim
+                template[5 : 5 + min(x.ndim, _SHOWN_DIMS)] = x.shape[:_SHOWN_DIMS]
+                template[-1] = zlib.crc32(repr(x.shape).encode())
+            if len(self._signatures) >= _SIGNATURES_KEPT:
+                self._signatures.clear()
+            self._signatures[key] = template
+        sig = template.copy()
+        sig[0] = self.calls
         return sig
 
     def agree(self, what: str, x: np.ndarray | None = None, root: int = -1) -> None:
@@ -109,10 +119,10 @@ class Communicator:
     def _wait(self, request, what: str) -> None:
         """Wait for a non-blocking request until it completes or the deadline passes (spinning, then sleeping
         between tests: see Spin)."""
-        deadline = time.monotonic() + collective_timeout()
+        deadline = time.monotonic() + self.timeout
         if not _poll(request.Test, deadline):
             raise RuntimeError(
-                f"{what}: rank {self.ranks[self.rank]} waited {collective_timeout():g} s (collective "
+                f"{what}: rank {self.ranks[self.rank]} waited {self.timeout:g} s (collective "
                 f"#{self.calls}) but not every rank of the group {self.ranks} joined. A rank may be calling "
                 f"a different collective, or none (it finished or is stuck); every rank must call the same "
                 f"collectives in the same order. ({_TIMEOUT_ENV} sets the timeout.)"
@@ -134,9 +144,10 @@ class Communicator:
         abort the job with "message truncated"). The wait costs the rank that arrives last nothing, the others
         wait for it here instead of at the end of backward, and the data then overlaps the rest of backward."""
         what = f"all_reduce[{op}]"
+        arrived = time.perf_counter()
         self.agree(what, buf)
         request = self.comm.Iallreduce(MPI.IN_PLACE, _contiguous(buf), _MPI_OPS[op])
-        flight = InFlight(self, what, self.calls, request, buf, op)
+        flight = InFlight(self, what, self.calls, request, buf, op, arrived)
         self.in_flight.append(flight)
         return flight
 
@@ -148,11 +159,11 @@ class Communicator:
     def wait_all(self) -> None:
         """Wait, within the collective timeout, for every all-reduce started with `start_allreduce`."""
         flights, self.in_flight = self.in_flight, []
-        deadline = time.monotonic() + collective_timeout()
+        deadline = time.monotonic() + self.timeout
         for flight in flights:
             if not _poll(flight.test, deadline):
                 raise RuntimeError(
-                    f"{flight.what}: rank {self.ranks[self.rank]} waited {collective_timeout():g} s for a "
+                    f"{flight.what}: rank {self.ranks[self.rank]} waited {self.timeout:g} s for a "
                     f"non-blocking all-reduce (collective #{flight.number}) but not every rank of the group "
                     f"{self.ranks} joined ({_TIMEOUT_ENV} sets the timeout)."
                 )
@@ -244,11 +255,15 @@ class Communicator:
 
 
 class InFlight:
-    """A started non-blocking all-reduce (its signature already agreed): its data request and when it finished."""
+    """A started non-blocking all-reduce (its signature already agreed): its data request, and when this rank
+    arrived at it, when every rank had (the agreement done: the data starts) and when a test found it finished.
+    From `arrived` to `started` the rank waited for the others (their skew); from `started` to `finished` the
+    data moved."""
 
-    def __init__(self, comm: Communicator, what: str, number: int, request, buf: np.ndarray, op: str):
+    def __init__(self, comm: Communicator, what: str, number: int, request, buf: np.ndarray, op: str, arrived: float):
         self.comm, self.what, self.number = comm, what, number
         self.request, self.buf, self.op = request, buf, op
+        self.arrived = arrived
         self.started = time.perf_counter()
         self.finished = None  # perf_counter() when a test first found it complete
 
@@ -269,6 +284,7 @@ class InFlight:
 # Sizes and names are there in the open (or as checksums of names every rank knows), so any rank can describe any
 # other rank's call from the table alone, without a second exchange.
 _SHOWN_DIMS = 8
+_SIGNATURES_KEPT = 256  # kinds of call whose signature a communicator keeps (a script of many shapes starts over)
 _SIGNATURE_SIZE = 6 + _SHOWN_DIMS
 _OPS = ("sum", "max", "min", "prod", "avg")
 _NAMES = {

@@ -342,6 +342,24 @@ def data_parallel_features() -> None:
     dp(paddle.to_tensor([[r + 1.0, 0.0]])).sum().backward()  # synced: the mean of the accumulated sums
     assert lin.weight.grad.numpy().ravel()[0] == (1 + 1 + 2 + 2) / 2
 
+    # each .grad is a view into its bucket's buffer, so backward accumulates where the all-reduce reads and the
+    # average is left there; a .grad that is not the view (None after clear_grad(set_to_zero=False), or one the
+    # user set) goes into the buffer once and is replaced by the view
+    flat = dp._reducer.flats[0].numpy()
+    assert all(np.shares_memory(p.grad.numpy(), flat) for p in lin.parameters())
+    views = [p.grad for p in lin.parameters()]
+    lin.weight.clear_grad(set_to_zero=False)
+    lin.bias.grad = paddle.to_tensor([10.0 * (r + 1)])
+    dp(paddle.to_tensor([[r + 1.0, 0.0]])).sum().backward()
+    assert all(p.grad is v for p, v in zip(lin.parameters(), views))  # the views again
+    assert lin.weight.grad.numpy().ravel().tolist() == [1.5, 0.0]
+    assert lin.bias.grad.numpy().tolist() == [(10 + 1 + 20 + 1) / 2]
+    lin.clear_gradients()  # zeros, in place: the views stay, and the next backward adds into them
+    assert all(p.grad is v for p, v in zip(lin.parameters(), views)) and not flat.any()
+    dp(paddle.to_tensor([[r + 1.0, 0.0]])).sum().backward()
+    assert lin.weight.grad.numpy().ravel().tolist() == [1.5, 0.0] and lin.bias.grad.numpy().tolist() == [1.0]
+    lin.clear_gradients()
+
     # unused parameters: a clear error naming them without the flag; with it, training stays in step
     paddle.seed(3)
     dp = paddle.DataParallel(MLP(unused=True))
