@@ -62,7 +62,7 @@ class SoftmaxWithCrossEntropy(OpDef):
     def kernel(self, logits, label, soft_label, use_softmax, ignore_index, axis):
         if use_softmax:  # floored at -64 as paddle's softmax (ops/activation.py): a loss is at most about 64
             shifted = shifted_logits(logits, axis)
-            log_p = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+            log_p = shifted - np.log(np.add.reduce(np.exp(shifted), axis=axis, keepdims=True))  # (np.sum's core)
             prob = np.exp(log_p)
         else:
             prob = logits
