@@ -280,7 +280,7 @@ def test_a_backward_slice_to_minus_one_is_empty_as_in_python_and_saves_as_paddle
 
 SAVED = ("sized_reshape_expand_tile", "creation_full", "set_head", "set_box", "set_with_ints", "creation_values",
          "creation_random", "creation_eye", "slice_negative_step", "slice_tensor_step", "set_negative_step",
-         "slice_bounds")  # fmt: skip
+         "slice_bounds", "set_with_none")  # fmt: skip
 RANDOM = "creation_random"  # its draws are compared by shape and dtype (the generators differ from paddle's)
 SIZED = [f for f in SLICING + CREATION if f.__name__ in SAVED] + list(PYTHON_READINGS)
 PADDLE_SAVES = [f for f in SIZED if f not in PYTHON_READINGS]  # paddle 2.6.2 reads those otherwise

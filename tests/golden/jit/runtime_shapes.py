@@ -67,6 +67,13 @@ def functions(paddle) -> tuple[tuple, tuple]:
         y[n - 2 :, None, 1:3] = x[0, 2:4] + 100
         return y
 
+    def set_with_none(x):
+        n = paddle.shape(x)[0]
+        y = x * 1
+        y[None, 1 : n - 1] = x[0] * 3  # None beside a Tensor bound: set_value's none_axes
+        y[: n - 2, None, 3:] = -5.0
+        return y
+
     def sized_reshape_expand_tile(x):
         n = paddle.shape(x)[0]
         column = x[:, :1]
@@ -93,7 +100,7 @@ def functions(paddle) -> tuple[tuple, tuple]:
                 paddle.normal(shape=[n]), paddle.randint(0, 5, [n]), paddle.standard_normal([2, n]))  # fmt: skip
 
     slicing = (slice_head, slice_bounds, slice_negative_step, slice_tensor_step, set_head, set_box, set_with_ints,
-               set_negative_step, set_beside_advanced, sized_reshape_expand_tile)  # fmt: skip
+               set_negative_step, set_beside_advanced, set_with_none, sized_reshape_expand_tile)  # fmt: skip
     return slicing, (creation_values, creation_full, creation_eye, creation_random)
 
 
