@@ -46,8 +46,6 @@ def _negative_step_bounds(part: slice, dim: int, fn: str) -> tuple:
         if not len(range(start, stop, step)):
             raise NotImplementedError(f"{fn}: an empty slice {part} of an axis of size {dim}")
         return start, stop
-    if part.stop == -1:  # numpy: stop at the last index; Paddle would read "through index 0"
-        raise NotImplementedError(f"{fn}: a slice {part} with a negative step ending at -1 on an axis of unknown size")
     return (_INT_MAX if part.start is None else int(part.start)), (-1 if part.stop is None else int(part.stop))
 
 
@@ -67,6 +65,10 @@ def view_index(index, shape, fn: str) -> tuple:
             out_axis += 1
             if part != slice(None):
                 step = 1 if part.step is None else int(part.step)
+                if step < 0 and part.stop == -1 and int(shape[axis]) < 0:
+                    # Python's last index going backward: empty whatever the size, written as the empty 0:0
+                    # (Paddle would read -1 as "through index 0")
+                    part, step = slice(0, 0), 1
                 if step > 0:
                     start = 0 if part.start is None else int(part.start)
                     end = _INT_MAX if part.stop is None else int(part.stop)

@@ -112,6 +112,6 @@ def python_readings(paddle) -> tuple:
         n = paddle.shape(x)[0]
         y = x * 1
         y[n - 2 : -1 : -1] = 9.0  # writes nothing
-        return x[n - 2 : -1 : -1, 1:], y, x[: n - 1 : -1, ::2]
+        return x[n - 2 : -1 : -1, 1:], y, x[: n - 1 : -1, ::2], x[3:-1:-1]  # (the last: known bounds)
 
     return (backward_to_last_index,)
