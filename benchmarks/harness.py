@@ -73,6 +73,21 @@ def time_per_call(fn: Callable[[], object], warmup: int = 10, min_time: float = 
     return statistics.median(_batch(fn, n) for _ in range(repeats))
 
 
+def python_calls(fn: Callable[[], object], calls: int = 20) -> float:
+    """Python function calls per call of fn() (cProfile's primitive count, C functions included): what a
+    framework's bookkeeping costs, in a figure the machine's load does not move."""
+    import cProfile
+    import pstats
+
+    fn()  # (warm: lazy imports and first-call caches are not the step's)
+    profile = cProfile.Profile()
+    profile.enable()
+    for _ in range(calls):
+        fn()
+    profile.disable()
+    return (sum(stat[0] for stat in pstats.Stats(profile).stats.values()) - 1) / calls  # (less disable() itself)
+
+
 def format_time(seconds: float) -> str:
     """1.23 µs, 45.6 ms, 2.00 s: three significant digits in the unit that fits."""
     for unit, scale in (("ns", 1e-9), ("µs", 1e-6), ("ms", 1e-3), ("s", 1.0)):  # noqa: B007 (used after the loop)

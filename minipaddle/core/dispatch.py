@@ -47,12 +47,13 @@ def apply(op, inputs: tuple, attrs: dict | None = None):
 
     out = run_kernel(op, arrays_of(inputs), attrs)
 
-    # A gradient is needed when recording is on and some input wants one.
+    # A gradient is needed when recording is on and some input wants one (asked only of an op that has a grad
+    # rule: a stale view among the inputs is brought up to date at its next differentiable use all the same).
     grad_enabled = state["grad_enabled"]
-    need_grad = grad_enabled and _wants_grad(inputs) and op.differentiable
+    need_grad = grad_enabled and op.differentiable and _wants_grad(inputs)
 
     if type(out) is tuple:
-        outputs = tuple(Tensor(o, not need_grad) for o in out)
+        outputs = tuple([Tensor(o, not need_grad) for o in out])  # (a list: a generator resumes per output)
     else:
         outputs = (Tensor(out, not need_grad),)
     if op.view and np.may_share_memory(out, inputs[0]._data):  # (numpy's reshape copies what it cannot view)

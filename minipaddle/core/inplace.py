@@ -34,7 +34,7 @@ def apply_inplace(op, target: Tensor, inputs: tuple, attrs: dict | None = None) 
     if hooks:
         inputs = run_before_hooks(hooks, op, inputs, attrs)
     grad_enabled = state["grad_enabled"]
-    need_grad = grad_enabled and dispatch._wants_grad(inputs) and op.differentiable
+    need_grad = grad_enabled and op.differentiable and dispatch._wants_grad(inputs)  # (as dispatch.apply)
     # The target's history changes when the op is recorded, or when a tensor with a history gets a value that
     # depends on nothing needing a gradient (x.zero_()): its history ends there.
     cut = not need_grad and grad_enabled and target._node is not None

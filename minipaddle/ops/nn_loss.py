@@ -40,6 +40,14 @@ __all__ = [
 TOLERABLE = 1e20  # paddle's kApproInf: an infinite log-probability counts as +-1e20 in cross-entropy without softmax
 
 
+def _at_labels(shape: tuple, safe: np.ndarray, axis: int) -> tuple:
+    """The index that picks each sample's class along `axis` of an array of `shape` (safe: the class ids, shape's
+    size 1 at axis): what np.take_along_axis / put_along_axis build on every call, behind their Python wrappers."""
+    axis %= len(shape)
+    return tuple([safe if i == axis else np.arange(d).reshape((1,) * i + (d,) + (1,) * (len(shape) - i - 1))
+                  for i, d in enumerate(shape)])  # fmt: skip
+
+
 def _class_ids(n: int, ndim: int, axis: int) -> Tensor:
     """0..n-1 laid along `axis` of an ndim-dimensional tensor, for comparing with labels (a one-hot by equality)."""
     return Tensor(np.arange(n).reshape([n if i == axis else 1 for i in range(ndim)]))
@@ -62,7 +70,7 @@ class SoftmaxWithCrossEntropy(OpDef):
     def kernel(self, logits, label, soft_label, use_softmax, ignore_index, axis):
         if use_softmax:  # floored at -64 as paddle's softmax (ops/activation.py): a loss is at most about 64
             shifted = shifted_logits(logits, axis)
-            log_p = shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+            log_p = shifted - np.log(np.add.reduce(np.exp(shifted), axis=axis, keepdims=True))  # (np.sum's core)
             prob = np.exp(log_p)
         else:
             prob = logits
@@ -77,7 +85,7 @@ class SoftmaxWithCrossEntropy(OpDef):
         if safe.size and (safe.min() < 0 or safe.max() >= n):
             raise ValueError(f"labels must be in [0, {n}) or equal ignore_index ({ignore_index}), "
                              f"got values in [{label.min()}, {label.max()}]")  # fmt: skip
-        loss = -np.take_along_axis(log_p, safe, axis=axis)
+        loss = -log_p[_at_labels(log_p.shape, safe, axis)]
         loss[ignored] = 0
         return prob.astype(logits.dtype), loss.astype(logits.dtype)
 
@@ -126,12 +134,13 @@ class SoftmaxWithCrossEntropyGrad(OpDef):
         valid = label != ignore_index
         safe = np.where(valid, label, 0).astype(np.int64)
         g = np.where(valid, g_loss, 0).astype(prob.dtype)  # ignored samples: no gradient
+        at = _at_labels(prob.shape, safe, axis)
         if use_softmax:  # prob - one_hot(label), for the valid samples
             d = prob * g
-            np.put_along_axis(d, safe, np.take_along_axis(d, safe, axis=axis) - g, axis=axis)
+            d[at] -= g
         else:  # -1 / prob at the label, 0 elsewhere
             d = np.zeros_like(prob)
-            np.put_along_axis(d, safe, -g / np.take_along_axis(prob, safe, axis=axis), axis=axis)
+            d[at] = -g / prob[at]
         return d
 
     def grad(self, node, gg):

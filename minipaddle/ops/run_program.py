@@ -49,7 +49,7 @@ class RunProgram(OpDef):
         attrs = {"runner": node.attrs["runner"], "scope": node.attrs["scope"], "wanted": wanted, "serializable": False}
         result = apply(RunProgramGrad, tuple(grads), attrs)
         it = iter(result)
-        return tuple(next(it) if w else None for w in wanted)
+        return tuple([next(it) if w else None for w in wanted])  # (a list: a generator resumes once per input)
 
     def infer_meta(self, *metas, **attrs):
         raise TypeError("run_program: a converted Program runs from dynamic mode only; it cannot be built into a "

@@ -8,7 +8,8 @@ EndsTensorList inputs; here they are one op whose bounds are inputs, read when i
 
 `spans` holds one (start, stop, step) per axis; each is an int, None (open, as in Python's slice) or the string
 "tensor": the next of the bound inputs (a Tensor holding one int), in order. The bounds mean what Python's slice
-bounds mean (negative counts from the end, out of range clamps), as `x[:n]` does with an int n.
+bounds mean (negative counts from the end, out of range clamps), as `x[:n]` does with an int n. One exception,
+as paddle 2.6 has it: a Tensor step that is negative when the op runs needs its start and stop given (not -1).
 
 The bounds never get gradients. runtime_slice_grad reads x for its shape only (known when the op runs, so one
 Program serves every batch size); its own gradient slices again, so double backward works.
@@ -46,6 +47,13 @@ def numpy_index(ndim: int, axes, spans, bounds, op: str) -> tuple:
             parts.append(b)
         if parts[2] == 0:
             raise ValueError(f"{op}: the slice step must not be 0")
+        if span[2] == FROM_INPUT and parts[2] < 0 and (parts[0] is None or parts[1] in (None, -1)):
+            # Paddle 2.6 writes an open bound beside a Tensor step as a positive step's (0, the end) and reads an
+            # end of -1 going backward as "through index 0": saved, this slice would mean something else
+            raise ValueError(
+                f"{op}: a step given as a Tensor is {parts[2]} when the Program runs; a negative Tensor step needs "
+                "its start and stop given, and a stop other than -1 (paddle 2.6 refuses it too)"
+            )
         index[axis] = builtins.slice(*parts)
     return tuple(index)
 

@@ -157,7 +157,7 @@ class Optimizer:
 
     def _step(self) -> None:
         for group in self._param_groups:
-            params_grads = [(p, p.grad) for p in group["params"] if not p.stop_gradient and p.grad is not None]
+            params_grads = [(p, g) for p in group["params"] if not p.stop_gradient and (g := p.grad) is not None]
             self._apply_optimize(params_grads, group)
 
     def _apply_optimize(self, params_grads: list, group: dict) -> list:
@@ -172,8 +172,9 @@ class Optimizer:
                 target = self._master_weight(param)
                 grad = ops.cast(grad, dtypes.float32)
             regularizer = self._regularizer_of(param, options)
-            grad = self._regularized_grad(target, grad, regularizer)
-            key = (self._lr_factor(param, group), target.dtype)
+            if regularizer is not None:  # (None adds nothing, in every optimizer's _regularized_grad)
+                grad = self._regularized_grad(target, grad, regularizer)
+            key = (self._lr_factor(param, group), target._data.dtype)  # (numpy's dtype: no DType lookup)
             lr = lr_tensors.get(key)
             if lr is None:
                 lr = lr_tensors[key] = self._lr_tensor(key[0], target)

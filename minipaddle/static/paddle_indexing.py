@@ -19,6 +19,7 @@ import numpy as np
 from minipaddle.core import dtype as dtypes
 from minipaddle.static import tensor_api as paddle
 from minipaddle.static.paddle_ops import DTYPE_NUMBERS, Steps, Temp, reads, slice_with_tensor_bounds, writes
+from minipaddle.static.program import Variable
 
 __all__ = ["view_index"]
 
@@ -45,8 +46,6 @@ def _negative_step_bounds(part: slice, dim: int, fn: str) -> tuple:
         if not len(range(start, stop, step)):
             raise NotImplementedError(f"{fn}: an empty slice {part} of an axis of size {dim}")
         return start, stop
-    if part.stop == -1:  # numpy: stop at the last index; Paddle would read "through index 0"
-        raise NotImplementedError(f"{fn}: a slice {part} with a negative step ending at -1 on an axis of unknown size")
     return (_INT_MAX if part.start is None else int(part.start)), (-1 if part.stop is None else int(part.stop))
 
 
@@ -66,6 +65,10 @@ def view_index(index, shape, fn: str) -> tuple:
             out_axis += 1
             if part != slice(None):
                 step = 1 if part.step is None else int(part.step)
+                if step < 0 and part.stop == -1 and int(shape[axis]) < 0:
+                    # Python's last index going backward: empty whatever the size, written as the empty 0:0
+                    # (Paddle would read -1 as "through index 0")
+                    part, step = slice(0, 0), 1
                 if step > 0:
                     start = 0 if part.start is None else int(part.start)
                     end = _INT_MAX if part.stop is None else int(part.stop)
@@ -117,12 +120,13 @@ def _w_index_view(op, var_of):
 def _strided_slice(op):
     """Paddle's strided_slice as numpy slices (see the module's note on its ends)."""
     x = op.x("Input")
-    for slot in ("StartsTensor", "EndsTensor", "StridesTensor", "StridesTensorList"):
+    for slot in ("StartsTensor", "EndsTensor", "StridesTensor"):
         if op.xs(slot):
             raise NotImplementedError(f"strided_slice with a {slot} input (bounds known only at run time)")
-    if op.xs("StartsTensorList") or op.xs("EndsTensorList"):  # bounds a Program computes: a runtime_slice
+    lists = ("StartsTensorList", "EndsTensorList", "StridesTensorList")
+    if any(op.xs(slot) for slot in lists):  # bounds a Program computes: a runtime_slice
         spans = [list(op.attr(a)) for a in ("axes", "starts", "ends", "strides")]
-        bounds = op.xs("StartsTensorList"), op.xs("EndsTensorList")
+        bounds = [op.xs(slot) for slot in lists]
         return {"Out": slice_with_tensor_bounds(x, *spans, *bounds, list(op.attr("decrease_axis", [])))}
     index = [slice(None)] * x.ndim
     for axis, start, end, stride in zip(op.attr("axes"), op.attr("starts"), op.attr("ends"), op.attr("strides")):
@@ -231,16 +235,18 @@ def _where_index(op):
 
 @writes("set_value")
 def _w_set_value(op, var_of):
-    """x[index] = value as Paddle's set_value with the value as a tensor (ValueTensor)."""
+    """x[index] = value as Paddle's set_value with the value as a tensor (ValueTensor); the None parts' places in
+    the index are its none_axes (as paddle 2.6.2's replace_none counts them)."""
     x, value = op.inputs["x"][0], op.inputs["value"][0]
     fn = "writing x[index] = v"
-    axes, starts, ends, steps, decrease, new_axes = view_index(op.attrs["index"], var_of(x).shape, fn)
-    if new_axes:
-        raise NotImplementedError(f"{fn} with None (a new axis) in the index")
-    if any(step < 0 for step in steps):  # (set_value's reader reads bounds as numpy does)
-        raise NotImplementedError(f"{fn} with a negative step")
+    shape = var_of(x).shape
+    index = op.attrs["index"]
+    index = _expand_ellipsis(index if isinstance(index, tuple) else (index,), len(shape))
+    none_axes = [i for i, part in enumerate(index) if part is None]
+    index = tuple(part for part in index if part is not None)
+    axes, starts, ends, steps, decrease, _ = view_index(index, shape, fn)
     attrs = {"axes": axes, "starts": starts, "ends": ends, "steps": steps, "decrease_axes": decrease,
-             "none_axes": [], "shape": [int(d) for d in var_of(value).shape], "values": [],
+             "none_axes": none_axes, "shape": [int(d) for d in var_of(value).shape], "values": [],
              "dtype": DTYPE_NUMBERS[var_of(x).dtype.name]}  # fmt: skip
     return "set_value", {"Input": [x], "ValueTensor": [value]}, {"Out": op.outputs["Out"][:1]}, attrs
 
@@ -249,9 +255,10 @@ def _w_set_value(op, var_of):
 def _set_value(op):
     """x[index] = value. Bounds in a StartsTensorList / EndsTensorList / StepsTensorList (one per axis, given in
     place of the attribute) stay Variables where the Program computes them: the write is minipaddle's
-    runtime_set_value (tensor/indexing.py's setitem), as `x[:n] = v` in converted code."""
-    if op.attr("none_axes"):
-        raise NotImplementedError("set_value with none_axes")
+    runtime_set_value (tensor/indexing.py's setitem), as `x[:n] = v` in converted code. The bounds are read as
+    strided_slice's (slice_with_tensor_bounds): going backward a known end of -1 is "through index 0"; beside a
+    Tensor step, 0 and 2**31-1 are the open start and end. none_axes are where the index had None (they only
+    shape how the value broadcasts)."""
     x = op.x("Input")
     value = op.x("ValueTensor")
     if value is None:
@@ -264,12 +271,20 @@ def _set_value(op):
         given = op.xs(slot.capitalize() + "TensorList")
         bounds.append(given if given else [int(b) for b in op.attr(slot)])
     index = [slice(None)] * x.ndim
-    for axis, start, end, step in zip(axes, *bounds):
+    for axis, *span in zip(axes, *bounds):
+        # a known bound in a TensorList (a fill_constant paddle wrote beside a Tensor one) is an int here
+        start, end, step = (b if isinstance(b, Variable) else int(b) for b in span)
         decreased = axis in op.attr("decrease_axes", [])
-        if decreased and not isinstance(start, int):
+        if decreased and isinstance(start, Variable):
             raise NotImplementedError("set_value at an index computed at run time (a decreased axis)")
-        open_end = isinstance(end, int) and end >= _INT_MAX
-        index[axis] = start if decreased else slice(start, None if open_end else end, step)
+        at_run_time = isinstance(step, Variable)
+        if isinstance(start, int) and (start >= _INT_MAX or (at_run_time and start == 0)):
+            start = None
+        if isinstance(end, int) and (end >= _INT_MAX or (not at_run_time and step < 0 and end == -1)):
+            end = None
+        index[axis] = start if decreased else slice(start, end, step)
+    for at in op.attr("none_axes") or []:  # paddle's none_axes: the None parts' places in the index
+        index.insert(at, None)
     out = paddle.assign(x)
     out[tuple(index)] = value
     return {"Out": out}

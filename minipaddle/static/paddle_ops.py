@@ -429,7 +429,7 @@ def _slice(op):
     axes, starts, ends = list(op.attr("axes")), list(op.attr("starts")), list(op.attr("ends"))
     decrease = list(op.attr("decrease_axis", []))
     if op.xs("StartsTensorList") or op.xs("EndsTensorList"):  # bounds a Program computes: a runtime_slice
-        bounds = op.xs("StartsTensorList"), op.xs("EndsTensorList")
+        bounds = op.xs("StartsTensorList"), op.xs("EndsTensorList"), []
         return {"Out": slice_with_tensor_bounds(op.x("Input"), axes, starts, ends, [1] * len(axes), *bounds, decrease)}
     x = op.raw("Input")
     if isinstance(x, Shape):  # a slice of a run-time shape stays symbolic
@@ -443,21 +443,26 @@ def _slice(op):
     return {"Out": out}
 
 
-def slice_with_tensor_bounds(x, axes, starts, ends, strides, start_vars, end_vars, decrease):
-    """Paddle's slice / strided_slice whose StartsTensorList / EndsTensorList hold variables: x[start:end] with
-    those bounds (minipaddle's runtime_slice), the int-indexed axes (decrease_axis) dropped after. With a negative
-    stride, a known end of -1 is Paddle's "through index 0" (Python's open end) and a start of 2**31-1 the last
-    index; a Tensor bound is read as Python reads it (paddle differs when a Tensor end is -1 when it runs)."""
+def slice_with_tensor_bounds(x, axes, starts, ends, strides, start_vars, end_vars, stride_vars, decrease):
+    """Paddle's slice / strided_slice whose StartsTensorList / EndsTensorList / StridesTensorList hold variables:
+    x[start:end:stride] with those bounds (minipaddle's runtime_slice), the int-indexed axes (decrease_axis)
+    dropped after. With a negative stride, a known end of -1 is Paddle's "through index 0" (Python's open end) and
+    a start of 2**31-1 the last index; beside a Tensor stride, a start of 0 and an end of 2**31-1 are what paddle
+    writes for open ones (runtime_slice refuses a negative step there, as paddle does). A Tensor bound is read as
+    Python reads it (paddle differs when a Tensor end is -1 when it runs)."""
     index = [slice(None)] * x.ndim
-    start_vars, end_vars = list(start_vars), list(end_vars)
+    start_vars, end_vars, stride_vars = list(start_vars), list(end_vars), list(stride_vars)
     for i, (axis, start, end, stride) in enumerate(zip(axes, starts, ends, strides)):
         s = start_vars[i] if start_vars else start
         e = end_vars[i] if end_vars else end
+        st = stride_vars[i] if stride_vars else stride
+        at_run_time = isinstance(st, Variable)
+        st = st if at_run_time else int(st)
         if not isinstance(s, Variable):  # known (an attribute or a fill_constant): Paddle's reading of it
-            s = None if int(s) >= 2**31 - 1 else int(s)  # 2**31-1 is open
+            s = None if int(s) >= 2**31 - 1 or (at_run_time and int(s) == 0) else int(s)  # 2**31-1 is open
         if not isinstance(e, Variable):
-            e = None if int(e) >= 2**31 - 1 or (stride < 0 and int(e) == -1) else int(e)
-        index[axis] = slice(s, e, None if stride == 1 else int(stride))
+            e = None if int(e) >= 2**31 - 1 or (not at_run_time and st < 0 and int(e) == -1) else int(e)
+        index[axis] = slice(s, e, None if not at_run_time and st == 1 else st)
     out = x[tuple(index)]
     if decrease:
         out = paddle.squeeze(out, decrease) if len(decrease) < out.ndim else paddle.reshape(out, [])

@@ -2,8 +2,10 @@
 
 - minipaddle's `shape` is Paddle's `shape` (int32);
 - `runtime_slice` (x[:n] with n a Tensor, ops/runtime_slice.py) is Paddle's `slice`, or `strided_slice` when a
-  step is not 1, with the Tensor bounds as StartsTensorList / EndsTensorList entries (the attribute holds -1
-  there, infer_flags -1); `runtime_set_value` (x[:n] = v) is Paddle's `set_value` with those lists;
+  step is not 1, with the Tensor bounds as StartsTensorList / EndsTensorList / StridesTensorList entries (the
+  attribute holds -1 there, infer_flags -1); `runtime_set_value` (x[:n] = v) is Paddle's `set_value` with those
+  lists (StepsTensorList for the steps). Going backward, Paddle reads an end of -1 as "through index 0", so
+  Python's x[i:-1:-1] (always empty) is written as the empty 0:0;
 - `runtime_source` of arange (paddle.arange(n), ops/runtime_source.py) is Paddle's `range`, with the bounds known
   when the Program was built written as fill_constant ops;
 - eye's Tensor sizes are VAR attributes naming their variables (paddle 2.6.2's form);
@@ -47,15 +49,17 @@ def _bound_lists(op, spans) -> tuple[dict, dict, list, dict]:
     values = {slot: [] for slot in _OPEN}
     for span in spans:
         start, stop, step = span
-        if step == FROM_INPUT:
-            raise NotImplementedError(f"{op.type}: a run-time slice with a run-time step")
-        backward = step is not None and step < 0
-        if backward and stop == -1:  # Python's last index; Paddle's strided_slice reads -1 as "through index 0"
-            raise NotImplementedError(f"{op.type}: a run-time slice with a negative step ending at -1")
-        # open bounds going backward: from the last index (2**31-1, clipped) through index 0 (-1 to Paddle)
+        backward = step is not None and step != FROM_INPUT and step < 0
+        given = [next(bounds) if b == FROM_INPUT else None for b in span]
+        if backward and stop == -1:
+            # Python's last index, so the slice is empty whatever its start; Paddle would read -1 going backward
+            # as "through index 0": written as the empty 0:0
+            span, given = (0, 0, 1), [None] * 3
+        # open bounds going backward: from the last index (2**31-1, clipped) through index 0 (-1 to Paddle); beside
+        # a Tensor step, a positive step's, as paddle 2.6.2 writes them (runtime_slice refuses a negative one there)
         opened = {"Starts": _INT_MAX, "Ends": -1, "Steps": 1} if backward else _OPEN
-        for slot, b in zip(_OPEN, span):
-            lists[slot].append(next(bounds) if b == FROM_INPUT else None)
+        for slot, b, var in zip(_OPEN, span, given):
+            lists[slot].append(var)
             values[slot].append(-1 if b == FROM_INPUT else opened[slot] if b is None else int(b))
     steps, temps = [], {}
     for slot, entries in lists.items():
@@ -80,9 +84,10 @@ def _w_runtime_slice(op, var_of):
              "infer_flags": flags, "decrease_axis": []}  # fmt: skip
     inputs = {"Input": op.inputs["x"][:1], "StartsTensorList": lists["Starts"], "EndsTensorList": lists["Ends"]}
     out = {"Out": op.outputs["Out"][:1]}
-    if all(s == 1 for s in values["Steps"]):
+    if all(s == 1 for s in values["Steps"]) and not lists["Steps"]:
         steps.append(("slice", inputs, out, attrs))
-    else:
+    else:  # a Tensor step is a StridesTensorList entry, its attribute -1 (paddle 2.6.2's form)
+        inputs["StridesTensorList"] = lists["Steps"]
         steps.append(("strided_slice", inputs, out, {**attrs, "strides": values["Steps"]}))
     return Steps(steps, temps)
 
@@ -90,10 +95,8 @@ def _w_runtime_slice(op, var_of):
 @writes("runtime_set_value")
 def _w_runtime_set_value(op, var_of):
     """x[spans] = value (x[:n] = v) as Paddle's set_value, the value as ValueTensor and each slot given as a
-    TensorList written with an empty attribute, as paddle 2.6.2 writes it."""
-    if any(step is not None and step != FROM_INPUT and step < 0 for _, _, step in op.attrs["spans"]):
-        raise NotImplementedError("writing x[spans] = v with a negative step and a run-time bound (Paddle's "
-                                  "set_value reads its ends otherwise than Python)")  # fmt: skip
+    TensorList written with an empty attribute, as paddle 2.6.2 writes it (negative steps with its open bounds,
+    2**31-1 and -1, as for strided_slice)."""
     lists, values, steps, temps = _bound_lists(op, op.attrs["spans"])
     x = op.inputs["x"][0]
     attrs = {"axes": list(op.attrs["axes"]), "decrease_axes": [], "none_axes": [], "shape": [], "values": [],

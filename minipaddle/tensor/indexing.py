@@ -164,12 +164,16 @@ def setitem(x: Tensor, index, value) -> None:
     runtime = split_runtime_slices(index, x.ndim, "Tensor.__setitem__", slices_too=True)
     if runtime is not None:  # x[:n] = v with n a size the Program computes: the bounds are read when it runs
         axes, spans, bounds, rest, ints = runtime
+        value = _value_tensor(value, x, "Tensor.__setitem__")
         if not all(isinstance(p, builtins.slice) or p is Ellipsis for p in rest):
-            raise NotImplementedError(
-                "Tensor.__setitem__: with a slice bound given as a Tensor, every other part of the index must be "
-                f"an int, a slice or ... (got {index!r})"
-            )
-        value = _kept_axes(_value_tensor(value, x, "Tensor.__setitem__"), x.ndim, ints)
+            # None, lists or masks beside the Tensor bound, as paddle 2.6.2 does: the part the run-time slices
+            # select, written there by the rest of the index (set_value), then put back (runtime_set_value)
+            axes, spans, bounds, rest, _ = split_runtime_slices(index, x.ndim, "Tensor.__setitem__")
+            part = ops.runtime_slice(x, bounds, axes, spans)
+            setitem(part, rest, value)
+            value = part
+        else:
+            value = _kept_axes(value, x.ndim, ints)
         apply_inplace(get_op("runtime_set_value"), x, (x, value, *bounds), {"axes": tuple(axes), "spans": tuple(spans)})
         return
     idx, _ = normalize_index(index, x.shape, "Tensor.__setitem__")

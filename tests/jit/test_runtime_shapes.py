@@ -23,10 +23,10 @@ def _functions():
     spec = importlib.util.spec_from_file_location("runtime_shapes", os.path.join(GOLDEN, "runtime_shapes.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.BATCHES, *module.functions(paddle)
+    return module.BATCHES, *module.functions(paddle), module.python_readings(paddle)
 
 
-BATCHES, SLICING, CREATION = _functions()
+BATCHES, SLICING, CREATION, PYTHON_READINGS = _functions()
 with open(os.path.join(GOLDEN, "runtime_shapes.json")) as f:
     RECORDED = json.load(f)["functions"]
 
@@ -249,20 +249,41 @@ def test_a_written_slice_gets_no_gradient_from_after_the_write_under_to_static()
     np.testing.assert_array_equal(x.grad.numpy()[:, 0], [0.0, 2.0, 2.0, 3.0])  # paddle 2.6.2's (and dynamic's)
 
 
-def test_writing_with_a_tensor_bound_beside_a_list_index_is_refused_clearly():
-    def write(x):
-        y = x * 1
-        y[: paddle.shape(x)[0] - 1, [0, 2]] = 5.0  # ints, slices and ... are taken (set_with_ints)
-        return y
+def test_a_negative_tensor_step_beside_an_open_bound_is_refused_when_it_runs_as_paddle_does():
+    def backward(x):
+        n = paddle.shape(x)[0]
+        return x[:: 3 - n]  # paddle 2.6.2 writes the open bounds as 0 and the end: a positive step's
 
-    with pytest.raises(NotImplementedError, match="Tensor.__setitem__: with a slice bound given as a Tensor"):
-        paddle.jit.to_static(write, input_spec=[InputSpec([None, 5], "float32")])(_x(4, False))
+    converted = paddle.jit.to_static(backward, input_spec=[InputSpec([None, 5], "float32")])
+    np.testing.assert_array_equal(converted(_x(2, False)).numpy(), _x(2, False).numpy())  # a step of 1 runs
+    with pytest.raises(ValueError, match="runtime_slice: a step given as a Tensor is -1 when the Program runs"):
+        converted(_x(4, False))
+
+
+@pytest.mark.parametrize("fn", PYTHON_READINGS, ids=lambda f: f.__name__)
+def test_a_backward_slice_to_minus_one_is_empty_as_in_python_and_saves_as_paddles_ops(fn, tmp_path):
+    """x[i:-1:-1] is empty in Python and in minipaddle's dynamic mode (paddle reads "through index 0"); the
+    converted function and its saved file (the empty 0:0 in Paddle's ops) agree with dynamic mode."""
+    converted = paddle.jit.to_static(fn, input_spec=[InputSpec([None, 5], "float32", "x")])
+    _save_function(fn, str(tmp_path / fn.__name__))
+    loaded = paddle.jit.load(str(tmp_path / fn.__name__))
+    for batch in BATCHES:
+        want = [w.numpy() for w in fn(_x(batch, False))]
+        assert [w.shape[0] for w in want] == [0, batch, 0, 0]
+        for run in (converted, loaded):
+            for got, w in zip(run(_x(batch, False)), want):
+                np.testing.assert_array_equal(got.numpy(), w)
+        x = _x(batch, True)
+        converted(x)[1].sum().backward()  # the write wrote nothing: every element keeps its gradient
+        np.testing.assert_array_equal(x.grad.numpy(), np.ones((batch, 5)))
 
 
 SAVED = ("sized_reshape_expand_tile", "creation_full", "set_head", "set_box", "set_with_ints", "creation_values",
-         "creation_random", "creation_eye", "slice_negative_step")  # fmt: skip
+         "creation_random", "creation_eye", "slice_negative_step", "slice_tensor_step", "set_negative_step",
+         "slice_bounds", "set_with_none")  # fmt: skip
 RANDOM = "creation_random"  # its draws are compared by shape and dtype (the generators differ from paddle's)
-SIZED = [f for f in SLICING + CREATION if f.__name__ in SAVED]
+SIZED = [f for f in SLICING + CREATION if f.__name__ in SAVED] + list(PYTHON_READINGS)
+PADDLE_SAVES = [f for f in SIZED if f not in PYTHON_READINGS]  # paddle 2.6.2 reads those otherwise
 
 
 def _save_function(fn, prefix: str) -> None:
@@ -281,7 +302,8 @@ def test_tensor_sizes_and_bounds_save_as_paddles_ops_and_load_back(fn, tmp_path)
     want = {"sized_reshape_expand_tile": {"reshape_with_shape", "expand_with_shape", "tile_with_repeats"},
             "creation_full": {"full_with_shape"}, "creation_values": {"runtime_source"},
             "creation_random": {"runtime_random_source"}, "creation_eye": {"runtime_source"},
-            "slice_negative_step": {"runtime_slice"}}  # fmt: skip
+            "slice_negative_step": {"runtime_slice"}, "slice_tensor_step": {"runtime_slice"},
+            "slice_bounds": {"runtime_slice"}, "backward_to_last_index": {"set_value"}}  # fmt: skip
     assert want.get(fn.__name__, {"runtime_set_value"}) <= types
     loaded = paddle.jit.load(prefix)
     for batch in BATCHES:
@@ -338,7 +360,7 @@ def test_paddle_runs_saved_tensor_sizes_and_bounds_and_minipaddle_reads_paddles(
     paddle.enable_static()
     try:
         exe = paddle.static.Executor()
-        for fn in SIZED:
+        for fn in PADDLE_SAVES:
             prog, feeds, fetches = paddle.static.load_inference_model(str(tmp_path / f"paddle_{fn.__name__}"), exe)
             for batch in BATCHES:
                 x = _x(batch, False).numpy()

@@ -45,6 +45,35 @@ def functions(paddle) -> tuple[tuple, tuple]:
         y[0, 1:n] = -1.0
         return y
 
+    def slice_tensor_step(x):
+        n = paddle.shape(x)[0]
+        return x[:: n - 2], x[1 : n : n - 3], x[n - 1 : 0 : 3 - n], x[n - 2 : 1 - n : -1, :: n - 3]
+
+    def set_negative_step(x):
+        n = paddle.shape(x)[0]
+        y = x * 1
+        y[n - 2 :: -1] = x[1:n] * 2
+        y[: n - 3 : -1, 1] = 9.0
+        y[:: n - 2, 2:] = -3.0  # a Tensor step
+        y[n - 1 : 0 : 3 - n, 3] = y[1, 0] * 10
+        return y
+
+    def set_beside_advanced(x):
+        n = paddle.shape(x)[0]
+        y = x * 1
+        y[: n - 1, [0, 2]] = x[1:n, 3:5] * 3  # a list beside a Tensor bound
+        y[1:n, [True, False, False, True, False]] = -1.0  # a mask
+        y[None, : n - 2, 4] = 8.0  # None (a new axis)
+        y[n - 2 :, None, 1:3] = x[0, 2:4] + 100
+        return y
+
+    def set_with_none(x):
+        n = paddle.shape(x)[0]
+        y = x * 1
+        y[None, 1 : n - 1] = x[0] * 3  # None beside a Tensor bound: set_value's none_axes
+        y[: n - 2, None, 3:] = -5.0
+        return y
+
     def sized_reshape_expand_tile(x):
         n = paddle.shape(x)[0]
         column = x[:, :1]
@@ -70,6 +99,19 @@ def functions(paddle) -> tuple[tuple, tuple]:
         return (paddle.rand([n, 2]), paddle.randn([n]), paddle.uniform([n, 3], min=-2.0, max=2.0),
                 paddle.normal(shape=[n]), paddle.randint(0, 5, [n]), paddle.standard_normal([2, n]))  # fmt: skip
 
-    slicing = (slice_head, slice_bounds, slice_negative_step, set_head, set_box, set_with_ints,
-               sized_reshape_expand_tile)  # fmt: skip
+    slicing = (slice_head, slice_bounds, slice_negative_step, slice_tensor_step, set_head, set_box, set_with_ints,
+               set_negative_step, set_beside_advanced, set_with_none, sized_reshape_expand_tile)  # fmt: skip
     return slicing, (creation_values, creation_full, creation_eye, creation_random)
+
+
+def python_readings(paddle) -> tuple:
+    """Functions where minipaddle reads a slice as Python does and paddle 2.6.2 does not (not in the golden):
+    going backward, a stop of -1 is Python's last index, so x[i:-1:-1] is empty (paddle reads "through index 0")."""
+
+    def backward_to_last_index(x):
+        n = paddle.shape(x)[0]
+        y = x * 1
+        y[n - 2 : -1 : -1] = 9.0  # writes nothing
+        return x[n - 2 : -1 : -1, 1:], y, x[: n - 1 : -1, ::2], x[3:-1:-1]  # (the last: known bounds)
+
+    return (backward_to_last_index,)
