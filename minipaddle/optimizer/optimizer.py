@@ -6,7 +6,9 @@ One `step()` (paddle 2.6's order), for each parameter group:
 3. add weight decay to each gradient: the parameter's own regularizer (from ParamAttr) if it has one, else the
    optimizer's `weight_decay` (a float means L2Decay);
 4. update each parameter with the subclass's rule, `_update_param`, which applies the rule's ops from
-   minipaddle/ops/optimizer_ops.py in place (core/inplace.apply_inplace), under no_grad.
+   minipaddle/ops/optimizer_ops.py in place (core/inplace.apply_inplace), under no_grad; with multi_precision a
+   float16/bfloat16 parameter's float32 master weight is updated, and the same op writes the parameter rounded
+   from it (`_write_param`).
 
 The learning rate of a parameter is the optimizer's (a float, or the current value of an LRScheduler) times the
 parameter's factor: `ParamAttr(learning_rate=...)`, or a parameter group's 'learning_rate'.
@@ -30,12 +32,13 @@ import numpy as np
 
 from minipaddle import ops
 from minipaddle.core import dtype as dtypes
-from minipaddle.core.inplace import apply_inplace
+from minipaddle.core.inplace import apply_inplace, apply_inplace_pair
 from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, no_grad, unique_name
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.clip import ClipGradBase
 from minipaddle.ops.kinds import as_tensor
+from minipaddle.ops.optimizer_ops import ParamUpdateOp
 from minipaddle.optimizer.lr import LRScheduler
 from minipaddle.profiler.events import RECORDING, optimizer_span
 from minipaddle.regularizer import L2Decay, WeightDecayRegularizer
@@ -168,7 +171,7 @@ class Optimizer:
         lr_tensors = {}  # (factor, dtype) -> the 0-d learning-rate Tensor: one per step, not one per parameter
         for param, grad in params_grads:
             target = param
-            if self._multi_precision and param.dtype in _LOW:  # update a float32 copy, then cast back
+            if self._multi_precision and param.dtype in _LOW:  # update a float32 copy (_write_param rounds it back)
                 target = self._master_weight(param)
                 grad = ops.cast(grad, dtypes.float32)
             regularizer = self._regularizer_of(param, options)
@@ -180,8 +183,6 @@ class Optimizer:
             # This parameter's entries, written into the group's dict (which this call made) rather than a copy.
             options["regularizer"], options["param"] = regularizer, param
             self._update_param(target, grad, lr, options)
-            if target is not param:
-                apply_inplace(_CAST, param, (target,), {"dtype": param.dtype.np})
         return params_grads
 
     def _lr_tensor(self, factor: float, like: Tensor) -> Tensor:
@@ -199,6 +200,20 @@ class Optimizer:
         `_regularized_grad` has already added to `grad`), and 'param', the parameter as the user sees it (`param`
         is its float32 master copy under multi_precision)."""
         raise TypeError(f"{type(self).__name__} is not an optimizer by itself; use SGD, Adam, ...")
+
+    def _write_param(self, op, param: Tensor, inputs: tuple, attrs: dict, options: dict) -> None:
+        """Write the update `op(*inputs, **attrs)` into `param`, in place. Under multi_precision `param` is the
+        float32 master weight of options['param'], and a parameter's update op (ParamUpdateOp) writes both with
+        one op, the parameter rounded from the master (paddle's MasterParamOut and ParamOut); another op (the
+        subtract of RMSProp's update) is followed by a cast of the master into the parameter."""
+        shown = options["param"]
+        if param is shown:
+            apply_inplace(op, param, inputs, attrs)
+        elif isinstance(op, ParamUpdateOp):
+            apply_inplace_pair(op, (param, shown), inputs, {**attrs, "param_dtype": shown.dtype.np})
+        else:
+            apply_inplace(op, param, inputs, attrs)
+            apply_inplace(_CAST, shown, (param,), {"dtype": shown.dtype.np})
 
     def _regularizer_of(self, param, options: dict):
         """The weight decay for `param`: the group's (group mode), else the ParamAttr's, else the optimizer's."""

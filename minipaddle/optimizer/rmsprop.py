@@ -71,4 +71,4 @@ class RMSProp(Optimizer):
         centered_mean = mean_grad if options["centered"] else None
         attrs = {"momentum": options["momentum"], "epsilon": options["epsilon"]}
         apply_inplace(_MOMENT, moment, (moment, grad, mean_square, centered_mean, lr), attrs)
-        apply_inplace(_SUBTRACT, param, (param, moment))
+        self._write_param(_SUBTRACT, param, (param, moment), {}, options)
