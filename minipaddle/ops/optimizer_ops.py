@@ -1,6 +1,6 @@
 """The update rules of the optimizers, one op per state they change: sgd, momentum_velocity, momentum_param, ema,
 ema_square, adam_param, adamax_inf_norm, adamax_param, adagrad_moment, adagrad_param, adadelta_direction,
-rmsprop_moment, lamb_param.
+rmsprop_moment, rmsprop_param, lamb_param.
 
 An optimizer applies these ops in place (core/inplace.apply_inplace) under no_grad: `param <- sgd(param, grad, lr)`.
 Each op computes the new value of ONE tensor (the parameter or one accumulator) from the current values, so a step
@@ -35,6 +35,7 @@ __all__ = [
     "adagrad_param",
     "adadelta_direction",
     "rmsprop_moment",
+    "rmsprop_param",
     "lamb_param",
 ]  # the raw op functions; ops/__init__.py gathers them
 
@@ -309,6 +310,20 @@ class RmspropMoment(UpdateOp):
 
 def rmsprop_moment(moment, grad, mean_square, mean_grad, lr, momentum, epsilon) -> Tensor:
     return apply(RmspropMoment, (moment, grad, mean_square, mean_grad, lr), {"momentum": momentum, "epsilon": epsilon})
+
+
+@register
+class RmspropParam(ParamUpdateOp):
+    """param - moment: RMSProp's step, whose moment already holds the learning rate (rmsprop_moment)."""
+
+    name = "rmsprop_param"
+
+    def kernel(self, param, moment, param_dtype=None):
+        return _with_param(param - moment, param_dtype)
+
+
+def rmsprop_param(param: Tensor, moment: Tensor) -> Tensor:
+    return apply(RmspropParam, (param, moment))
 
 
 # ---- Lamb ----------------------------------------------------------------------------------------------------

@@ -48,7 +48,6 @@ from minipaddle.tensor.creation import full, to_tensor
 __all__ = ["Optimizer"]
 
 _ASSIGN = get_op("assign")
-_CAST = get_op("cast")
 _SCALE = get_op("scale")
 
 
@@ -202,18 +201,17 @@ class Optimizer:
         raise TypeError(f"{type(self).__name__} is not an optimizer by itself; use SGD, Adam, ...")
 
     def _write_param(self, op, param: Tensor, inputs: tuple, attrs: dict, options: dict) -> None:
-        """Write the update `op(*inputs, **attrs)` into `param`, in place. Under multi_precision `param` is the
-        float32 master weight of options['param'], and a parameter's update op (ParamUpdateOp) writes both with
-        one op, the parameter rounded from the master (paddle's MasterParamOut and ParamOut); another op (the
-        subtract of RMSProp's update) is followed by a cast of the master into the parameter."""
+        """Write the parameter's update `op(*inputs, **attrs)` (a ParamUpdateOp) into `param`, in place. Under
+        multi_precision `param` is the float32 master weight of options['param'], and the one op writes both, the
+        parameter rounded from the master (paddle's MasterParamOut and ParamOut)."""
         shown = options["param"]
         if param is shown:
             apply_inplace(op, param, inputs, attrs)
         elif isinstance(op, ParamUpdateOp):
             apply_inplace_pair(op, (param, shown), inputs, {**attrs, "param_dtype": shown.dtype.np})
         else:
-            apply_inplace(op, param, inputs, attrs)
-            apply_inplace(_CAST, shown, (param,), {"dtype": shown.dtype.np})
+            raise TypeError(f"{type(self).__name__}: multi_precision writes a parameter with an update op that "
+                            f"also rounds it from its master weight (a ParamUpdateOp), not with {op.name}")  # fmt: skip
 
     def _regularizer_of(self, param, options: dict):
         """The weight decay for `param`: the group's (group mode), else the ParamAttr's, else the optimizer's."""
