@@ -316,14 +316,8 @@ class Optimizer:
         """The float32 copy of a float16/bfloat16 parameter that multi_precision updates (created on first use)."""
         master = self._master_weights.get(param.name)
         if STATE.static_mode:  # a persistable copy (a cast in the Program would lose the copy every step)
-            if master is None:
+            if master is None:  # (the loads that write the parameter restart it: static/master_weights.py)
                 master = self._master_weights[param.name] = master_weight(param)
-            # The copy only carries the bits the parameter's dtype drops: where the parameter no longer rounds
-            # as it does (a load or set_state_dict wrote the parameter after the startup Program), the
-            # parameter's value restarts it.
-            low = param.dtype.np
-            same = ops.equal(ops.cast(master, low), ops.cast(param, low))
-            apply_inplace(_ASSIGN, master, (ops.where(same, master, ops.cast(param, dtypes.float32.np)),))
             return master
         if master is None:
             master = ops.cast(param, dtypes.float32)

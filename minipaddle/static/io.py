@@ -41,6 +41,7 @@ from minipaddle.static.files import (
     read_file,
     write_file_set,
 )
+from minipaddle.static.master_weights import restart_master_weights
 from minipaddle.static.pdmodel import (
     is_pdmodel,
     persistable_specs,
@@ -141,14 +142,16 @@ def _check_value(var: Variable, value: np.ndarray, fn: str, source: str) -> np.n
     return value
 
 
-def _put(variables, arrays: dict, scope, fn: str, source: str) -> None:
-    """Write each variable's array from `arrays` into the scope (a ValueError naming any that is missing)."""
+def _put(program: Program, variables, arrays: dict, scope, fn: str, source: str) -> None:
+    """Write each variable's array from `arrays` into the scope (a ValueError naming any that is missing), then
+    restart the float32 master weights of the parameters written (static/master_weights.py)."""
     missing = [v.name for v in variables if v.name not in arrays]
     if missing:
         raise ValueError(f"{fn}: no values for {missing} in {source}")
     checked = {v.name: _check_value(v, arrays[v.name], fn, source) for v in variables}
     for name, value in checked.items():  # all checked before any is written: a failed load changes nothing
         scope.vars[name] = np.array(value)
+    restart_master_weights(program, scope, checked)
 
 
 # ---- paddle.static.save / load ---------------------------------------------------------------------------------
@@ -282,7 +285,8 @@ def load(program, model_path, executor=None, var_list=None) -> None:
             raise ValueError(f"load: var_list names {unknown}, which are not persistable variables of the program")
         state = {n: state[n] for n in wanted}
     need_opt = any(not v.is_parameter for v in state.values())
-    _put(state.values(), _read_state(prefix, "load", need_opt), global_scope(), "load", f"the files {prefix}.*")
+    _put(program, state.values(), _read_state(prefix, "load", need_opt), global_scope(), "load",
+         f"the files {prefix}.*")  # fmt: skip
 
 
 def load_program_state(model_path, var_list=None) -> dict:
@@ -334,7 +338,7 @@ def _load_saved_vars(program: Program, model_path: str, executor, var_list) -> N
             raise LookupError(f"{fn}: var_list names {unknown}, which are not variables of the program")
         chosen = [variables[n] for n in wanted]
         arrays = read_combined(model_path, wanted, fn)
-    _put(chosen, arrays, global_scope(), fn, model_path)
+    _put(program, chosen, arrays, global_scope(), fn, model_path)
 
 
 def _saved_vars_state(model_path: str, var_list) -> dict:
@@ -364,7 +368,7 @@ def set_program_state(program, state_dict) -> None:
     state = _persistables(program)
     arrays = {k: (v.numpy() if isinstance(v, Tensor) else np.asarray(v)) for k, v in state_dict.items()}
     used = [state[n] for n in arrays if n in state]
-    _put(used, arrays, global_scope(), "set_program_state", "state_dict")
+    _put(program, used, arrays, global_scope(), "set_program_state", "state_dict")
     unused = [n for n in arrays if n not in state]
     if unused:
         warnings.warn(f"set_program_state: the program has no persistable variables {unused}; they were not set",
@@ -460,7 +464,7 @@ def deserialize_persistables(program, data, executor) -> None:
         raise TypeError(f"deserialize_persistables: program must be a Program, got {type(program).__name__}")
     _executor_arg(executor, "deserialize_persistables")
     arrays = _read_params(program, data, "the data", "deserialize_persistables")
-    _put(_persistables(program).values(), arrays, global_scope(), "deserialize_persistables", "the data")
+    _put(program, _persistables(program).values(), arrays, global_scope(), "deserialize_persistables", "the data")
 
 
 def save_to_file(path, content) -> None:
@@ -590,7 +594,7 @@ def load_inference_model(path_prefix, executor, **kwargs) -> list:
         program, feeds, fetches = read_pdmodel(model, where, info)
     else:
         program, feeds, fetches = read_program(model, where)
-    _put(_persistables(program).values(), _read_params(program, params, source), global_scope(),
+    _put(program, _persistables(program).values(), _read_params(program, params, source), global_scope(),
          "load_inference_model", "the parameter file")  # fmt: skip
     block = program.global_block()
     return [program, feeds, [block.var(n) for n in fetches]]
