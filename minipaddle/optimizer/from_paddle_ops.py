@@ -26,19 +26,21 @@ def _number(value) -> float:
 
 
 def optimizer_from_paddle_op(kind: str, attrs: dict):
-    """The minipaddle optimizer for Paddle's optimizer op `kind` (sgd, momentum, adam, adamw) and its attributes."""
+    """The minipaddle optimizer for Paddle's optimizer op `kind` (sgd, momentum, adam, adamw) and its attributes
+    (multi_precision: float16/bfloat16 parameters are updated through float32 master weights)."""
+    multi_precision = bool(attrs.get("multi_precision", False))
     if kind == "sgd":
-        return SGD()
+        return SGD(multi_precision=multi_precision)
     if kind == "momentum":
         decay = _number(attrs.get("regularization_coeff", 0.0)) if attrs.get("regularization_method") == "l2_decay" \
             else None  # fmt: skip
         mu, nesterov = _number(attrs.get("mu", 0.9)), bool(attrs.get("use_nesterov", False))
-        return Momentum(momentum=mu, use_nesterov=nesterov, weight_decay=decay)
+        return Momentum(momentum=mu, use_nesterov=nesterov, weight_decay=decay, multi_precision=multi_precision)
     betas = {k: _number(attrs.get(k, d)) for k, d in (("beta1", 0.9), ("beta2", 0.999), ("epsilon", 1e-8))}
     if kind == "adam":
-        return Adam(**betas, lazy_mode=bool(attrs.get("lazy_mode", False)))
+        return Adam(**betas, lazy_mode=bool(attrs.get("lazy_mode", False)), multi_precision=multi_precision)
     coeff = _number(attrs.get("coeff", 0.01)) if attrs.get("with_decay", True) else 0.0
-    return AdamW(**betas, weight_decay=coeff)
+    return AdamW(**betas, weight_decay=coeff, multi_precision=multi_precision)
 
 
 paddle_training.install_optimizers(optimizer_from_paddle_op)

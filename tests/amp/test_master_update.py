@@ -11,6 +11,9 @@ import minipaddle as paddle
 from minipaddle.core.inplace import apply_inplace_pair
 from minipaddle.core.op import get_op
 from minipaddle.core.state import OpHook, op_hook
+from minipaddle.static.paddle_proto import ProgramDesc
+from minipaddle.static.pdmodel import write_program_desc
+from tests.golden_files import GOLDEN_ROOT, read_json
 
 SGD = get_op("sgd")
 
@@ -133,3 +136,72 @@ def test_multi_precision_is_the_float32_update_rounded_and_casts_nothing_back(na
         assert np.array_equal(low.numpy(), high.numpy().astype(low.numpy().dtype))
         # only the gradient's cast to float32 (and at the first step the master's, made from the parameter)
         assert calls.names.count("cast") == 1 + (step == 0), calls.names
+
+
+PADDLE_OPTIMIZERS = {
+    "sgd": lambda: paddle.optimizer.SGD(0.1, multi_precision=True),
+    "momentum": lambda: paddle.optimizer.Momentum(0.1, multi_precision=True),
+    "adam": lambda: paddle.optimizer.Adam(0.1, multi_precision=True),
+    "adamw": lambda: paddle.optimizer.AdamW(0.1, multi_precision=True),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(PADDLE_OPTIMIZERS))
+def test_the_training_program_desc_writes_the_update_as_paddle_2_6_2_does(kind):
+    """tests/golden/amp/make_master_update_ops.py's Program, written as Paddle's ProgramDesc: the one update op
+    per parameter has paddle's slots (the float16 gradient, Param/ParamOut the parameter, MasterParam/
+    MasterParamOut the float32 master) and multi_precision, and nothing else follows it."""
+    golden = read_json(GOLDEN_ROOT / "amp" / "master_update_ops.json")[kind]
+    paddle.enable_static()
+    try:
+        main, start = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, start), paddle.utils.unique_name.guard():
+            x = paddle.static.data("x", [4, 2], "float16")
+            w = paddle.create_parameter([2, 3], "float16", name="w")
+            PADDLE_OPTIMIZERS[kind]().minimize(paddle.mean(paddle.matmul(x, w)))
+        desc = ProgramDesc()
+        desc.ParseFromString(write_program_desc(main))
+    finally:
+        paddle.disable_static()
+    ops = list(desc.blocks[0].ops)
+    assert [op.type for op in ops] == golden["types"]
+    (op,) = [op for op in ops if op.type == kind]
+    slots = lambda vs: {v.parameter: list(v.arguments) for v in vs}  # noqa: E731
+    assert slots(op.inputs) == golden["inputs"] and slots(op.outputs) == golden["outputs"]
+    attrs = {a.name: a for a in op.attrs}
+    assert attrs["multi_precision"].b == golden["multi_precision"]
+    assert list(attrs["op_role_var"].strings) == golden["op_role_var"]
+
+
+@pytest.mark.parametrize("kind", sorted(PADDLE_OPTIMIZERS))
+def test_the_training_files_read_back_with_their_masters_and_train_on_bit_for_bit(kind, tmp_path):
+    """static.save writes that Program as Paddle's files; reading them rebuilds the optimizer with multi_precision
+    (from the update op's attribute), static.load fills the float32 masters by paddle's names, and training goes
+    on with the same float16 parameters, bit for bit."""
+    paddle.enable_static()
+    try:
+        main, start = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, start), paddle.utils.unique_name.guard():
+            x = paddle.static.data("x", [4, 2], "float16")
+            w = paddle.create_parameter([2, 3], "float16", name="w")
+            loss = paddle.mean(paddle.matmul(x, w))
+            PADDLE_OPTIMIZERS[kind]().minimize(loss)
+        feed = {"x": np.linspace(-1, 1, 8, dtype=np.float16).reshape(4, 2)}
+        prefix = str(tmp_path / kind)
+        with paddle.static.scope_guard(paddle.static.Scope()):
+            exe = paddle.static.Executor()
+            exe.run(start)
+            exe.run(main, feed=feed)
+            paddle.static.save(main, prefix)
+            steps = [np.array(exe.run(main, feed=feed, fetch_list=["w"])[0]) for _ in range(3)]
+        with paddle.static.scope_guard(paddle.static.Scope()):
+            with pytest.warns(UserWarning, match="rebuilt them as"):
+                program = paddle.load(prefix + ".pdmodel")
+            exe = paddle.static.Executor()
+            paddle.static.load(program, prefix, exe)
+            again = [np.array(exe.run(program, feed=feed, fetch_list=["w"])[0]) for _ in range(3)]
+        assert any(op.attrs.get("param_dtype") == np.float16 for op in program.global_block().ops)
+    finally:
+        paddle.disable_static()
+    for a, b in zip(steps, again):
+        assert a.dtype == np.float16 and np.array_equal(a, b)
