@@ -60,7 +60,7 @@ from minipaddle.static.var_files import read_combined, read_var_dir, var_file_na
 __all__ = [
     "save", "load", "load_program_state", "set_program_state", "normalize_program", "serialize_program",
     "serialize_persistables", "deserialize_program", "deserialize_persistables", "save_to_file", "load_from_file",
-    "save_inference_model", "load_inference_model",
+    "save_inference_model", "load_inference_model", "save_vars", "load_vars",
 ]  # fmt: skip
 
 _SUFFIXES = (".pdparams", ".pdopt", ".pdmodel")
@@ -339,6 +339,67 @@ def _load_saved_vars(program: Program, model_path: str, executor, var_list) -> N
         chosen = [variables[n] for n in wanted]
         arrays = read_combined(model_path, wanted, fn)
     _put(program, chosen, arrays, global_scope(), fn, model_path)
+
+
+def _chosen_vars(main_program, vars, predicate, fn: str) -> tuple:
+    """(program, variables) for save_vars/load_vars: `vars` if given, else the program's variables for which
+    `predicate` holds (all of them without one), as paddle 2.6 chooses."""
+    program = _program_arg(main_program, fn)
+    if vars is None:
+        if predicate is not None and not callable(predicate):
+            raise TypeError(f"{fn}: predicate must be a function of a Variable, got {type(predicate).__name__}")
+        return program, [v for v in program.list_vars() if predicate is None or predicate(v)]
+    chosen = list(vars) if isinstance(vars, (list, tuple)) else [vars]
+    for v in chosen:
+        if not isinstance(v, Variable):
+            raise TypeError(f"{fn}: vars must be static Variables, got {type(v).__name__}")
+    return program, chosen
+
+
+def save_vars(executor, dirname, main_program=None, vars=None, predicate=None, filename=None) -> None:
+    """Save variables' values from the global scope as paddle 2.6's save_vars does: one file per variable in
+    `dirname` (named as the variable), or all of them in `dirname/filename`, sorted by name (Paddle's tensor
+    stream, which paddle's load_vars and static.load read).
+
+    Args:
+        executor: the Executor (required, as in Paddle).
+        dirname (str): the directory to write into.
+        main_program: whose variables to choose from when `vars` is None (default: the default main Program).
+        vars: the Variables to save; default: those of main_program for which `predicate` holds.
+        predicate: a function Variable -> bool.
+        filename: one file for all of them instead of one file each.
+    """
+    fn = "save_vars"
+    _executor_arg(executor, fn)
+    if not isinstance(dirname, str) or not dirname:
+        raise TypeError(f"{fn}: dirname must be a directory path (a non-empty str), got {dirname!r}")
+    _, chosen = _chosen_vars(main_program, vars, predicate, fn)
+    values = _values_of(chosen, global_scope(), fn)
+    if filename:
+        os.makedirs(dirname, exist_ok=True)
+        atomic_write(os.path.join(dirname, filename), write_pdiparams(values))
+        return
+    for name, value in values.items():
+        path = os.path.join(dirname, *name.split("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        atomic_write(path, write_pdiparams({name: value}))
+
+
+def load_vars(executor, dirname, main_program=None, vars=None, predicate=None, filename=None) -> None:
+    """Load what save_vars (minipaddle's or paddle 2.6's) wrote into the global scope, the variables chosen as
+    save_vars chooses them. A shape or dtype that does not fit, or a missing file, is an error and then nothing is
+    loaded; the float32 master weights of parameters loaded restart from them (static/master_weights.py)."""
+    fn = "load_vars"
+    _executor_arg(executor, fn)
+    if not isinstance(dirname, str) or not dirname:
+        raise TypeError(f"{fn}: dirname must be a directory path (a non-empty str), got {dirname!r}")
+    program, chosen = _chosen_vars(main_program, vars, predicate, fn)
+    names = [v.name for v in chosen]
+    if filename:
+        arrays = read_combined(os.path.join(dirname, filename), names, fn)
+    else:
+        arrays = read_var_dir(dirname, names, fn)
+    _put(program, chosen, arrays, global_scope(), fn, dirname)
 
 
 def _saved_vars_state(model_path: str, var_list) -> dict:
