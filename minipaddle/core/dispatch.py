@@ -11,7 +11,8 @@ On the way through:
 - the Layer scope: the current Layer path (core/state.py) is written onto every GradNode;
 - the kernel call (core/kernel.py) turns a kernel's error into the same built-in type, prefixed with the op's
   name, and applies FLAGS_check_nan_inf.
-In-place ops (`x.add_(y)`) go through `apply_inplace` in core/inplace.py, which stands on this door.
+In-place ops (`x.add_(y)`) go through `apply_inplace` in core/inplace.py, which stands on this door (and
+`apply_inplace_pair` there, for an op that writes two tensors in place).
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from minipaddle.core.view import View
 
 _NO_ATTRS: dict = {}  # shared, never written: most ops have no attributes
 
-_static_builder = None  # set by minipaddle.static: (op, inputs, attrs, inplace_target=None) -> Variable(s)
+# set by minipaddle.static: (op, inputs, attrs, inplace_target=None) -> Variable(s); inplace_target is a
+# Variable, or a tuple of them for an op that writes several in place
+_static_builder = None
 
 
 def apply(op, inputs: tuple, attrs: dict | None = None):

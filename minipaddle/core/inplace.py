@@ -1,4 +1,5 @@
-"""In-place ops (`x.add_(y)`, `x.exp_()`, `x[i] = v`) and the views they must keep in step.
+"""In-place ops (`x.add_(y)`, `x.exp_()`, `x[i] = v`) and the views they must keep in step; and one op writing
+two tensors in place (`apply_inplace_pair`: an optimizer's float32 master weight and its float16 parameter).
 
 A view shares its base's storage and version counter (core/view.py). A recorded in-place change of one of them makes
 the other's gradient history out of date: changing a view changes the base (`_rebase` records that on the base),
@@ -73,6 +74,40 @@ def apply_inplace(op, target: Tensor, inputs: tuple, attrs: dict | None = None) 
     if (need_grad or cut) and target._view is not None:
         _rebase(target)
     return run_after_hooks(hooks, op, inputs, attrs, (target,))[0] if hooks else target
+
+
+def apply_inplace_pair(op, targets: tuple, inputs: tuple, attrs: dict | None = None) -> tuple:
+    """Run `op`, which has one output per target, and write output i into `targets[i]`'s storage, as one op: the
+    hooks see it once, and static mode appends one op that writes both variables.
+
+    This is how an optimizer updates a float32 master weight and the float16/bfloat16 parameter it stands for in
+    one step (paddle's sgd, momentum, adam and adamw with multi_precision write MasterParamOut and ParamOut),
+    instead of an update and then a second op casting the master back. Only for ops that record no gradient (the
+    optimizers' update ops): a target with a history ends it here, as `x.zero_()` does in `apply_inplace`.
+    """
+    if attrs is None:
+        attrs = _NO_ATTRS
+    if op.differentiable:
+        raise TypeError(f"apply_inplace_pair: {op.name} has a gradient; only ops without one write two targets")
+    state = STATE.__dict__  # this thread's state, looked up once (see dispatch.apply)
+    if state["static_mode"]:  # the op's outputs are written back into the target variables when the Program runs
+        return dispatch.build(op, inputs, attrs, inplace_target=targets)
+    hooks = state["dynamic_hooks"]
+    if hooks:
+        inputs = run_before_hooks(hooks, op, inputs, attrs)
+    outs = run_kernel(op, arrays_of(inputs), attrs)
+    if type(outs) is not tuple or len(outs) != len(targets):
+        raise ValueError(f"{op.name}_: the op gives {len(outs) if type(outs) is tuple else 1} output(s) for "
+                         f"{len(targets)} targets")  # fmt: skip
+    for target, out in zip(targets, outs):
+        if out.shape != target._data.shape:
+            raise ValueError(f"{op.name}_: a result has shape {list(out.shape)} but its tensor has {target.shape}")
+    for target, out in zip(targets, outs):  # (after every check: a refused op changes neither target)
+        target._data[...] = out  # in the target's dtype, as apply_inplace writes
+        target._bump_version()
+        if state["grad_enabled"] and target._node is not None:
+            target._node, target.stop_gradient = None, True
+    return run_after_hooks(hooks, op, inputs, attrs, targets) if hooks else targets
 
 
 def check_not_leaf(fn: str, target: Tensor) -> None:

@@ -25,6 +25,7 @@ from minipaddle.static.files import write_file_set
 from minipaddle.static.input import InputSpec
 from minipaddle.static.input import data as static_data
 from minipaddle.static.io import save_inference_model
+from minipaddle.static.master_weights import restart_master_weights
 from minipaddle.static.program import default_main_program, default_startup_program, program_guard
 from minipaddle.tensor.math import add_n
 
@@ -97,9 +98,17 @@ class StaticGraphAdapter:
         fresh = static_executor.Scope()
         with static_executor.scope_guard(fresh):
             self._executor.run(self._startup)
+        kept = [name for name in fresh.vars if name in scope.vars]
         for name, value in fresh.vars.items():
             if name not in scope.vars:
                 scope.vars[name] = value
+        self._restart_master_weights(kept)  # (a master the startup made from a parameter value not kept)
+
+    def _restart_master_weights(self, written) -> None:
+        """Parameters written into the Scope after the startup Program restart their float32 master weights, as
+        the static loads do (static/master_weights.py)."""
+        if "train" in self._progs:
+            restart_master_weights(self._progs["train"], static_executor.global_scope(), written)
 
     # ---- one batch ----
 
@@ -188,6 +197,7 @@ class StaticGraphAdapter:
         for param, state in param_state_pairs:
             scope.vars[param.name] = np.array(state, dtype=param.dtype.np)
         if not optim_state or self.model._optimizer is None:
+            self._restart_master_weights([param.name for param, _ in param_state_pairs])
             return
         wanted = self._optimizer_vars()
         missing = [name for name in wanted if name not in optim_state]
@@ -199,6 +209,7 @@ class StaticGraphAdapter:
             )
         for name in wanted:
             scope.vars[name] = np.array(optim_state[name])
+        self._restart_master_weights([param.name for param, _ in param_state_pairs])
 
     def save_inference_model(self, prefix: str) -> None:
         """The test Program, pruned to the outputs, with the parameters from the global Scope."""

@@ -108,6 +108,7 @@ KEEP_OPS = {
     "adagrad_param",
     "adadelta_direction",
     "rmsprop_moment",
+    "rmsprop_param",
     "lamb_param",
     "ema",
     "ema_square",

@@ -1,12 +1,13 @@
 """The update rules of the optimizers, one op per state they change: sgd, momentum_velocity, momentum_param, ema,
 ema_square, adam_param, adamax_inf_norm, adamax_param, adagrad_moment, adagrad_param, adadelta_direction,
-rmsprop_moment, lamb_param.
+rmsprop_moment, rmsprop_param, lamb_param.
 
 An optimizer applies these ops in place (core/inplace.apply_inplace) under no_grad: `param <- sgd(param, grad, lr)`.
 Each op computes the new value of ONE tensor (the parameter or one accumulator) from the current values, so a step
 of Adam is a short list of ops: ema(moment1, grad), ema_square(moment2, grad), adam_param(param, ...), and two
-`scale`s of the beta powers. Static mode appends the same ops to a Program, which is why the learning rate is an
-input tensor (a learning-rate scheduler changes its value between runs), not an attribute.
+`scale`s of the beta powers (under multi_precision the parameter's op updates its float32 master weight and
+writes the parameter too, rounded: ParamUpdateOp). Static mode appends the same ops to a Program, which is why
+the learning rate is an input tensor (a learning-rate scheduler changes its value between runs), not an attribute.
 
 The formulas are paddle 2.6's CPU kernels (paddle/phi/kernels), including where epsilon goes, and compute in the
 parameter's dtype as they do. None of these ops has a gradient.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
@@ -33,6 +35,7 @@ __all__ = [
     "adagrad_param",
     "adadelta_direction",
     "rmsprop_moment",
+    "rmsprop_param",
     "lamb_param",
 ]  # the raw op functions; ops/__init__.py gathers them
 
@@ -46,6 +49,27 @@ class UpdateOp(OpDef):
 
     def infer_meta(self, state: Meta, *others: Meta, **attrs) -> Meta:
         return state
+
+
+class ParamUpdateOp(UpdateOp):
+    """An update of a parameter, which also takes `param_dtype` for multi_precision: input 0 is then the float32
+    master weight of a float16/bfloat16 parameter, and the op gives two outputs, the new master and the new master
+    rounded to `param_dtype` (the parameter), as paddle's fused updates write MasterParamOut and ParamOut. The
+    optimizer writes both in place with this one op (core/inplace.apply_inplace_pair)."""
+
+    def infer_meta(self, state: Meta, *others: Meta, param_dtype=None, **attrs) -> Meta | tuple:
+        if param_dtype is None:
+            return state
+        return state, Meta(state.shape, dtypes.from_numpy(np.dtype(param_dtype)))
+
+
+def _with_param(master: np.ndarray, param_dtype) -> np.ndarray | tuple:
+    """An update's result; under multi_precision (param_dtype given) the new master and the parameter rounded
+    from it (a float32 beyond float16's range becomes Inf, as the cast op rounds)."""
+    if param_dtype is None:
+        return master
+    with np.errstate(over="ignore", invalid="ignore"):
+        return master, master.astype(param_dtype)
 
 
 def _scalar(a: np.ndarray) -> np.ndarray:
@@ -62,15 +86,15 @@ def _const(value, like: np.ndarray) -> np.ndarray:
 
 
 @register
-class Sgd(UpdateOp):
+class Sgd(ParamUpdateOp):
     """param - lr * grad."""
 
     name = "sgd"
 
-    def kernel(self, param, grad, lr):
+    def kernel(self, param, grad, lr, param_dtype=None):
         out = grad * -_scalar(lr)  # one temporary: param + (-lr * grad) is exactly param - lr * grad
         out += param
-        return out
+        return _with_param(out, param_dtype)
 
     def kernel_into(self, out, param, grad, lr):  # the same arithmetic, written into the parameter's storage
         step = grad * -_scalar(lr)
@@ -103,16 +127,17 @@ def momentum_velocity(velocity, grad, param, mu, rescale_grad=1.0, l2_coeff=0.0)
 
 
 @register
-class MomentumParam(UpdateOp):
+class MomentumParam(ParamUpdateOp):
     """param - lr * velocity, or with Nesterov param - lr * (g + mu * velocity). `velocity` is the new one."""
 
     name = "momentum_param"
 
-    def kernel(self, param, grad, velocity, lr, mu, use_nesterov=False, rescale_grad=1.0, l2_coeff=0.0):
+    def kernel(self, param, grad, velocity, lr, mu, use_nesterov=False, rescale_grad=1.0, l2_coeff=0.0,
+               param_dtype=None):  # fmt: skip
         if use_nesterov:
             g = _momentum_grad(grad, param, rescale_grad, l2_coeff)
-            return param - (g + _const(mu, velocity) * velocity) * _scalar(lr)
-        return param - _scalar(lr) * velocity
+            return _with_param(param - (g + _const(mu, velocity) * velocity) * _scalar(lr), param_dtype)
+        return _with_param(param - _scalar(lr) * velocity, param_dtype)
 
 
 def momentum_param(param, grad, velocity, lr, mu, use_nesterov=False, rescale_grad=1.0, l2_coeff=0.0) -> Tensor:
@@ -157,7 +182,7 @@ def ema_square(acc: Tensor, x: Tensor, decay: float) -> Tensor:
 
 
 @register
-class AdamParam(UpdateOp):
+class AdamParam(ParamUpdateOp):
     """Adam's step from the new moments; with `coeff` > 0 AdamW's decoupled decay comes first.
 
         param  = param * (1 - lr * coeff)                                     (AdamW only)
@@ -170,13 +195,13 @@ class AdamParam(UpdateOp):
 
     name = "adam_param"
 
-    def kernel(self, param, moment1, moment2, lr, beta1_pow, beta2_pow, epsilon, coeff=0.0):
+    def kernel(self, param, moment1, moment2, lr, beta1_pow, beta2_pow, epsilon, coeff=0.0, param_dtype=None):
         lr, b1p, b2p = _scalar(lr), _scalar(beta1_pow), _scalar(beta2_pow)
         if coeff:
             param = param - lr * _const(coeff, param) * param
         lr_t = lr * (np.sqrt(1 - b2p) / (1 - b1p))
         eps = _const(epsilon, param) * np.sqrt(1 - b2p)
-        return param - lr_t * (moment1 / (np.sqrt(moment2) + eps))
+        return _with_param(param - lr_t * (moment1 / (np.sqrt(moment2) + eps)), param_dtype)
 
 
 def adam_param(param, moment1, moment2, lr, beta1_pow, beta2_pow, epsilon, coeff=0.0) -> Tensor:
@@ -198,14 +223,14 @@ def adamax_inf_norm(inf_norm: Tensor, grad: Tensor, beta2: float, epsilon: float
 
 
 @register
-class AdamaxParam(UpdateOp):
+class AdamaxParam(ParamUpdateOp):
     """param - lr / (1 - beta1_pow) * moment / inf_norm (moment and inf_norm already updated)."""
 
     name = "adamax_param"
 
-    def kernel(self, param, moment, inf_norm, lr, beta1_pow):
+    def kernel(self, param, moment, inf_norm, lr, beta1_pow, param_dtype=None):
         lr_t = _scalar(lr) / (1 - _scalar(beta1_pow))
-        return param - lr_t * (moment / inf_norm)
+        return _with_param(param - lr_t * (moment / inf_norm), param_dtype)
 
 
 def adamax_param(param, moment, inf_norm, lr, beta1_pow) -> Tensor:
@@ -230,13 +255,13 @@ def adagrad_moment(moment: Tensor, grad: Tensor) -> Tensor:
 
 
 @register
-class AdagradParam(UpdateOp):
+class AdagradParam(ParamUpdateOp):
     """param - lr * grad / (sqrt(moment) + epsilon), with the new moment."""
 
     name = "adagrad_param"
 
-    def kernel(self, param, grad, moment, lr, epsilon):
-        return param - _scalar(lr) * grad / (np.sqrt(moment) + _const(epsilon, moment))
+    def kernel(self, param, grad, moment, lr, epsilon, param_dtype=None):
+        return _with_param(param - _scalar(lr) * grad / (np.sqrt(moment) + _const(epsilon, moment)), param_dtype)
 
 
 def adagrad_param(param, grad, moment, lr, epsilon) -> Tensor:
@@ -287,11 +312,25 @@ def rmsprop_moment(moment, grad, mean_square, mean_grad, lr, momentum, epsilon) 
     return apply(RmspropMoment, (moment, grad, mean_square, mean_grad, lr), {"momentum": momentum, "epsilon": epsilon})
 
 
+@register
+class RmspropParam(ParamUpdateOp):
+    """param - moment: RMSProp's step, whose moment already holds the learning rate (rmsprop_moment)."""
+
+    name = "rmsprop_param"
+
+    def kernel(self, param, moment, param_dtype=None):
+        return _with_param(param - moment, param_dtype)
+
+
+def rmsprop_param(param: Tensor, moment: Tensor) -> Tensor:
+    return apply(RmspropParam, (param, moment))
+
+
 # ---- Lamb ----------------------------------------------------------------------------------------------------
 
 
 @register
-class LambParam(UpdateOp):
+class LambParam(ParamUpdateOp):
     """LAMB: Adam's direction plus weight decay, scaled per tensor by a trust ratio.
 
     r     = (moment1 / (1 - beta1_pow)) / (sqrt(moment2 / (1 - beta2_pow)) + epsilon) + weight_decay * param
@@ -301,7 +340,8 @@ class LambParam(UpdateOp):
 
     name = "lamb_param"
 
-    def kernel(self, param, moment1, moment2, lr, beta1_pow, beta2_pow, epsilon, weight_decay, always_adapt=False):
+    def kernel(self, param, moment1, moment2, lr, beta1_pow, beta2_pow, epsilon, weight_decay, always_adapt=False,
+               param_dtype=None):  # fmt: skip
         m_hat = moment1 / (1 - _scalar(beta1_pow))
         v_hat = moment2 / (1 - _scalar(beta2_pow))
         r = m_hat / (np.sqrt(v_hat) + _const(epsilon, param)) + _const(weight_decay, param) * param
@@ -310,7 +350,7 @@ class LambParam(UpdateOp):
             p_norm, r_norm = np.sqrt(np.sum(param * param)), np.sqrt(np.sum(r * r))
             if p_norm > 0 and r_norm > 0:
                 ratio = p_norm / r_norm
-        return param - (_scalar(lr) * ratio) * r
+        return _with_param(param - (_scalar(lr) * ratio) * r, param_dtype)
 
 
 def lamb_param(param, moment1, moment2, lr, beta1_pow, beta2_pow, epsilon, weight_decay, always_adapt=False) -> Tensor:

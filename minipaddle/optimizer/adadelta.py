@@ -55,5 +55,5 @@ class Adadelta(Optimizer):
         avg_update = self._add_accumulator("_avg_squared_update", param)
         apply_inplace(_EMA_SQUARE, avg_grad, (avg_grad, grad), {"decay": rho})
         direction = ops.adadelta_direction(grad, avg_grad, avg_update, options["epsilon"])
-        apply_inplace(_SGD, param, (param, direction, lr))
+        self._write_param(_SGD, param, (param, direction, lr), {}, options)
         apply_inplace(_EMA_SQUARE, avg_update, (avg_update, direction), {"decay": rho})

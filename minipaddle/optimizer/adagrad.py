@@ -50,4 +50,4 @@ class Adagrad(Optimizer):
         self._warn_low_precision(param)
         moment = self._add_accumulator("moment", param, fill_value=options["initial_accumulator_value"])
         apply_inplace(_MOMENT, moment, (moment, grad))
-        apply_inplace(_PARAM, param, (param, grad, moment, lr), {"epsilon": options["epsilon"]})
+        self._write_param(_PARAM, param, (param, grad, moment, lr), {"epsilon": options["epsilon"]}, options)

@@ -51,7 +51,7 @@ def adam_step(opt: Optimizer, param, grad, lr, options: dict, coeff: float = 0.0
     beta1, beta2 = options["beta1"], options["beta2"]
     moment1, moment2, beta1_pow, beta2_pow = update_moments(opt, param, grad, beta1, beta2)
     attrs = {"epsilon": options["epsilon"], "coeff": coeff}
-    apply_inplace(_ADAM_PARAM, param, (param, moment1, moment2, lr, beta1_pow, beta2_pow), attrs)
+    opt._write_param(_ADAM_PARAM, param, (param, moment1, moment2, lr, beta1_pow, beta2_pow), attrs, options)
     opt._scale_in_place(beta1_pow, beta1)
     opt._scale_in_place(beta2_pow, beta2)
 

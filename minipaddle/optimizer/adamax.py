@@ -53,5 +53,5 @@ class Adamax(Optimizer):
         beta1_pow = self._add_accumulator("beta1_pow_acc", param, fill_value=beta1, shape=[1])
         apply_inplace(_EMA, moment, (moment, grad), {"decay": beta1})
         apply_inplace(_INF_NORM, inf_norm, (inf_norm, grad), {"beta2": options["beta2"], "epsilon": options["epsilon"]})
-        apply_inplace(_PARAM, param, (param, moment, inf_norm, lr, beta1_pow))
+        self._write_param(_PARAM, param, (param, moment, inf_norm, lr, beta1_pow), {}, options)
         self._scale_in_place(beta1_pow, beta1)

@@ -37,8 +37,9 @@ _DECAYS = {"L1Decay": L1Decay, "L2Decay": L2Decay}
 
 
 def optimizer_from_paddle_op(kind: str, attrs: dict, clip=None, decays=None, params=()):
-    """The minipaddle optimizer for Paddle's optimizer op `kind` (sgd, momentum, adam, adamw) and its attributes,
-    with the clip (class name, its arguments, the names of the parameters it clips) or None and the regularizers
+    """The minipaddle optimizer for Paddle's optimizer op `kind` (sgd, momentum, adam, adamw) and its attributes
+    (multi_precision: float16/bfloat16 parameters are updated through float32 master weights), with the clip
+    (class name, its arguments, the names of the parameters it clips) or None and the regularizers
     {parameter name: (L1Decay|L2Decay, coeff)} of the Program's parameters `params` (Variables) it updates."""
     grad_clip = None
     if clip is not None:
@@ -54,7 +55,8 @@ def optimizer_from_paddle_op(kind: str, attrs: dict, clip=None, decays=None, par
         for p in params:
             if p.name in decays:
                 p.regularizer = _DECAYS[decays[p.name][0]](decays[p.name][1])
-    given = {"grad_clip": grad_clip, "weight_decay": weight_decay}
+    multi_precision = bool(attrs.get("multi_precision", False))
+    given = {"grad_clip": grad_clip, "weight_decay": weight_decay, "multi_precision": multi_precision}
     if kind == "sgd":
         return SGD(**given)
     if kind == "momentum":
@@ -66,7 +68,7 @@ def optimizer_from_paddle_op(kind: str, attrs: dict, clip=None, decays=None, par
     if kind == "adam":
         return Adam(**betas, lazy_mode=bool(attrs.get("lazy_mode", False)), **given)
     coeff = _number(attrs.get("coeff", 0.01)) if attrs.get("with_decay", True) else 0.0
-    return AdamW(**betas, weight_decay=coeff, grad_clip=grad_clip)
+    return AdamW(**betas, weight_decay=coeff, grad_clip=grad_clip, multi_precision=multi_precision)
 
 
 paddle_training.install_optimizers(optimizer_from_paddle_op)

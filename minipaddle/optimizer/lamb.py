@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.optimizer.adam import check_betas, update_moments
 from minipaddle.optimizer.optimizer import Optimizer
@@ -64,6 +63,6 @@ class Lamb(Optimizer):
         decay = 0.0 if exclude is not None and exclude(options["param"]) else options["lamb_weight_decay"]
         moment1, moment2, beta1_pow, beta2_pow = update_moments(self, param, grad, beta1, beta2)
         attrs = {"epsilon": options["epsilon"], "weight_decay": decay, "always_adapt": self.always_adapt}
-        apply_inplace(_PARAM, param, (param, moment1, moment2, lr, beta1_pow, beta2_pow), attrs)
+        self._write_param(_PARAM, param, (param, moment1, moment2, lr, beta1_pow, beta2_pow), attrs, options)
         self._scale_in_place(beta1_pow, beta1)
         self._scale_in_place(beta2_pow, beta2)

@@ -72,4 +72,5 @@ class Momentum(Optimizer):
             "l2_coeff": reg.coeff if isinstance(reg, L2Decay) else 0.0,
         }
         apply_inplace(_VELOCITY, velocity, (velocity, grad, param), attrs)
-        apply_inplace(_PARAM, param, (param, grad, velocity, lr), {**attrs, "use_nesterov": options["use_nesterov"]})
+        attrs = {**attrs, "use_nesterov": options["use_nesterov"]}
+        self._write_param(_PARAM, param, (param, grad, velocity, lr), attrs, options)

@@ -6,7 +6,9 @@ One `step()` (paddle 2.6's order), for each parameter group:
 3. add weight decay to each gradient: the parameter's own regularizer (from ParamAttr) if it has one, else the
    optimizer's `weight_decay` (a float means L2Decay);
 4. update each parameter with the subclass's rule, `_update_param`, which applies the rule's ops from
-   minipaddle/ops/optimizer_ops.py in place (core/inplace.apply_inplace), under no_grad.
+   minipaddle/ops/optimizer_ops.py in place (core/inplace.apply_inplace), under no_grad; with multi_precision a
+   float16/bfloat16 parameter's float32 master weight is updated, and the same op writes the parameter rounded
+   from it (`_write_param`).
 
 The learning rate of a parameter is the optimizer's (a float, or the current value of an LRScheduler) times the
 parameter's factor: `ParamAttr(learning_rate=...)`, or a parameter group's 'learning_rate'.
@@ -30,12 +32,13 @@ import numpy as np
 
 from minipaddle import ops
 from minipaddle.core import dtype as dtypes
-from minipaddle.core.inplace import apply_inplace
+from minipaddle.core.inplace import apply_inplace, apply_inplace_pair
 from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE, no_grad, unique_name
 from minipaddle.core.tensor import Tensor
 from minipaddle.nn.clip import ClipGradBase
 from minipaddle.ops.kinds import as_tensor
+from minipaddle.ops.optimizer_ops import ParamUpdateOp
 from minipaddle.optimizer.lr import LRScheduler
 from minipaddle.profiler.events import RECORDING, optimizer_span
 from minipaddle.regularizer import L2Decay, WeightDecayRegularizer
@@ -45,7 +48,6 @@ from minipaddle.tensor.creation import full, to_tensor
 __all__ = ["Optimizer"]
 
 _ASSIGN = get_op("assign")
-_CAST = get_op("cast")
 _SCALE = get_op("scale")
 
 
@@ -168,7 +170,7 @@ class Optimizer:
         lr_tensors = {}  # (factor, dtype) -> the 0-d learning-rate Tensor: one per step, not one per parameter
         for param, grad in params_grads:
             target = param
-            if self._multi_precision and param.dtype in _LOW:  # update a float32 copy, then cast back
+            if self._multi_precision and param.dtype in _LOW:  # update a float32 copy (_write_param rounds it back)
                 target = self._master_weight(param)
                 grad = ops.cast(grad, dtypes.float32)
             regularizer = self._regularizer_of(param, options)
@@ -181,8 +183,6 @@ class Optimizer:
             # This parameter's entries, written into the group's dict (which this call made) rather than a copy.
             options["regularizer"], options["param"] = regularizer, param
             self._update_param(target, grad, lr, options)
-            if target is not param:
-                apply_inplace(_CAST, param, (target,), {"dtype": param.dtype.np})
         return params_grads
 
     def _lr_tensor(self, factor: float, like: Tensor) -> Tensor:
@@ -200,6 +200,19 @@ class Optimizer:
         `_regularized_grad` has already added to `grad`), and 'param', the parameter as the user sees it (`param`
         is its float32 master copy under multi_precision)."""
         raise TypeError(f"{type(self).__name__} is not an optimizer by itself; use SGD, Adam, ...")
+
+    def _write_param(self, op, param: Tensor, inputs: tuple, attrs: dict, options: dict) -> None:
+        """Write the parameter's update `op(*inputs, **attrs)` (a ParamUpdateOp) into `param`, in place. Under
+        multi_precision `param` is the float32 master weight of options['param'], and the one op writes both, the
+        parameter rounded from the master (paddle's MasterParamOut and ParamOut)."""
+        shown = options["param"]
+        if param is shown:
+            apply_inplace(op, param, inputs, attrs)
+        elif isinstance(op, ParamUpdateOp):
+            apply_inplace_pair(op, (param, shown), inputs, {**attrs, "param_dtype": shown.dtype.np})
+        else:
+            raise TypeError(f"{type(self).__name__}: multi_precision writes a parameter with an update op that "
+                            f"also rounds it from its master weight (a ParamUpdateOp), not with {op.name}")  # fmt: skip
 
     def _regularizer_of(self, param, options: dict):
         """The weight decay for `param`: the group's (group mode), else the ParamAttr's, else the optimizer's."""
@@ -304,14 +317,8 @@ class Optimizer:
         """The float32 copy of a float16/bfloat16 parameter that multi_precision updates (created on first use)."""
         master = self._master_weights.get(param.name)
         if STATE.static_mode:  # a persistable copy (a cast in the Program would lose the copy every step)
-            if master is None:
+            if master is None:  # (the loads that write the parameter restart it: static/master_weights.py)
                 master = self._master_weights[param.name] = master_weight(param)
-            # The copy only carries the bits the parameter's dtype drops: where the parameter no longer rounds
-            # as it does (a load or set_state_dict wrote the parameter after the startup Program), the
-            # parameter's value restarts it.
-            low = param.dtype.np
-            same = ops.equal(ops.cast(master, low), ops.cast(param, low))
-            apply_inplace(_ASSIGN, master, (ops.where(same, master, ops.cast(param, dtypes.float32.np)),))
             return master
         if master is None:
             master = ops.cast(param, dtypes.float32)

@@ -12,7 +12,7 @@ __all__ = ["RMSProp"]
 _EMA = get_op("ema")
 _EMA_SQUARE = get_op("ema_square")
 _MOMENT = get_op("rmsprop_moment")
-_SUBTRACT = get_op("subtract")
+_PARAM = get_op("rmsprop_param")
 
 
 class RMSProp(Optimizer):
@@ -71,4 +71,4 @@ class RMSProp(Optimizer):
         centered_mean = mean_grad if options["centered"] else None
         attrs = {"momentum": options["momentum"], "epsilon": options["epsilon"]}
         apply_inplace(_MOMENT, moment, (moment, grad, mean_square, centered_mean, lr), attrs)
-        apply_inplace(_SUBTRACT, param, (param, moment))
+        self._write_param(_PARAM, param, (param, moment), {}, options)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.optimizer.optimizer import Optimizer
 
@@ -40,4 +39,4 @@ class SGD(Optimizer):
         self._multi_precision = bool(multi_precision)
 
     def _update_param(self, param, grad, lr, options) -> None:
-        apply_inplace(_SGD, param, (param, grad, lr))
+        self._write_param(_SGD, param, (param, grad, lr), {}, options)

@@ -58,7 +58,9 @@ def _as_variable(t, block) -> Variable | None:
 
 
 def append_op(op, inputs: tuple, attrs: dict, inplace_target=None):
-    """Append `op` to the current block; return its output Variable(s)."""
+    """Append `op` to the current block; return its output Variable(s). With `inplace_target` (a Variable, or a
+    tuple of them for an op with several outputs: core/inplace.apply_inplace_pair) the outputs are written into
+    those variables instead of new ones."""
     program = default_main_program()
     block = program.current_block()
     in_vars = [_as_variable(t, block) for t in inputs]
@@ -73,9 +75,11 @@ def append_op(op, inputs: tuple, attrs: dict, inplace_target=None):
     metas_out = out_meta if multi else (out_meta,)
 
     stop = not op.differentiable or all(v is None or v.stop_gradient for v in in_vars)
-    if inplace_target is not None:  # the result is written back into the target variable
-        target = inplace_target if isinstance(inplace_target, Variable) else _as_variable(inplace_target, block)
-        outs = [target]
+    if inplace_target is not None:  # the result is written back into the target variable (one per output)
+        targets = inplace_target if type(inplace_target) is tuple else (inplace_target,)
+        if len(targets) != len(metas_out):
+            raise ValueError(f"{op.name}_: the op gives {len(metas_out)} output(s) for {len(targets)} targets")
+        outs = [t if isinstance(t, Variable) else _as_variable(t, block) for t in targets]
     else:
         base = unique_name(op.name)
         outs = [

@@ -41,6 +41,7 @@ from minipaddle.static.files import (
     read_file,
     write_file_set,
 )
+from minipaddle.static.master_weights import restart_master_weights
 from minipaddle.static.pdmodel import (
     is_pdmodel,
     persistable_specs,
@@ -59,7 +60,7 @@ from minipaddle.static.var_files import read_combined, read_var_dir, var_file_na
 __all__ = [
     "save", "load", "load_program_state", "set_program_state", "normalize_program", "serialize_program",
     "serialize_persistables", "deserialize_program", "deserialize_persistables", "save_to_file", "load_from_file",
-    "save_inference_model", "load_inference_model",
+    "save_inference_model", "load_inference_model", "save_vars", "load_vars",
 ]  # fmt: skip
 
 _SUFFIXES = (".pdparams", ".pdopt", ".pdmodel")
@@ -165,14 +166,16 @@ def _check_value(var: Variable, value: np.ndarray, fn: str, source: str) -> np.n
     return value
 
 
-def _put(variables, arrays: dict, scope, fn: str, source: str) -> None:
-    """Write each variable's array from `arrays` into the scope (a ValueError naming any that is missing)."""
+def _put(program: Program, variables, arrays: dict, scope, fn: str, source: str) -> None:
+    """Write each variable's array from `arrays` into the scope (a ValueError naming any that is missing), then
+    restart the float32 master weights of the parameters written (static/master_weights.py)."""
     missing = [v.name for v in variables if v.name not in arrays]
     if missing:
         raise ValueError(f"{fn}: no values for {missing} in {source}")
     checked = {v.name: _check_value(v, arrays[v.name], fn, source) for v in variables}
     for name, value in checked.items():  # all checked before any is written: a failed load changes nothing
         scope.vars[name] = np.array(value)
+    restart_master_weights(program, scope, checked)
 
 
 # ---- paddle.static.save / load ---------------------------------------------------------------------------------
@@ -306,7 +309,8 @@ def load(program, model_path, executor=None, var_list=None) -> None:
             raise ValueError(f"load: var_list names {unknown}, which are not persistable variables of the program")
         state = {n: state[n] for n in wanted}
     need_opt = any(not v.is_parameter for v in state.values())
-    _put(state.values(), _read_state(prefix, "load", need_opt), global_scope(), "load", f"the files {prefix}.*")
+    _put(program, state.values(), _read_state(prefix, "load", need_opt), global_scope(), "load",
+         f"the files {prefix}.*")  # fmt: skip
 
 
 def load_program_state(model_path, var_list=None) -> dict:
@@ -358,7 +362,68 @@ def _load_saved_vars(program: Program, model_path: str, executor, var_list) -> N
             raise LookupError(f"{fn}: var_list names {unknown}, which are not variables of the program")
         chosen = [variables[n] for n in wanted]
         arrays = read_combined(model_path, wanted, fn)
-    _put(chosen, arrays, global_scope(), fn, model_path)
+    _put(program, chosen, arrays, global_scope(), fn, model_path)
+
+
+def _chosen_vars(main_program, vars, predicate, fn: str) -> tuple:
+    """(program, variables) for save_vars/load_vars: `vars` if given, else the program's variables for which
+    `predicate` holds (all of them without one), as paddle 2.6 chooses."""
+    program = _program_arg(main_program, fn)
+    if vars is None:
+        if predicate is not None and not callable(predicate):
+            raise TypeError(f"{fn}: predicate must be a function of a Variable, got {type(predicate).__name__}")
+        return program, [v for v in program.list_vars() if predicate is None or predicate(v)]
+    chosen = list(vars) if isinstance(vars, (list, tuple)) else [vars]
+    for v in chosen:
+        if not isinstance(v, Variable):
+            raise TypeError(f"{fn}: vars must be static Variables, got {type(v).__name__}")
+    return program, chosen
+
+
+def save_vars(executor, dirname, main_program=None, vars=None, predicate=None, filename=None) -> None:
+    """Save variables' values from the global scope as paddle 2.6's save_vars does: one file per variable in
+    `dirname` (named as the variable), or all of them in `dirname/filename`, sorted by name (Paddle's tensor
+    stream, which paddle's load_vars and static.load read).
+
+    Args:
+        executor: the Executor (required, as in Paddle).
+        dirname (str): the directory to write into.
+        main_program: whose variables to choose from when `vars` is None (default: the default main Program).
+        vars: the Variables to save; default: those of main_program for which `predicate` holds.
+        predicate: a function Variable -> bool.
+        filename: one file for all of them instead of one file each.
+    """
+    fn = "save_vars"
+    _executor_arg(executor, fn)
+    if not isinstance(dirname, str) or not dirname:
+        raise TypeError(f"{fn}: dirname must be a directory path (a non-empty str), got {dirname!r}")
+    _, chosen = _chosen_vars(main_program, vars, predicate, fn)
+    values = _values_of(chosen, global_scope(), fn)
+    if filename:
+        os.makedirs(dirname, exist_ok=True)
+        atomic_write(os.path.join(dirname, filename), write_pdiparams(values))
+        return
+    for name, value in values.items():
+        path = os.path.join(dirname, *name.split("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        atomic_write(path, write_pdiparams({name: value}))
+
+
+def load_vars(executor, dirname, main_program=None, vars=None, predicate=None, filename=None) -> None:
+    """Load what save_vars (minipaddle's or paddle 2.6's) wrote into the global scope, the variables chosen as
+    save_vars chooses them. A shape or dtype that does not fit, or a missing file, is an error and then nothing is
+    loaded; the float32 master weights of parameters loaded restart from them (static/master_weights.py)."""
+    fn = "load_vars"
+    _executor_arg(executor, fn)
+    if not isinstance(dirname, str) or not dirname:
+        raise TypeError(f"{fn}: dirname must be a directory path (a non-empty str), got {dirname!r}")
+    program, chosen = _chosen_vars(main_program, vars, predicate, fn)
+    names = [v.name for v in chosen]
+    if filename:
+        arrays = read_combined(os.path.join(dirname, filename), names, fn)
+    else:
+        arrays = read_var_dir(dirname, names, fn)
+    _put(program, chosen, arrays, global_scope(), fn, dirname)
 
 
 def _saved_vars_state(model_path: str, var_list) -> dict:
@@ -388,7 +453,7 @@ def set_program_state(program, state_dict) -> None:
     state = _persistables(program)
     arrays = {k: (v.numpy() if isinstance(v, Tensor) else np.asarray(v)) for k, v in state_dict.items()}
     used = [state[n] for n in arrays if n in state]
-    _put(used, arrays, global_scope(), "set_program_state", "state_dict")
+    _put(program, used, arrays, global_scope(), "set_program_state", "state_dict")
     unused = [n for n in arrays if n not in state]
     if unused:
         warnings.warn(f"set_program_state: the program has no persistable variables {unused}; they were not set",
@@ -484,7 +549,7 @@ def deserialize_persistables(program, data, executor) -> None:
         raise TypeError(f"deserialize_persistables: program must be a Program, got {type(program).__name__}")
     _executor_arg(executor, "deserialize_persistables")
     arrays = _read_params(program, data, "the data", "deserialize_persistables")
-    _put(_persistables(program).values(), arrays, global_scope(), "deserialize_persistables", "the data")
+    _put(program, _persistables(program).values(), arrays, global_scope(), "deserialize_persistables", "the data")
 
 
 def save_to_file(path, content) -> None:
@@ -614,7 +679,7 @@ def load_inference_model(path_prefix, executor, **kwargs) -> list:
         program, feeds, fetches = read_pdmodel(model, where, info)
     else:
         program, feeds, fetches = read_program(model, where)
-    _put(_persistables(program).values(), _read_params(program, params, source), global_scope(),
+    _put(program, _persistables(program).values(), _read_params(program, params, source), global_scope(),
          "load_inference_model", "the parameter file")  # fmt: skip
     block = program.global_block()
     return [program, feeds, [block.var(n) for n in fetches]]

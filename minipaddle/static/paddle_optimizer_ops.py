@@ -10,11 +10,18 @@ so the translation is by pattern, per parameter:
     ema, ema_square, adam_param, scale, scale        -> adam, or adamw when the optimizer is AdamW
                                                         (beta1 = ema's decay, beta2 = ema_square's, epsilon, coeff)
 
+With multi_precision (a float16/bfloat16 parameter updated through its float32 master weight) minipaddle casts the
+gradient to float32 and its update op writes the master and the parameter (`param_dtype`, Out = [master, param]);
+Paddle's op takes the low-precision gradient itself and writes both too: Param and ParamOut the parameter,
+MasterParam and MasterParamOut the master, multi_precision True.
+
 The gradient clip's and weight decay's ops come before, written by static/paddle_clip_ops.py. Any other update op
 (an op of another optimizer) gives NotImplementedError naming it: the caller then keeps minipaddle's JSON program.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 __all__ = ["paddle_optimizer_ops"]
 
@@ -33,13 +40,14 @@ def _not_translated(op, why: str):
 def paddle_optimizer_ops(ops: list, is_adamw: bool) -> list:
     """[(Paddle type, inputs {slot: names}, outputs, attrs {name: (Paddle AttrType name, value)})] for the
     minipaddle optimize-role ops `ops`, one Paddle op per parameter in their order."""
+    ops, low_grads = _without_gradient_casts(ops)
     out, i = [], 0
     while i < len(ops):
         op = ops[i]
         if op.type == "sgd":
             p, g, lr = op.inputs["param"][0], op.inputs["grad"][0], op.inputs["lr"][0]
             out.append(_op("sgd", p, g, {"Param": [p], "Grad": [g], "LearningRate": [lr], "MasterParam": []},
-                           {"ParamOut": [p]}, {"multi_precision": ("BOOLEAN", False)}))  # fmt: skip
+                           {"ParamOut": [p]}, {"multi_precision": ("BOOLEAN", False)}, op))  # fmt: skip
             i += 1
         elif op.type == "momentum_velocity":
             out.append(_momentum(op, ops[i + 1] if i + 1 < len(ops) else None))
@@ -49,10 +57,38 @@ def paddle_optimizer_ops(ops: list, is_adamw: bool) -> list:
             i += 5
         else:
             raise _not_translated(op, "not an update of sgd, momentum, adam or adamw")
-    return out
+    return [_with_low_grad(update, low_grads) for update in out]
 
 
-def _op(kind: str, param: str, grad: str, inputs: dict, outputs: dict, attrs: dict) -> tuple:
+def _without_gradient_casts(ops: list) -> tuple:
+    """The ops without multi_precision's casts of float16/bfloat16 gradients to float32, and {cast output: the
+    gradient it casts}: Paddle's update op reads the gradient itself."""
+    kept, low_grads = [], {}
+    for op in ops:
+        source = op.inputs["x"][0] if op.type == "cast" else None
+        if source is not None and source.endswith("@GRAD") and np.dtype(op.attrs["dtype"]) == np.float32:
+            low_grads[op.outputs["Out"][0]] = source
+        else:
+            kept.append(op)
+    return kept, low_grads
+
+
+def _with_low_grad(update: tuple, low_grads: dict) -> tuple:
+    kind, inputs, outputs, attrs = update
+    inputs = {slot: [low_grads.get(n, n) for n in names] for slot, names in inputs.items()}
+    param, grad = attrs["op_role_var"][1]
+    attrs = {**attrs, "op_role_var": ("STRINGS", [param, low_grads.get(grad, grad)])}
+    return kind, inputs, outputs, attrs
+
+
+def _op(kind: str, param: str, grad: str, inputs: dict, outputs: dict, attrs: dict, step) -> tuple:
+    """One Paddle update op; `step` is minipaddle's op that writes the parameter: with `param_dtype`
+    (multi_precision) `param` is the float32 master, and the op writes the parameter too (its Out[1])."""
+    if step.attrs.get("param_dtype") is not None:
+        master, param = step.outputs["Out"]
+        inputs = {**inputs, "Param": [param], "MasterParam": [master]}
+        outputs = {**outputs, "ParamOut": [param], "MasterParamOut": [master]}
+        attrs = {**attrs, "multi_precision": ("BOOLEAN", True)}
     attrs = {**attrs, "op_role": ("INT", ROLE_OPTIMIZE), "op_role_var": ("STRINGS", [param, grad])}
     return kind, inputs, outputs, attrs
 
@@ -67,7 +103,7 @@ def _momentum(vel, step) -> tuple:
              "rescale_grad": ("FLOAT", float(vel.attrs.get("rescale_grad", 1.0))),
              "multi_precision": ("BOOLEAN", False)}  # fmt: skip
     inputs = {"Param": [p], "Grad": [g], "Velocity": [v], "LearningRate": [lr], "MasterParam": []}
-    return _op("momentum", p, g, inputs, {"ParamOut": [p], "VelocityOut": [v]}, attrs)
+    return _op("momentum", p, g, inputs, {"ParamOut": [p], "VelocityOut": [v]}, attrs, step)
 
 
 def _adam(group: list, is_adamw: bool) -> tuple:
@@ -89,6 +125,6 @@ def _adam(group: list, is_adamw: bool) -> tuple:
              "use_global_beta_pow": ("BOOLEAN", False)}  # fmt: skip
     coeff = float(step.attrs.get("coeff", 0.0))
     if not is_adamw and not coeff:  # an update with decoupled weight decay in it is AdamW's
-        return _op("adam", p, g, inputs, outputs, attrs)
+        return _op("adam", p, g, inputs, outputs, attrs, step)
     attrs.update({"coeff": ("FLOAT", coeff), "with_decay": ("BOOLEAN", bool(coeff)), "lr_ratio": ("FLOAT", 1.0)})
-    return _op("adamw", p, g, inputs, outputs, attrs)
+    return _op("adamw", p, g, inputs, outputs, attrs, step)

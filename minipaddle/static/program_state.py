@@ -15,6 +15,7 @@ import numpy as np
 
 from minipaddle.core.tensor import Tensor
 from minipaddle.static.executor import Scope, global_scope
+from minipaddle.static.master_weights import restart_master_weights
 
 MODES = ("all", "param", "opt")
 
@@ -81,3 +82,4 @@ def set_state_dict(program, state_dict: dict, scope=None) -> None:
         checked[name] = arr.astype(var.dtype.np, copy=False)
     for name, arr in checked.items():
         scope.vars[name] = np.array(arr)
+    restart_master_weights(program, scope, checked)

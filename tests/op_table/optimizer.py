@@ -122,6 +122,8 @@ ENTRIES: list[OpInfo] = [
                         Sample((r(rng, 5), r(rng, 5), pos(rng, 5) + 1, r(rng, 5), lr()),
                                {"momentum": 0.0, "epsilon": 1e-6}, "centered")],
            grad=False),
+    OpInfo("rmsprop_param", ops.rmsprop_param, lambda p, m: p - m,
+           _samples(lambda rng, s: ((r(rng, *s), r(rng, *s)), {})), grad=False),
     OpInfo("lamb_param", ops.lamb_param, lamb_param_ref,
            lambda rng: [Sample((r(rng, 3, 4), r(rng, 3, 4), pos(rng, 3, 4), lr(), *pows(rng)),
                                {"epsilon": 1e-6, "weight_decay": 0.01}, "decay"),
