@@ -149,6 +149,15 @@ def _batch_first_cols(x, kernel, strides, dilations, paddings, ones_row: bool = 
     if ones_row:
         cols[:, k] = 1
     by_position = cols[:, :k].reshape(n, c, kh, kw, oh, ow)
+    if pt == pb == pl == pr == 0:
+        # Nothing to zero: all kernel positions in one copy, from a strided view of x's windows, instead of one
+        # slice copy (and its Python) per position. LeNet's predictor at batch 1 (x padded first, callgrind):
+        # conv1 372K instructions -> 213K, the step 1.19M -> 1.03M.
+        s_n, s_c, s_h, s_w = x.strides
+        steps = (s_n, s_c, s_h * dh, s_w * dw, s_h * sh, s_w * sw)
+        win = np.lib.stride_tricks.as_strided(x, (n, c, kh, kw, oh, ow), steps, writeable=False)
+        np.copyto(by_position, win)
+        return cols, (oh, ow)
     for i in range(kh):
         r0, r1 = _valid_outputs(h, oh, i, sh, dh, pt)
         for j in range(kw):
