@@ -358,7 +358,10 @@ def _unused(g, name):
 def _max_pool(g, op, ins, outs):
     if len(outs) > 1 and (not _unused(g, outs[1]) or outs[1] in g.fetches):
         g.refuse("its indices output is read (ONNX MaxPool's Indices count differently)")
-    g.one("MaxPool", [ins[0]], outs[0], **_pool_attrs(op))
+    act = op.attrs.get("activation")  # max_pool_infer's, moved there by act_pool_swap_pass
+    y = g.one("MaxPool", [ins[0]], None if act else outs[0], **_pool_attrs(op))
+    if act:
+        _activation(g, act, y, outs[0])
 
 
 @_entry("avg_pool", needs=_ceil_needs)

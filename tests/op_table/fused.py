@@ -105,8 +105,10 @@ def repeated_fc_relu_samples(rng):
     ]
 
 
-def max_pool_infer_ref(x, kernel_size, strides, paddings, ceil_mode=False):
-    """A loop over output pixels: the largest value of each window inside x (padding never wins)."""
+def max_pool_infer_ref(x, kernel_size, strides, paddings, ceil_mode=False, activation=None):
+    """A loop over output pixels: the largest value of each window inside x (padding never wins); an activation
+    is applied before the pool, where the unswapped Program had it (act_pool_swap_pass moves it after)."""
+    x = _ACT[activation](x)
     sizes = x.shape[2:]
     outs = []
     for d, k, s, (b, a) in zip(sizes, kernel_size, strides, paddings):
@@ -126,6 +128,10 @@ def max_pool_infer_samples(rng):
         Sample((r(rng, 1, 2, 5, 7), (3, 3), (2, 2), ((1, 1), (1, 0))), {}, "3x3 stride 2, padded"),
         Sample((r(rng, 1, 2, 5, 5), (2, 2), (2, 2), ((0, 0), (0, 0))), {"ceil_mode": True}, "ceil_mode"),
         Sample((r(rng, 2, 2, 7), (3,), (1,), ((1, 1),)), {}, "1-d"),
+        Sample((r(rng, 2, 3, 6, 6), (2, 2), (2, 2), ((0, 0), (0, 0))), {"activation": "relu"}, "relu after"),
+        Sample((r(rng, 1, 2, 5, 7), (3, 3), (2, 2), ((1, 1), (1, 0))), {"activation": "relu"}, "relu, padded"),
+        Sample((r(rng, 1, 2, 6, 6), (2, 2), (2, 2), ((0, 0), (0, 0))), {"activation": "sigmoid"}, "sigmoid after"),
+        Sample((r(rng, 1, 2, 6, 6), (3, 3), (1, 1), ((0, 0), (0, 0))), {"activation": "tanh"}, "tanh after"),
     ]
 
 

@@ -18,7 +18,7 @@ PADDINGS = [((0, 0), (0, 0)), ((1, 1), (1, 1)), ((2, 0), (0, 3)), ((4, 4), (5, 5
 
 @pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("paddings", PADDINGS)
-@pytest.mark.parametrize("unpadded_min", [0, 10**9])  # the unpadded im2col, and the padded copy below the size
+@pytest.mark.parametrize("unpadded_min", [0, 10**9])  # unpadded im2col; padded copy + one strided copy
 def test_unpadded_im2col_equals_conv2d(kernel, paddings, unpadded_min, monkeypatch):
     monkeypatch.setattr(fused, "_UNPADDED_MIN", unpadded_min)
     rng = np.random.default_rng(0)
