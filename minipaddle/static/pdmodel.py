@@ -42,6 +42,7 @@ from minipaddle.static.paddle_op_versions import OP_VERSIONS
 from minipaddle.static.paddle_ops import DTYPE_NUMBERS, INDEX_WRITERS, READERS, WRITERS, Shape, Steps, VarAttr, dtype_of
 from minipaddle.static.paddle_optimizer_ops import paddle_optimizer_ops
 from minipaddle.static.paddle_proto import AttrType, ProgramDesc, TensorDesc, VarTypeEnum
+from minipaddle.static.paddle_train_switches import paddle_switch_ops
 from minipaddle.static.paddle_training import count_past, count_past_taken_names, rebuild_training
 from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.pdmodel_checks import check_attr_types
@@ -49,6 +50,7 @@ from minipaddle.static.program import (
     ROLE_BACKWARD,
     ROLE_FORWARD,
     ROLE_OPTIMIZE,
+    TRAINING_FLAG,
     OpDesc,
     Program,
     Variable,
@@ -370,7 +372,9 @@ class _Reader:
     def _rename(self, block, first_op: int, before_vars: set, renames: dict, op) -> None:
         """Give the ops' outputs Paddle's names; name the helper variables after the first output."""
         first = next(iter(renames.values()), op.type if op is not None else "tmp")
-        new_vars = [n for n in block.vars if n not in before_vars]
+        # (the training flag a train/eval switch adds keeps its name: its op went first in the block, not among
+        # the op's, and every switch reads it)
+        new_vars = [n for n in block.vars if n not in before_vars and n != TRAINING_FLAG]
         mapping = {}
         k = 0
         for n in new_vars:
@@ -640,6 +644,7 @@ class _DescWriter:
         self.block = self.desc.blocks.add(idx=0, parent_idx=-1)
         self.written: set = set()
         self.persistables: list = []
+        self.switches: dict = {}  # id(cond) -> Steps: the train/eval switches of a training Program, as Paddle's op
         self.read = {n for b in program.blocks for op in b.ops for ns in op.inputs.values() for n in ns}
         for b in program.blocks:  # what control flow copies out of its blocks is read too
             for op in b.ops:
@@ -688,21 +693,16 @@ class _DescWriter:
     def write_ops(self, ops: list, bd=None) -> None:
         """Each minipaddle op as Paddle's (a NotImplementedError names one outside the table)."""
         for op in ops:
-            if op.type == "cond":
+            if op.type == "cond" and id(op) in self.switches:  # a train/eval switch: Paddle's one op
+                written = self.switches[id(op)]
+            elif op.type == "cond":
                 self._cond(op, bd)
                 continue
-            if op.type == "while":
+            elif op.type == "while":
                 self._while(op, bd)
                 continue
-            write = WRITERS.get(op.type)
-            if op.type in INDEX_WRITERS and len(op.outputs["Out"]) > 1 and op.outputs["Out"][1] in self.read:
-                write = INDEX_WRITERS[op.type]
-            if write is None:
-                raise NotImplementedError(
-                    f"write_pdmodel: minipaddle op '{op.type}' has no Paddle op in the translation table "
-                    "(static/paddle_ops.py WRITERS)"
-                )
-            written = write(op, lambda n: self.variables[n])
+            else:
+                written = self._written(op)
             if isinstance(written, Steps):  # several Paddle ops, with the variables they pass between them
                 self.variables.update(written.temps)
             for kind, inputs, outputs, attrs in written if isinstance(written, Steps) else [written]:
@@ -714,6 +714,18 @@ class _DescWriter:
                     for n in names:
                         self._declare_output(n, inputs, attrs, bd)
                 self.add_op(kind, inputs, outputs, attrs, bd)
+
+    def _written(self, op):
+        """The Paddle op (or Steps of several) of one minipaddle op."""
+        write = WRITERS.get(op.type)
+        if op.type in INDEX_WRITERS and len(op.outputs["Out"]) > 1 and op.outputs["Out"][1] in self.read:
+            write = INDEX_WRITERS[op.type]
+        if write is None:
+            raise NotImplementedError(
+                f"write_pdmodel: minipaddle op '{op.type}' has no Paddle op in the translation table "
+                "(static/paddle_ops.py WRITERS)"
+            )
+        return write(op, lambda n: self.variables[n])
 
     def _declare_output(self, n: str, inputs: dict, attrs: dict, bd) -> None:
         if n in self.written:
@@ -887,6 +899,11 @@ def write_program_desc(program: Program) -> bytes:
     if seed.type != "full_like" or float(seed.attrs.get("value", 0.0)) != 1.0:
         raise NotImplementedError(f"write_program_desc: the backward does not start from d(loss)/d(loss) = 1 "
                                   f"(its first op is '{seed.type}')")  # fmt: skip
+    # batch_norm and dropout in training mode: Paddle's one op each, with its grad op (paddle_train_switches.py);
+    # the training flag they read is then no Paddle variable
+    w.switches = paddle_switch_ops(program, forward)
+    flag_read = any(TRAINING_FLAG in op.input_names() for op in forward if id(op) not in w.switches)
+    forward = [op for op in forward if flag_read or op.outputs.get("Out") != [TRAINING_FLAG]]
     # what the forward ops read (a max pool's indices only minipaddle's backward reads: pool2d then, as Paddle's)
     w.read = {n for op in forward for ns in op.inputs.values() for n in ns} | {seed.inputs["x"][0]}
     w.write_ops(forward)
