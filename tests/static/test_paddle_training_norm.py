@@ -66,6 +66,20 @@ loss = paddle.mean((paddle.nn.Linear(75, 1)(paddle.flatten(h, 1)) - y) ** 2)
         ("batch_norm_grad",),
         ("batch_norm2d_0.w_1", "batch_norm2d_0.w_2", "batch_norm2d_1.w_1", "batch_norm2d_1.w_2"),
     ),
+    "BatchNorm2D_NHWC": (  # channels last
+        """
+x = paddle.static.data("x", [None, 4, 4, 2], "float32")
+y = paddle.static.data("y", [None, 1], "float32")
+h = paddle.nn.BatchNorm2D(2, momentum=0.5, data_format="NHWC")(paddle.tanh(x) * 2.0 + 1.0)
+loss = paddle.mean((paddle.nn.Linear(32, 1)(paddle.flatten(h, 1)) - y) ** 2)
+""",
+        lambda rng: {
+            "x": rng.standard_normal((3, 4, 4, 2)).astype("float32"),
+            "y": rng.standard_normal((3, 1)).astype("float32"),
+        },
+        ("batch_norm_grad",),
+        ("batch_norm2d_0.w_1", "batch_norm2d_0.w_2"),
+    ),
     "Dropout": (  # both modes
         """
 x = paddle.static.data("x", [None, 4], "float32")
@@ -146,6 +160,18 @@ def test_batch_norm_is_written_as_paddles_training_op_and_grad(static_mode, fres
         assert _attrs(bn)["momentum"] == pytest.approx(0.8)
 
 
+def test_a_switch_that_is_no_paddle_op_keeps_the_json_program(static_mode, fresh_scope, tmp_path):
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        x = paddle.static.data("x", [None, 4, 3], "float32")
+        h = paddle.nn.functional.dropout(paddle.static.nn.fc(x, 3, num_flatten_dims=2), 0.5, axis=[0, 2])
+        paddle.optimizer.SGD(0.1).minimize(paddle.mean(h))
+    paddle.static.Executor().run(startup)
+    with pytest.warns(UserWarning, match="JSON program.*dropout built of .*'max'.*along axes, paddle 2.6 writes no"):
+        paddle.static.save(main, str(tmp_path / "dropout_axes"))
+    assert paddle.load(str(tmp_path / "dropout_axes.pdmodel")).global_block().ops  # still saved, as minipaddle's
+
+
 @pytest.mark.parametrize("name", sorted(NETS))
 def test_minipaddle_reads_its_training_files_back_and_trains_on_equal(static_mode, fresh_scope, tmp_path, name):
     prefix, feed, loss, losses, moving = _saved(name, "adam", tmp_path)
@@ -193,7 +219,10 @@ def _paddle_trains(prefix: str, feed: dict, loss: str, each_step=(), after=()) -
 
 @pytest.mark.slow
 @needs_paddle
-@pytest.mark.parametrize("name, kind", [("BatchNorm1D", "sgd"), ("BatchNorm1D", "momentum"), ("BatchNorm2D", "adam")])
+@pytest.mark.parametrize(
+    "name, kind",
+    [("BatchNorm1D", "sgd"), ("BatchNorm1D", "momentum"), ("BatchNorm2D", "adam"), ("BatchNorm2D_NHWC", "sgd")],
+)
 def test_paddle_trains_on_from_minipaddles_batch_norm_files_equal(static_mode, fresh_scope, tmp_path, name, kind):
     prefix, feed, loss, losses, moving = _saved(name, kind, tmp_path)
     out = _paddle_trains(prefix, feed, loss, after=NETS[name][3])
@@ -238,24 +267,27 @@ with paddle.static.program_guard(main, startup):
     scope = {"paddle": paddle, "F": paddle.nn.functional}
     exec(source, scope)
     loss = scope["loss"]
+    test = main.clone(for_test=True)
     paddle.optimizer.Adam(0.01).minimize(loss)
 exe = paddle.static.Executor(paddle.CPUPlace())
 exe.run(startup)
 exe.run(main, feed=feed, fetch_list=[loss])
 paddle.static.save(main, prefix)
+eval_loss = float(exe.run(test, feed=feed, fetch_list=[loss])[0])
 losses = [float(exe.run(main, feed=feed, fetch_list=[loss])[0]) for _ in range(3)]
 after = [np.array(paddle.static.global_scope().find_var(n).get_tensor()).tolist() for n in moving]
 ops = [[op.type, {k: op.input(k) for k in op.input_names}, {k: op.output(k) for k in op.output_names},
         {k: op.attr(k) for k in op.attr_names if k not in ("op_callstack", "op_namescope")}]
        for op in main.global_block().ops if op.type in kinds]
-print(json.dumps({"loss": loss.name, "losses": losses, "after": after, "ops": ops}))
+print(json.dumps({"loss": loss.name, "losses": losses, "after": after, "eval_loss": eval_loss, "ops": ops}))
 """
 
 
 def _paddle_builds(name: str, tmp_path) -> dict:
     """paddle 2.6.2 builds NETS[name] with Adam, trains a step, static.saves it to tmp_path/paddle_<name> and
-    trains 3 more: {"loss", "losses", "after": the moving statistics then, "ops": its forward batch_norm and dropout
-    ops and backward ops of the compared types, as [type, inputs, outputs, attrs]}."""
+    trains 3 more: {"loss", "losses", "after": the moving statistics then, "eval_loss": the loss of its for_test
+    clone right after the save, "ops": its forward batch_norm and dropout ops and backward ops of the compared
+    types, as [type, inputs, outputs, attrs]}."""
     source, feed, kinds, moving = NETS[name]
     (tmp_path / "net.py").write_text(source)
     np.savez(tmp_path / "feed.npz", **feed(np.random.default_rng(7)))
@@ -296,6 +328,10 @@ def test_a_training_program_paddle_saved_trains_on_here(static_mode, fresh_scope
     exe = paddle.static.Executor()
     paddle.static.load(program, prefix, exe)
     feed = NETS[name][1](np.random.default_rng(7))
+    test = program.clone(for_test=True)  # the switches in inference: the moving statistics, no dropout
+    np.testing.assert_allclose(
+        float(exe.run(test, feed=feed, fetch_list=[out["loss"]])[0]), out["eval_loss"], rtol=1e-6
+    )
     if name != "Dropout":
         losses = [float(exe.run(program, feed=feed, fetch_list=[out["loss"]])[0]) for _ in range(3)]
         np.testing.assert_allclose(losses, out["losses"], rtol=1e-6)
