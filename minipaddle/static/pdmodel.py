@@ -874,6 +874,23 @@ def write_pdmodel(program: Program, feed_names: list, fetch_names: list) -> tupl
     return w.desc.SerializeToString(), w.persistables
 
 
+def _switches_on(w: _DescWriter, forward: list) -> bool:
+    """Whether the Program's training flag is True: then its batch_norm and dropout switches are set to be written
+    as Paddle's one op each in training mode (static/paddle_train_switches.py)."""
+    flag = [op for op in forward if op.type == "assign_value" and op.outputs["Out"] == [TRAINING_FLAG]]
+    if not flag or flag[0].attrs["values"] != [True]:
+        return False
+    w.switches = paddle_switch_ops(w.program, forward)
+    return True
+
+
+def _without_the_flag(w: _DescWriter, forward: list) -> list:
+    """The forward ops without the training flag's op when only the switches written as Paddle's ops read it (it
+    is no Paddle variable)."""
+    flag_read = any(TRAINING_FLAG in op.input_names() for op in forward if id(op) not in w.switches)
+    return [op for op in forward if flag_read or op.outputs.get("Out") != [TRAINING_FLAG]]
+
+
 def write_program_desc(program: Program) -> bytes:
     """The whole Program as Paddle's ProgramDesc bytes, as paddle 2.6's `program.desc.serialize_to_string()` gives
     them for paddle.save(program) and static.save's `.pdmodel`: no feed or fetch ops; data variables marked
@@ -882,6 +899,8 @@ def write_program_desc(program: Program) -> bytes:
     A training Program (one that holds minipaddle's backward and update ops) is written as Paddle's: its forward
     ops, then the `*_grad` ops Paddle's append_backward generates for them (static/paddle_grad_ops.py), then one
     sgd/momentum/adam/adamw op per parameter (static/paddle_optimizer_ops.py), so paddle 2.6 trains on from it.
+    Its batch_norm and dropout, and those of a Program built in training mode without a backward, are Paddle's
+    ops in training mode (static/paddle_train_switches.py).
 
     A NotImplementedError names a minipaddle op outside the translation table, a forward op without a Paddle grad
     op, or an update op that is not one of those four optimizers'.
@@ -892,18 +911,16 @@ def write_program_desc(program: Program) -> bytes:
             w.declare(v.name)
     ops = program.global_block().ops
     forward = [op for op in ops if op.role == ROLE_FORWARD]
-    if len(forward) == len(ops):
-        w.write_ops(inference_ops(program, 0, w.constants))
+    if len(forward) == len(ops):  # no backward: built in training mode, its switches are Paddle's training ops
+        training = _switches_on(w, forward)
+        w.write_ops(_without_the_flag(w, forward) if training else inference_ops(program, 0, w.constants))
         return w.desc.SerializeToString()
     seed = next(op for op in ops if op.role == ROLE_BACKWARD)
     if seed.type != "full_like" or float(seed.attrs.get("value", 0.0)) != 1.0:
         raise NotImplementedError(f"write_program_desc: the backward does not start from d(loss)/d(loss) = 1 "
                                   f"(its first op is '{seed.type}')")  # fmt: skip
-    # batch_norm and dropout in training mode: Paddle's one op each, with its grad op (paddle_train_switches.py);
-    # the training flag they read is then no Paddle variable
-    w.switches = paddle_switch_ops(program, forward)
-    flag_read = any(TRAINING_FLAG in op.input_names() for op in forward if id(op) not in w.switches)
-    forward = [op for op in forward if flag_read or op.outputs.get("Out") != [TRAINING_FLAG]]
+    _switches_on(w, forward)
+    forward = _without_the_flag(w, forward)
     # what the forward ops read (a max pool's indices only minipaddle's backward reads: pool2d then, as Paddle's)
     w.read = {n for op in forward for ns in op.inputs.values() for n in ns} | {seed.inputs["x"][0]}
     w.write_ops(forward)

@@ -172,6 +172,51 @@ def test_a_switch_that_is_no_paddle_op_keeps_the_json_program(static_mode, fresh
     assert paddle.load(str(tmp_path / "dropout_axes.pdmodel")).global_block().ops  # still saved, as minipaddle's
 
 
+def _forward_in_training_mode(tmp_path) -> tuple:
+    """A Program built in training mode, with no backward: Linear, BatchNorm1D, dropout; run once, static.saved,
+    run again: (prefix, feed, [the batch norm's output, its moving mean], the values of those in the second run)."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # BatchNorm's "we now always track global mean and variance"
+        x = paddle.static.data("x", [None, 4], "float32")
+        bn = paddle.nn.BatchNorm1D(6)
+        h = bn(paddle.nn.Linear(4, 6)(x))
+        paddle.nn.functional.dropout(h, 0.5)
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    feed = {"x": np.random.default_rng(3).standard_normal((5, 4)).astype("float32")}
+    names = [h.name, bn._mean.name]
+    exe.run(main, feed=feed, fetch_list=names)
+    prefix = str(tmp_path / "forward")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        paddle.static.save(main, prefix)
+    return prefix, feed, names, [a.tolist() for a in exe.run(main, feed=feed, fetch_list=names)]
+
+
+def test_a_program_built_in_training_mode_without_backward_has_paddles_training_ops(static_mode, fresh_scope, tmp_path):
+    prefix, feed, names, values = _forward_in_training_mode(tmp_path)
+    ops = _ops(prefix)
+    assert [op.type for op in ops] == ["matmul_v2", "elementwise_add", "batch_norm", "dropout"]  # no flag's op
+    assert all(_attrs(op)["is_test"] is False for op in ops[2:])
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        program = paddle.load(prefix + ".pdmodel")
+        exe = paddle.static.Executor()
+        paddle.static.load(program, prefix, exe)
+        again = exe.run(program, feed=feed, fetch_list=names)  # the batch's statistics, the moving mean updated
+        np.testing.assert_allclose(again[0], values[0], rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(again[1], values[1], rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.slow
+@needs_paddle
+def test_paddle_runs_a_program_built_in_training_mode_equal(static_mode, fresh_scope, tmp_path):
+    prefix, feed, names, values = _forward_in_training_mode(tmp_path)
+    out = _paddle_trains(prefix, feed, names[0], each_step=names[1:])
+    for theirs, ours in zip(out["runs"][0], values):  # the output and moving mean of paddle's first run and our second
+        np.testing.assert_allclose(theirs, ours, rtol=1e-6, atol=1e-7)
+
+
 @pytest.mark.parametrize("name", sorted(NETS))
 def test_minipaddle_reads_its_training_files_back_and_trains_on_equal(static_mode, fresh_scope, tmp_path, name):
     prefix, feed, loss, losses, moving = _saved(name, "adam", tmp_path)
