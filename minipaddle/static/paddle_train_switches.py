@@ -53,7 +53,7 @@ def _batch_norm(op, training: list, program) -> Steps:
     if channel not in (1, xv.ndim - 1):
         raise NotImplementedError(f"batch_norm over channel axis {channel} (Paddle's is 1 or the last)")
     c = xv.shape[channel]
-    y = op.group.output
+    (y,) = op.outputs["Out"]  # (not the group's output name: a read Program renames it to the file's)
     temps = {f"{y}@saved_mean": Temp([c], xv.dtype), f"{y}@saved_variance": Temp([c], xv.dtype),
              f"{y}@reserve_space": Temp([-1], xv.dtype)}  # fmt: skip
     saved_mean, saved_var, reserve = temps

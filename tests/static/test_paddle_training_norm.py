@@ -372,6 +372,14 @@ def test_a_training_program_paddle_saved_trains_on_here(static_mode, fresh_scope
         program = paddle.load(prefix + ".pdmodel")
     exe = paddle.static.Executor()
     paddle.static.load(program, prefix, exe)
+    with warnings.catch_warnings():  # saved again, it is Paddle's Program again: the same ops as paddle's
+        warnings.simplefilter("error")
+        paddle.static.save(program, str(tmp_path / "again"))
+    kinds = {"batch_norm", "dropout", *NETS[name][2]}
+    again = [[od.type, _slots(od.inputs), _slots(od.outputs), _attrs(od)] for od in _ops(str(tmp_path / "again"))]
+    again = [op for op in again if op[0] in kinds and (op[0] != "sum" or op[3]["op_role"] == 1)]
+    theirs = [op for op in out["ops"] if op[0] != "sum" or op[3]["op_role"] == 1]
+    assert [_shape_of(op) for op in again] == [_shape_of(op) for op in theirs]
     feed = NETS[name][1](np.random.default_rng(7))
     test = program.clone(for_test=True)  # the switches in inference: the moving statistics, no dropout
     np.testing.assert_allclose(
