@@ -878,7 +878,7 @@ def _switches_on(w: _DescWriter, forward: list) -> bool:
     """Whether the Program's training flag is True: then its batch_norm and dropout switches are set to be written
     as Paddle's one op each in training mode (static/paddle_train_switches.py)."""
     flag = [op for op in forward if op.type == "assign_value" and op.outputs["Out"] == [TRAINING_FLAG]]
-    if not flag or flag[0].attrs["values"] != [True]:
+    if not flag or list(flag[0].attrs["values"]) != [True]:
         return False
     w.switches = paddle_switch_ops(w.program, forward)
     return True
