@@ -61,6 +61,10 @@ GRAD_OPS = {t: _spec(s) for t, s in {
     # minipaddle's LayerNorm writes layer_norm without Scale and Bias (and multiplies and adds after it): those
     # slots are then empty in the grad op too, and only X@GRAD is written
     "layer_norm": "Bias, Mean, Scale, Variance, X, Y@GRAD -> Bias@GRAD, Scale@GRAD, X@GRAD",
+    # the train/eval switches written as Paddle's one op (static/paddle_train_switches.py)
+    "batch_norm": "Bias, MeanOut, ReserveSpace, SavedMean, SavedVariance, Scale, VarianceOut, X, Y@GRAD -> "
+                  "Bias@GRAD, Scale@GRAD, X@GRAD",
+    "dropout": "Mask, Out@GRAD -> X@GRAD",
     # written as forward ops (_GRAD_AS_OP)
     "scale": "Out@GRAD -> X@GRAD",
     "cast": "Out@GRAD -> X@GRAD",

@@ -171,8 +171,11 @@ def _dropout(op):
     p = op.attr("dropout_prob", 0.5)
     mode = op.attr("dropout_implementation", "downgrade_in_infer")
     x = op.x("X")
-    if not op.attr("is_test", False):
-        raise NotImplementedError("dropout in training mode (is_test=False): an inference model has is_test=True")
+    if not op.attr("is_test", False):  # a training Program's: minipaddle's train/eval switch, its own mask stream
+        if op.inputs.get("Seed"):  # (the seed and fix_seed attributes only pick Paddle's stream)
+            raise NotImplementedError("dropout with a Seed tensor (minipaddle draws masks from paddle.seed's)")
+        mode = "upscale_in_train" if mode == "upscale_in_train" else "downscale_in_infer"
+        return {"Out": F.dropout(x, p, training=True, mode=mode)}
     if mode == "upscale_in_train":
         return {"Out": paddle.assign(x)}
     return {"Out": paddle.scale(x, 1.0 - p)}
@@ -306,15 +309,17 @@ def _pool2d(op):
 
 @reads("batch_norm")
 def _batch_norm(op):
-    if not (op.attr("is_test", False) or op.attr("use_global_stats", False)):
-        raise NotImplementedError("batch_norm in training mode (is_test=False): an inference model has is_test=True")
+    # a training Program's batch_norm (is_test False) normalizes with the batch's statistics and updates the
+    # moving ones in place (MeanOut and VarianceOut are Mean and Variance): minipaddle's train/eval switch
+    training = not (op.attr("is_test", False) or op.attr("use_global_stats", False))
+    if training and op.attr("trainable_statistics", False):
+        raise NotImplementedError("batch_norm with trainable_statistics")
     x = op.x("X")
     fmt = op.attr("data_layout", "NCHW")
-    fmt = {"NCHW": "NCHW" if x.ndim == 4 else "NCL" if x.ndim == 3 else "NC", "NHWC": "NHWC"}.get(fmt, fmt)
-    if x.ndim == 2:
-        fmt = "NC"
-    y = F.batch_norm(x, op.x("Mean"), op.x("Variance"), op.x("Scale"), op.x("Bias"), training=False,
-                        epsilon=op.attr("epsilon", 1e-5), data_format=fmt)  # fmt: skip
+    channels_last = {3: "NLC", 4: "NHWC", 5: "NDHWC"}.get(x.ndim, "NC")
+    fmt = {"NCHW": {2: "NC", 3: "NCL", 4: "NCHW", 5: "NCDHW"}.get(x.ndim, "NC"), "NHWC": channels_last}.get(fmt, fmt)
+    y = F.batch_norm(x, op.x("Mean"), op.x("Variance"), op.x("Scale"), op.x("Bias"), training=training,
+                     momentum=op.attr("momentum", 0.9), epsilon=op.attr("epsilon", 1e-5), data_format=fmt)  # fmt: skip
     return {"Y": y}
 
 

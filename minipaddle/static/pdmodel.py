@@ -43,6 +43,7 @@ from minipaddle.static.paddle_op_versions import OP_VERSIONS
 from minipaddle.static.paddle_ops import DTYPE_NUMBERS, INDEX_WRITERS, READERS, WRITERS, Shape, Steps, VarAttr, dtype_of
 from minipaddle.static.paddle_optimizer_ops import paddle_optimizer_ops
 from minipaddle.static.paddle_proto import AttrType, ProgramDesc, TensorDesc, VarTypeEnum
+from minipaddle.static.paddle_train_switches import paddle_switch_ops
 from minipaddle.static.paddle_training import count_past, count_past_taken_names, rebuild_training
 from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.pdmodel_checks import check_attr_types
@@ -50,6 +51,7 @@ from minipaddle.static.program import (
     ROLE_BACKWARD,
     ROLE_FORWARD,
     ROLE_OPTIMIZE,
+    TRAINING_FLAG,
     OpDesc,
     Program,
     Variable,
@@ -371,7 +373,9 @@ class _Reader:
     def _rename(self, block, first_op: int, before_vars: set, renames: dict, op) -> None:
         """Give the ops' outputs Paddle's names; name the helper variables after the first output."""
         first = next(iter(renames.values()), op.type if op is not None else "tmp")
-        new_vars = [n for n in block.vars if n not in before_vars]
+        # (the training flag a train/eval switch adds keeps its name: its op went first in the block, not among
+        # the op's, and every switch reads it)
+        new_vars = [n for n in block.vars if n not in before_vars and n != TRAINING_FLAG]
         mapping = {}
         k = 0
         for n in new_vars:
@@ -641,6 +645,7 @@ class _DescWriter:
         self.block = self.desc.blocks.add(idx=0, parent_idx=-1)
         self.written: set = set()
         self.persistables: list = []
+        self.switches: dict = {}  # id(cond) -> Steps: the train/eval switches of a training Program, as Paddle's op
         self.read = {n for b in program.blocks for op in b.ops for ns in op.inputs.values() for n in ns}
         for b in program.blocks:  # what control flow copies out of its blocks is read too
             for op in b.ops:
@@ -689,21 +694,16 @@ class _DescWriter:
     def write_ops(self, ops: list, bd=None) -> None:
         """Each minipaddle op as Paddle's (a NotImplementedError names one outside the table)."""
         for op in ops:
-            if op.type == "cond":
+            if op.type == "cond" and id(op) in self.switches:  # a train/eval switch: Paddle's one op
+                written = self.switches[id(op)]
+            elif op.type == "cond":
                 self._cond(op, bd)
                 continue
-            if op.type == "while":
+            elif op.type == "while":
                 self._while(op, bd)
                 continue
-            write = WRITERS.get(op.type)
-            if op.type in INDEX_WRITERS and len(op.outputs["Out"]) > 1 and op.outputs["Out"][1] in self.read:
-                write = INDEX_WRITERS[op.type]
-            if write is None:
-                raise NotImplementedError(
-                    f"write_pdmodel: minipaddle op '{op.type}' has no Paddle op in the translation table "
-                    "(static/paddle_ops.py WRITERS)"
-                )
-            written = write(op, lambda n: self.variables[n])
+            else:
+                written = self._written(op)
             if isinstance(written, Steps):  # several Paddle ops, with the variables they pass between them
                 self.variables.update(written.temps)
             for kind, inputs, outputs, attrs in written if isinstance(written, Steps) else [written]:
@@ -715,6 +715,18 @@ class _DescWriter:
                     for n in names:
                         self._declare_output(n, inputs, attrs, bd)
                 self.add_op(kind, inputs, outputs, attrs, bd)
+
+    def _written(self, op):
+        """The Paddle op (or Steps of several) of one minipaddle op."""
+        write = WRITERS.get(op.type)
+        if op.type in INDEX_WRITERS and len(op.outputs["Out"]) > 1 and op.outputs["Out"][1] in self.read:
+            write = INDEX_WRITERS[op.type]
+        if write is None:
+            raise NotImplementedError(
+                f"write_pdmodel: minipaddle op '{op.type}' has no Paddle op in the translation table "
+                "(static/paddle_ops.py WRITERS)"
+            )
+        return write(op, lambda n: self.variables[n])
 
     def _declare_output(self, n: str, inputs: dict, attrs: dict, bd) -> None:
         if n in self.written:
@@ -863,6 +875,23 @@ def write_pdmodel(program: Program, feed_names: list, fetch_names: list) -> tupl
     return w.desc.SerializeToString(), w.persistables
 
 
+def _switches_on(w: _DescWriter, forward: list) -> bool:
+    """Whether the Program's training flag is True: then its batch_norm and dropout switches are set to be written
+    as Paddle's one op each in training mode (static/paddle_train_switches.py)."""
+    flag = [op for op in forward if op.type == "assign_value" and op.outputs["Out"] == [TRAINING_FLAG]]
+    if not flag or list(flag[0].attrs["values"]) != [True]:
+        return False
+    w.switches = paddle_switch_ops(w.program, forward)
+    return True
+
+
+def _without_the_flag(w: _DescWriter, forward: list) -> list:
+    """The forward ops without the training flag's op when only the switches written as Paddle's ops read it (it
+    is no Paddle variable)."""
+    flag_read = any(TRAINING_FLAG in op.input_names() for op in forward if id(op) not in w.switches)
+    return [op for op in forward if flag_read or op.outputs.get("Out") != [TRAINING_FLAG]]
+
+
 def write_program_desc(program: Program) -> bytes:
     """The whole Program as Paddle's ProgramDesc bytes, as paddle 2.6's `program.desc.serialize_to_string()` gives
     them for paddle.save(program) and static.save's `.pdmodel`: no feed or fetch ops; data variables marked
@@ -871,7 +900,9 @@ def write_program_desc(program: Program) -> bytes:
     A training Program (one that holds minipaddle's backward and update ops) is written as Paddle's: its forward
     ops, then the `*_grad` ops Paddle's append_backward generates for them (static/paddle_grad_ops.py), then one
     sgd/momentum/adam/adamw op per parameter (static/paddle_optimizer_ops.py), after Paddle's ops of the gradient
-    clip and weight decay (static/paddle_clip_ops.py), so paddle 2.6 trains on from it.
+    clip and weight decay (static/paddle_clip_ops.py), so paddle 2.6 trains on from it. Its batch_norm and
+    dropout, and those of a Program built in training mode without a backward, are Paddle's ops in training mode
+    (static/paddle_train_switches.py).
 
     A NotImplementedError names a minipaddle op outside the translation table, a forward op without a Paddle grad
     op, or an update op that is not one of those four optimizers'.
@@ -882,13 +913,16 @@ def write_program_desc(program: Program) -> bytes:
             w.declare(v.name)
     ops = program.global_block().ops
     forward = [op for op in ops if op.role == ROLE_FORWARD]
-    if len(forward) == len(ops):
-        w.write_ops(inference_ops(program, 0, w.constants))
+    if len(forward) == len(ops):  # no backward: built in training mode, its switches are Paddle's training ops
+        training = _switches_on(w, forward)
+        w.write_ops(_without_the_flag(w, forward) if training else inference_ops(program, 0, w.constants))
         return w.desc.SerializeToString()
     seed = next(op for op in ops if op.role == ROLE_BACKWARD)
     if seed.type != "full_like" or float(seed.attrs.get("value", 0.0)) != 1.0:
         raise NotImplementedError(f"write_program_desc: the backward does not start from d(loss)/d(loss) = 1 "
                                   f"(its first op is '{seed.type}')")  # fmt: skip
+    _switches_on(w, forward)
+    forward = _without_the_flag(w, forward)
     # what the forward ops read (a max pool's indices only minipaddle's backward reads: pool2d then, as Paddle's)
     w.read = {n for op in forward for ns in op.inputs.values() for n in ns} | {seed.inputs["x"][0]}
     w.write_ops(forward)
