@@ -195,6 +195,7 @@ TRAINED += [(name, kind) for name in OP_NETS for kind in ("sgd", "adam")]
 def _trained(kind: str, tmp_path, net: str = "mlp") -> tuple:
     """`net` trained one step with optimizer `kind` and saved, then trained STEPS more: (prefix, feed, loss name,
     the STEPS losses)."""
+    paddle.seed(7)  # the same initial weights every run: some draws make a net whose losses jump (49 -> 636)
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
         loss, feed = NETS[net](np.random.default_rng(7))
