@@ -79,6 +79,9 @@ class SoftmaxWithCrossEntropy(OpDef):
         if soft_label:
             loss = -np.sum(label * log_p, axis=axis, keepdims=True)
             return prob.astype(logits.dtype), loss.astype(logits.dtype)
+        if label.ndim != logits.ndim:  # (take_along_axis refused it; the fancy index below would broadcast it)
+            raise ValueError(f"label must have the rank of logits ({logits.ndim}, size 1 along axis {axis}), "
+                             f"got shape {list(label.shape)}")  # fmt: skip
         ignored = label == ignore_index
         safe = np.where(ignored, 0, label).astype(np.int64)
         n = logits.shape[axis]
