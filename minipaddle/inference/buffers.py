@@ -22,19 +22,45 @@ import numpy as np
 
 from minipaddle.core.kernel import check_finite, kernel_error, run_kernel
 from minipaddle.core.state import PROCESS
-from minipaddle.ops.fused import conv2d_fusion_into, fc_into
+from minipaddle.ops.fused import conv2d_fusion_into, fc_into, max_pool_infer_into
 
-__all__ = ["BUFFERED_OPS", "Buffers", "Request"]
+__all__ = ["BUFFERED_OPS", "Buffers", "Layout", "Request"]
 
 _ERRORS = (ValueError, TypeError, IndexError, ArithmeticError, MemoryError)
 
-# op type -> its kernel taking `result` and `scratch` allocators (each (shape, dtype) -> a writable array)
+# op type -> its kernel taking `result` and `scratch` allocators (each (shape, dtype) -> a writable array) and
+# `layout` (make -> the weights' GEMM form, made once: see Layout)
 BUFFERED_OPS = {
-    "fc": lambda args, attrs, result, scratch: fc_into(*args, **attrs, result=result),
-    "conv2d_fusion": lambda args, attrs, result, scratch: conv2d_fusion_into(
+    "fc": lambda args, attrs, result, scratch, layout: fc_into(*args, **attrs, result=result),
+    "conv2d_fusion": lambda args, attrs, result, scratch, layout: conv2d_fusion_into(
+        *args, **attrs, result=result, scratch=scratch, layout=layout
+    ),
+    "max_pool_infer": lambda args, attrs, result, scratch, layout: max_pool_infer_into(
         *args, **attrs, result=result, scratch=scratch
-    ),  # fmt: skip
+    ),
 }
+
+
+class Layout:
+    """One step's weights in the form its GEMM takes (conv2's filter as [kh*kw*C, O], conv1's with its bias as one
+    more column), made at the first run and kept while the step reads the same weight arrays: a weight replaced
+    in the predictor's scope (a new array) makes it again. The weights it was made from are set read-only, so a
+    write into them in place raises instead of leaving the kept form stale. It was remade every run: LeNet's
+    conv2 filter re-layout is a copy of 2400 numbers and 5 numpy calls a step."""
+
+    def __init__(self) -> None:
+        self.sources: tuple = ()
+        self.array = None
+
+    def __call__(self, sources: tuple, make):
+        kept = self.sources
+        if self.array is None or len(kept) != len(sources) or any(a is not b for a, b in zip(kept, sources)):
+            self.array = make()
+            self.sources = sources
+            for a in sources:
+                if isinstance(a, np.ndarray):
+                    a.flags.writeable = False
+        return self.array
 
 
 @dataclass
@@ -74,6 +100,7 @@ class Buffers:
         self.table: list[Request] = []
         self.slots: list[np.ndarray] = []  # 1-D arrays, each as large as its largest request
         self.by_step: dict[int, list] = {}  # step -> its requests, in the order its kernel asks
+        self.layouts = {i: Layout() for i, step in enumerate(plan) if step.desc.type in BUFFERED_OPS}
 
     def run(self, env: dict, signature: tuple) -> None:
         """Run the plan on env; records the table first at new input shapes, reuses the slots after."""
@@ -115,7 +142,8 @@ class Buffers:
             if buffered is None:
                 self._store(step, run_kernel(step.op, args, step.attrs, step.where), env)
             else:
-                self._store(step, self._call(buffered, step, args, asker(i, "result"), asker(i, "scratch")), env)
+                result, scratch = asker(i, "result"), asker(i, "scratch")
+                self._store(step, self._call(buffered, step, args, result, scratch, self.layouts[i]), env)
         for name in self.fetches:
             req = owned.get(id(_owner(env[name])))
             if req is not None:
@@ -170,12 +198,13 @@ class Buffers:
                     return np.empty(shape, dtype)  # not planned (handed out, or asked differently): a new array
                 return req.view
 
-            self._store(step, self._call(buffered, step, args, give, give), env)
+            self._store(step, self._call(buffered, step, args, give, give, self.layouts[i]), env)
 
     @staticmethod
-    def _call(buffered, step, args, result, scratch):
+    def _call(buffered, step, args, result, scratch, layout):
+        weights = tuple(args[1:])  # what the kept GEMM form is made from (all but x)
         try:
-            out = buffered(args, step.attrs, result, scratch)
+            out = buffered(args, step.attrs, result, scratch, lambda make: layout(weights, make))
         except _ERRORS as e:
             raise kernel_error(step.where, e, arrays=args) from e
         if PROCESS.check_nan_inf:
