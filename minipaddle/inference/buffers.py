@@ -49,14 +49,14 @@ class Layout:
     conv2 filter re-layout is a copy of 2400 numbers and 5 numpy calls a step."""
 
     def __init__(self) -> None:
-        self.sources: tuple = ()
+        self.sources: tuple = ()  # the weights the kept form was made from
+        self.reading: tuple = ()  # the weights the step reads at this run (set before its kernel runs)
         self.array = None
 
-    def __call__(self, sources: tuple, make):
-        kept = self.sources
-        if self.array is None or len(kept) != len(sources) or any(a is not b for a, b in zip(kept, sources)):
+    def __call__(self, make):
+        if self.array is None or not _same(self.sources, self.reading):
             self.array = make()
-            self.sources = sources
+            self.sources = sources = self.reading
             for a in sources:
                 if isinstance(a, np.ndarray):
                     a.flags.writeable = False
@@ -79,6 +79,16 @@ class Request:
     @property
     def nbytes(self) -> int:
         return int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+
+
+def _same(kept: tuple, sources: tuple) -> bool:
+    """Whether the two tuples hold the same objects (a loop: no generator call on every run)."""
+    if len(kept) != len(sources):
+        return False
+    for a, b in zip(kept, sources):
+        if a is not b:
+            return False
+    return True
 
 
 def _owner(a):
@@ -187,24 +197,29 @@ class Buffers:
             args = [None if n is None else env[n] for n in step.reads]
             buffered = BUFFERED_OPS.get(step.desc.type)
             if buffered is None:
-                self._store(step, run_kernel(step.op, args, step.attrs, step.where), env)
-                continue
-            reqs = iter(by_step.get(i, ()))
+                out = run_kernel(step.op, args, step.attrs, step.where)
+            else:
+                reqs = iter(by_step.get(i, ()))
 
-            def give(shape, dtype, reqs=reqs):
-                req = next(reqs, None)
-                shape = tuple(shape)
-                if req is None or req.view is None or req.shape != shape or req.dtype != dtype:
-                    return np.empty(shape, dtype)  # not planned (handed out, or asked differently): a new array
-                return req.view
+                def give(shape, dtype, reqs=reqs):
+                    req = next(reqs, None)
+                    shape = tuple(shape)
+                    if req is None or req.view is None or req.shape != shape or req.dtype != dtype:
+                        return np.empty(shape, dtype)  # not planned (handed out, or asked differently): a new one
+                    return req.view
 
-            self._store(step, self._call(buffered, step, args, give, give, self.layouts[i]), env)
+                out = self._call(buffered, step, args, give, give, self.layouts[i])
+            if type(out) is tuple:  # (Buffers._store, written out: a call less per step)
+                for name, value in zip(step.writes, out):
+                    env[name] = value
+            else:
+                env[step.writes[0]] = out
 
     @staticmethod
     def _call(buffered, step, args, result, scratch, layout):
-        weights = tuple(args[1:])  # what the kept GEMM form is made from (all but x)
+        layout.reading = tuple(args[1:])  # what the kept GEMM form is made from (all but x)
         try:
-            out = buffered(args, step.attrs, result, scratch, lambda make: layout(weights, make))
+            out = buffered(args, step.attrs, result, scratch, layout)
         except _ERRORS as e:
             raise kernel_error(step.where, e, arrays=args) from e
         if PROCESS.check_nan_inf:

@@ -19,6 +19,8 @@ after the pool it touches a quarter of the numbers (a 2x2 pool); relu costs noth
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from minipaddle import ops
@@ -49,7 +51,7 @@ class _OutputOf:
 def _gemm(a, b, shape, result=None):
     """(a @ b) reshaped to `shape`; with `result(shape, dtype)` (the predictor's buffers, enable_memory_optim) the
     GEMM writes into the array it gives, for float32/float64 (low-precision GEMMs go through float32 anyway)."""
-    dtype = np.result_type(a, b)
+    dtype = a.dtype if a.dtype == b.dtype else np.result_type(a, b)
     if result is None or dtype.char in LOW_CODES:
         return gemm(a, b).reshape(shape)
     out_shape = a.shape[:-1] + b.shape[-1:] if a.ndim >= b.ndim else b.shape[:-2] + (a.shape[0], b.shape[-1])
@@ -181,10 +183,29 @@ def fusion_repeated_fc_relu(x: Tensor, weights, biases) -> Tensor:
 
 
 def _like(scratch, a):
-    """scratch's array for a result shaped as `a`, its axes in `a`'s memory order (as numpy's own out would be):
-    a pool after conv2 reads channels-last memory, and writing it in NCHW order would make the pass a transpose."""
-    order = sorted(range(a.ndim), key=lambda i: -a.strides[i])
-    return scratch(tuple(a.shape[i] for i in order), a.dtype).transpose(np.argsort(order))
+    """scratch's array for a 4-D result shaped as `a`, in `a`'s memory order (as numpy's own out would be): a pool
+    after conv2 reads channels-last memory, and writing it in NCHW order would make the pass a transpose."""
+    n, c, h, w = a.shape
+    if a.strides[1] < a.strides[3]:  # channels-last
+        return scratch((n, h, w, c), a.dtype).transpose(0, 3, 1, 2)
+    return scratch(a.shape, a.dtype)
+
+
+@functools.lru_cache(maxsize=256)
+def _pool_plan(shape, dtype, kernel_size, strides, paddings, ceil_mode):
+    """What max_pool_infer works out from the shapes alone, once per shape (a served batch of 1 pays Python for
+    each of these calls on every run): the paddings, the fill value, and per axis the k index tuples of the
+    strided views (the p-th element of every window)."""
+    sizes = shape[2:]
+    pads = _pool_paddings(sizes, kernel_size, strides, paddings, ceil_mode)
+    lowest = finfo(dtype).min if is_float(dtype) else np.iinfo(dtype).min
+    out_sp = [out_size(d, k, s, 1, p, ceil_mode) for d, k, s, p in zip(sizes, kernel_size, strides, paddings)]
+    axes = []
+    for axis, (k, s, o) in enumerate(zip(kernel_size, strides, out_sp), start=2):
+        lead = (slice(None),) * axis
+        axes.append((axis, k, o, [(*lead, slice(p, p + s * (o - 1) + 1, s)) for p in range(k)]))
+    padded = any(b or a for b, a in pads)
+    return pads if padded else None, dtype.type(lowest), axes
 
 
 def max_pool_infer_into(x, kernel_size, strides, paddings, ceil_mode=False, activation=None, result=None, scratch=None):
@@ -196,15 +217,15 @@ def max_pool_infer_into(x, kernel_size, strides, paddings, ceil_mode=False, acti
     # LeNet's first 2x2 pool at batch 64 (callgrind): 2.7M instructions -> 1.0M; the values are the same.
     # fmax passes over NaN as max_pool's `>` scan does, and a window of padding alone keeps the dtype's
     # lowest value, as there.
-    sizes = x.shape[2:]
-    pads = _pool_paddings(sizes, kernel_size, strides, paddings, ceil_mode)
-    lowest = finfo(x.dtype).min if is_float(x.dtype) else np.iinfo(x.dtype).min
-    out_sp = [out_size(d, k, s, 1, p, ceil_mode) for d, k, s, p in zip(sizes, kernel_size, strides, paddings)]
-    best = pad_spatial(x, pads, lowest)
+    try:  # a Program's attributes are tuples already
+        pads, lowest, axes = _pool_plan(x.shape, x.dtype, kernel_size, strides, paddings, bool(ceil_mode))
+    except TypeError:  # lists (unhashable)
+        hashable = tuple(kernel_size), tuple(strides), tuple(tuple(p) for p in paddings)
+        pads, lowest, axes = _pool_plan(x.shape, x.dtype, *hashable, bool(ceil_mode))
+    best = x if pads is None else pad_spatial(x, pads, lowest)
     fresh = False  # whether `best` is an array of this call's own, to finish in place
-    for axis, (k, s, o) in enumerate(zip(kernel_size, strides, out_sp), start=2):
-        lead = (slice(None),) * axis
-        views = [best[(*lead, slice(p, p + s * (o - 1) + 1, s))] for p in range(k)]  # p-th of every window
+    for axis, k, o, index in axes:
+        views = [best[i] for i in index]  # the p-th element of every window, for each p
         if k > 1:
             # The last pass of a 4-D pool writes channels-last memory (seen as NCHW through a transpose): a
             # convolution after it reads its windows from [N, H, W, C] and so needs no transposing copy.

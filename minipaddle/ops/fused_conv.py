@@ -36,14 +36,24 @@ def bias_act(out, b, activation):
     if b is not None:
         # the usual bias (the trailing dimensions, the same dtype) is added in place; anything else the general way
         # (a conv's [1, 1, 1, O] channels-last bias too: it used to take the new-array way, one more pass)
-        trailing = b.ndim <= out.ndim and all(d in (1, o) for d, o in zip(b.shape[::-1], out.shape[::-1]))
-        if b.dtype == out.dtype and trailing:
+        if b.dtype == out.dtype and _trails(b.shape, out.shape):
             np.add(out, b, out=out)
         else:
             out = out + b
     if activation == "relu":  # a zero of out's dtype: a Python 0 makes numpy cast it into a buffer per block
         return np.maximum(out, out.dtype.type(0), out=out)
     return out if activation is None else OPS[activation].kernel(out)
+
+
+def _trails(b_shape: tuple, out_shape: tuple) -> bool:
+    """Whether b broadcasts to out without growing it: each of its dimensions, from the right, 1 or out's (a loop,
+    not all() over a generator: a call less per fused op, which a served batch of 1 pays on every op)."""
+    if len(b_shape) > len(out_shape):
+        return False
+    for d, o in zip(reversed(b_shape), reversed(out_shape)):
+        if d != 1 and d != o:
+            return False
+    return True
 
 
 def allocate(alloc, shape, dtype):
@@ -53,7 +63,7 @@ def allocate(alloc, shape, dtype):
 
 def _matmul_into(a, b, out) -> None:
     """out[...] = a @ b; low-precision operands through float32, as ops.low_precision.gemm."""
-    if np.result_type(a, b).char in LOW_CODES:
+    if (a.dtype if a.dtype == b.dtype else np.result_type(a, b)).char in LOW_CODES:
         out[...] = gemm(a, b)
     else:
         np.matmul(a, b, out=out)
@@ -132,7 +142,8 @@ def _many_positions(x, w, b, strides, paddings, dilations, activation, result, s
     instructions -> 9.1M."""
     (kh, kw), (sh, sw), (dh, dw) = w.shape[2:], strides, dilations
     o = w.shape[0]
-    x_cl = np.ascontiguousarray(pad_spatial(x, paddings).transpose(0, 2, 3, 1))  # free when channels-last already
+    xp = x if paddings == ((0, 0), (0, 0)) else pad_spatial(x, paddings)
+    x_cl = np.ascontiguousarray(xp.transpose(0, 2, 3, 1))  # free when x is channels-last already
     n, h, wd, c = x_cl.shape
     oh, ow = (h - dh * (kh - 1) - 1) // sh + 1, (wd - dw * (kw - 1) - 1) // sw + 1
     s_n, s_h, s_w, s_c = x_cl.strides
