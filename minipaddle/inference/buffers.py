@@ -1,5 +1,5 @@
-"""enable_memory_optim's buffers: the fused ops write their results (and im2col columns) into arrays the
-predictor keeps and reuses, planned from a liveness table.
+"""enable_memory_optim's buffers: the fused ops and the pools write their results (and their scratch: a chunk of
+im2col columns, a pool's first pass) into arrays the predictor keeps and reuses, planned from a liveness table.
 
 The first run at a set of input shapes records: every array a buffered op asks for (its result, its scratch),
 and for every array the last step that reads it, following views to the array that owns the memory (a reshape of
@@ -7,11 +7,18 @@ a conv's result keeps that result alive). From that table each request gets a sl
 requests share when their lifetimes do not overlap (the scratch of conv1 and conv2, conv1's result and fc2's).
 Later runs at the same shapes hand those slots to the kernels: no allocation for those ops at all. A result the
 predictor hands out (a fetched output, or a view of one) never goes into a slot, as the user may keep it.
+LeNet at batch 64 (2.1 MB of slots; 5.0 MB when the columns were built for the whole batch):
 
-    step  op              asks for                 lives until step   slot
-    0     conv2d_fusion   scratch [64,10,784]      0                  0
-    0     conv2d_fusion   result  [64,6,784]       1 (pool1 reads it) 1
-    2     conv2d_fusion   scratch [64,10,10,150]   2                  0  (0 is free again)
+    step  op              asks for                       lives until step   slot
+    0     conv2d_fusion   scratch [16,10,784]            0                  0  (a chunk of 16 images' columns)
+    0     conv2d_fusion   scratch [16,1,30,30]           0                  1  (the chunk, padded)
+    0     conv2d_fusion   result  [64,6,784]             1 (pool1 reads it) 2
+    1     max_pool_infer  scratch [64,6,14,28]           1                  0  (0 is free again)
+    1     max_pool_infer  result  [64,14,14,6]           2                  1
+    2     conv2d_fusion   scratch [8,10,10,5,5,6]        2                  0
+    ...
+
+Each buffered step also keeps its weights' GEMM form (Layout), made at the first run rather than every run.
 """
 
 from __future__ import annotations
