@@ -110,14 +110,18 @@ def _owner(a):
 class Buffers:
     """One predictor's reused arrays for one plan (straight-line, as the predictor's optimized Programs are)."""
 
-    def __init__(self, plan: list, fetches: list) -> None:
+    def __init__(self, plan: list, fetches: list, weights=frozenset()) -> None:
         self.plan = plan
         self.fetches = list(fetches)
         self.signature = None  # the input shapes the table was recorded at
         self.table: list[Request] = []
         self.slots: list[np.ndarray] = []  # 1-D arrays, each as large as its largest request
         self.by_step: dict[int, list] = {}  # step -> its requests, in the order its kernel asks
-        self.layouts = {i: Layout() for i, step in enumerate(plan) if step.desc.type in BUFFERED_OPS}
+        # A kept GEMM form only where every input but x is a weight of the scope (`weights`) that no step writes:
+        # an array an op computes each run may come in the same slot with new numbers, which identity cannot tell.
+        constants = set(weights).difference(n for step in plan for n in step.writes)
+        self.layouts = {i: Layout() for i, step in enumerate(plan) if step.desc.type in BUFFERED_OPS
+                        and all(n is None or n in constants for n in step.reads[1:])}  # fmt: skip
 
     def run(self, env: dict, signature: tuple) -> None:
         """Run the plan on env; records the table first at new input shapes, reuses the slots after."""
@@ -160,7 +164,7 @@ class Buffers:
                 self._store(step, run_kernel(step.op, args, step.attrs, step.where), env)
             else:
                 result, scratch = asker(i, "result"), asker(i, "scratch")
-                self._store(step, self._call(buffered, step, args, result, scratch, self.layouts[i]), env)
+                self._store(step, self._call(buffered, step, args, result, scratch, self.layouts.get(i)), env)
         for name in self.fetches:
             req = owned.get(id(_owner(env[name])))
             if req is not None:
@@ -215,7 +219,7 @@ class Buffers:
                         return np.empty(shape, dtype)  # not planned (handed out, or asked differently): a new one
                     return req.view
 
-                out = self._call(buffered, step, args, give, give, self.layouts[i])
+                out = self._call(buffered, step, args, give, give, self.layouts.get(i))
             if type(out) is tuple:  # (Buffers._store, written out: a call less per step)
                 for name, value in zip(step.writes, out):
                     env[name] = value
@@ -224,7 +228,8 @@ class Buffers:
 
     @staticmethod
     def _call(buffered, step, args, result, scratch, layout):
-        layout.reading = tuple(args[1:])  # what the kept GEMM form is made from (all but x)
+        if layout is not None:
+            layout.reading = tuple(args[1:])  # what the kept GEMM form is made from (all but x)
         try:
             out = buffered(args, step.attrs, result, scratch, layout)
         except _ERRORS as e:

@@ -157,7 +157,8 @@ class Predictor:
         self._env: dict | None = None  # the last run's arrays (paddle keeps them in the predictor's scope)
         self._hooks: list = []
         straight = all(step.sub_plans is None for step in model.plan)  # control flow runs through run_plan
-        self._buffers = Buffers(model.plan, model.fetches) if model.config._memory_optim and straight else None
+        reuse = model.config._memory_optim and straight
+        self._buffers = Buffers(model.plan, model.fetches, frozenset(model.scope.vars)) if reuse else None
         self._profile: dict = {}  # op type -> OpStats, with Config.enable_profile()
         if model.config._profile:  # paddle prints the report when the predictor is destroyed
             weakref.finalize(self, _print_report, self._profile)
