@@ -159,6 +159,21 @@ def count(framework: str = "minipaddle", batch: int = 64, steps: int = 10, callg
     return figures
 
 
+def _print(framework: str, batch: int, steps: int, figures: dict) -> None:
+    print(f"{framework} predictor, batch {batch}, per step over {steps} steps:")
+    for name, value in figures.items():
+        print(f"  {name:18s} {value:>14,.0f}")
+
+
+def run(steps: int = 10, callgrind: bool = False) -> dict:
+    """`make bench`'s entry: the counts at batch 64 and 1 (without callgrind unless asked: it takes minutes)."""
+    figures = {}
+    for batch in (64, 1):
+        figures[batch] = count("minipaddle", batch, steps, callgrind)
+        _print("minipaddle", batch, steps, figures[batch])
+    return figures
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--framework", choices=("minipaddle", "paddle"), default="minipaddle")
@@ -176,9 +191,7 @@ def main(argv: list[str] | None = None) -> dict:
         _inside(args)
         return {}
     figures = count(args.framework, args.batch, args.steps, args.callgrind, args.python, args.keep)
-    print(f"{args.framework} predictor, batch {args.batch}, per step over {args.steps} steps:")
-    for name, value in figures.items():
-        print(f"  {name:18s} {value:>14,.0f}")
+    _print(args.framework, args.batch, args.steps, figures)
     return figures
 
 

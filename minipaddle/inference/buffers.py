@@ -122,6 +122,7 @@ class Buffers:
         constants = set(weights).difference(n for step in plan for n in step.writes)
         self.layouts = {i: Layout() for i, step in enumerate(plan) if step.desc.type in BUFFERED_OPS
                         and all(n is None or n in constants for n in step.reads[1:])}  # fmt: skip
+        self.layout_of = [self.layouts.get(i) for i in range(len(plan))]  # by step, indexed in the run loop
 
     def run(self, env: dict, signature: tuple) -> None:
         """Run the plan on env; records the table first at new input shapes, reuses the slots after."""
@@ -164,7 +165,7 @@ class Buffers:
                 self._store(step, run_kernel(step.op, args, step.attrs, step.where), env)
             else:
                 result, scratch = asker(i, "result"), asker(i, "scratch")
-                self._store(step, self._call(buffered, step, args, result, scratch, self.layouts.get(i)), env)
+                self._store(step, self._call(buffered, step, args, result, scratch, self.layout_of[i]), env)
         for name in self.fetches:
             req = owned.get(id(_owner(env[name])))
             if req is not None:
@@ -219,7 +220,7 @@ class Buffers:
                         return np.empty(shape, dtype)  # not planned (handed out, or asked differently): a new one
                     return req.view
 
-                out = self._call(buffered, step, args, give, give, self.layouts.get(i))
+                out = self._call(buffered, step, args, give, give, self.layout_of[i])
             if type(out) is tuple:  # (Buffers._store, written out: a call less per step)
                 for name, value in zip(step.writes, out):
                     env[name] = value
