@@ -11,10 +11,9 @@ LeNet at batch 64 (2.1 MB of slots; 5.0 MB when the columns were built for the w
 
     step  op              asks for                       lives until step   slot
     0     conv2d_fusion   scratch [16,10,784]            0                  0  (a chunk of 16 images' columns)
-    0     conv2d_fusion   scratch [16,1,30,30]           0                  1  (the chunk, padded)
-    0     conv2d_fusion   result  [64,6,784]             1 (pool1 reads it) 2
+    0     conv2d_fusion   result  [64,6,784]             1 (pool1 reads it) 1
     1     max_pool_infer  scratch [64,6,14,28]           1                  0  (0 is free again)
-    1     max_pool_infer  result  [64,14,14,6]           2                  1
+    1     max_pool_infer  result  [64,14,14,6]           2                  2
     2     conv2d_fusion   scratch [8,10,10,5,5,6]        2                  0
     ...
 

@@ -17,6 +17,8 @@ the weights' GEMM form made once (`make()`) and kept while the weights stay the 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from minipaddle.core.op import OPS
@@ -88,15 +90,61 @@ def _windows(xp, kernel, strides, dilations, out_hw):
     return np.lib.stride_tricks.as_strided(xp, (xp.shape[0], xp.shape[1], kh, kw, *out_hw), steps, writeable=False)
 
 
+def _valid_outputs(size: int, out: int, pos: int, stride: int, dilation: int, before: int) -> tuple:
+    """(lo, hi): the outputs lo..hi-1 along one axis whose input, for kernel position `pos`, lies inside x
+    (input index o*stride + pos*dilation - before, in 0..size-1); the others read padding."""
+    shift = pos * dilation - before
+    lo = max(0, -(shift // stride) if shift < 0 else 0)
+    hi = min(out, (size - 1 - shift) // stride + 1) if size - 1 - shift >= 0 else 0
+    return lo, max(lo, hi)
+
+
+@functools.lru_cache(maxsize=256)
+def _position_copies(hw, kernel, strides, dilations, paddings, out_hw) -> tuple:
+    """For im2col straight from an unpadded x: (borders, copies). borders: the index tuples (into the columns seen
+    as [m, C, kh, kw, oh, ow]) of the outputs whose input is padding, zeroed once; copies: per kernel position
+    (the columns' index, x's index) of the part of x it sees."""
+    (h, wd), (kh, kw), (sh, sw), (dh, dw) = hw, kernel, strides, dilations
+    (pt, _), (pl, _) = paddings
+    oh, ow = out_hw
+    every = (slice(None), slice(None))
+    borders, copies = [], []
+    for i in range(kh):
+        r0, r1 = _valid_outputs(h, oh, i, sh, dh, pt)
+        for j in range(kw):
+            c0, c1 = _valid_outputs(wd, ow, j, sw, dw, pl)
+            if (r0, r1, c0, c1) != (0, oh, 0, ow):
+                rows, inner = slice(r0, r1), (*every, i, j)
+                borders += [(*inner, slice(0, r0)), (*inner, slice(r1, oh)), (*inner, rows, slice(0, c0)),
+                            (*inner, rows, slice(c1, ow))]  # fmt: skip
+            if r0 < r1 and c0 < c1:
+                top, left = r0 * sh + i * dh - pt, c0 * sw + j * dw - pl
+                src = (
+                    *every,
+                    slice(top, top + sh * (r1 - r0 - 1) + 1, sh),
+                    slice(left, left + sw * (c1 - c0 - 1) + 1, sw),
+                )
+                copies.append(((*every, i, j, slice(r0, r1), slice(c0, c1)), src))
+    return borders, copies
+
+
+# From this many numbers in x up, a padded x's columns are copied straight from x, one slice per kernel position
+# with the border zeroed once a call, rather than through a padded copy of each chunk (one more copy of x, row
+# by row: at batch 64, 1792 rows, 0.45M instructions of LeNet's step); below it the per-position slices' Python
+# costs more (LeNet's predictor at batch 1, counted when this was first measured: 1.35M instructions a step per
+# position, 1.22M padded).
+_UNPADDED_MIN = 16384
+
+
 def _few_positions(x, w, b, strides, paddings, dilations, activation, result, scratch, layout):
     """Batch-first im2col, cols [m, C*kh*kw, out_pixels]; w [O, C*kh*kw] @ cols is then [m, O, out_pixels],
-    already NCHW (no transpose after, as the conv2d kernel needs). All kernel positions are copied at once, from
-    a strided view of the (padded) chunk's windows. The chunk is padded into an array of its own whose border is
-    zeroed once a call (the chunks only rewrite its inside): no padded copy of all of x, and no per-position
-    border zeroing (up to 4 numpy calls a position, which the chunks would repeat). A per-channel bias rides in
-    the GEMM as one more column of w against a row of ones, also written once a call: no pass over the result for
-    it (LeNet's conv1 at batch 64: 6.0M instructions -> 5.5M, counted with callgrind). numpy's matmul of a stack
-    calls the BLAS once per image, so the chunks change no bit of the result."""
+    already NCHW (no transpose after, as the conv2d kernel needs). Without padding all kernel positions are copied
+    at once, from a strided view of x's windows. With padding, a large x is copied one slice per kernel position,
+    the columns that read padding zeroed once a call (the chunks rewrite only the rest); a small one is padded
+    a chunk at a time into an array of its own (border zeroed once) and copied through its windows. A per-channel
+    bias rides in the GEMM as one more column of w against a row of ones, also written once a call: no pass over
+    the result for it (LeNet's conv1 at batch 64: 6.0M instructions -> 5.5M, counted with callgrind). numpy's
+    matmul of a stack calls the BLAS once per image, so the chunks change no bit of the result."""
     n, c = x.shape[:2]
     o, kernel = w.shape[0], w.shape[2:]
     fold = b is not None and b.dtype == x.dtype == w.dtype and b.size == o and b.shape[-3:] == (o, 1, 1)
@@ -114,17 +162,27 @@ def _few_positions(x, w, b, strides, paddings, dilations, activation, result, sc
     by_position = cols[:, :k].reshape(chunk, c, *kernel, oh, ow)
     if fold:
         cols[:, k] = 1
+    copies = None
     if pt == pb == pl == pr == 0:
         xp, inside = x, None
+    elif x.size >= _UNPADDED_MIN:
+        geometry = tuple(kernel), tuple(strides), tuple(dilations), tuple(tuple(p) for p in paddings)
+        borders, copies = _position_copies(x.shape[2:], *geometry, (oh, ow))
+        for index in borders:
+            by_position[index] = 0
     else:
         xp = allocate(scratch, (chunk, c, *padded), x.dtype)
         xp.fill(0)
         inside = xp[:, :, pt : pt + x.shape[2], pl : pl + x.shape[3]]
-    windows = _windows(xp, kernel, strides, dilations, (oh, ow))
+    windows = None if copies is not None else _windows(xp, kernel, strides, dilations, (oh, ow))
     out = allocate(result, (n, o, oh * ow), np.result_type(wm, x))
     for s in range(0, n, chunk):
         m = min(chunk, n - s)
-        if inside is None:
+        if copies is not None:
+            dest, source = by_position[:m], x[s : s + m]
+            for into, part in copies:
+                dest[into] = source[part]
+        elif inside is None:
             np.copyto(by_position[:m], windows[s : s + m])
         else:
             np.copyto(inside[:m], x[s : s + m])

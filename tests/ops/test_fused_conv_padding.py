@@ -1,6 +1,7 @@
-"""conv2d_fusion's im2col, a chunk of the batch at a time (ops/fused_conv.py): each chunk padded into an array
-whose border is zeroed once, or read straight through its windows. Checked against the conv2d kernel over paddings
-(asymmetric, wider than the kernel), strides, dilations and chunk sizes (one image, two of three, all)."""
+"""conv2d_fusion's im2col, a chunk of the batch at a time (ops/fused_conv.py): copied from x one slice per kernel
+position (the border zeroed once), or each chunk padded into an array of its own and read through its windows.
+Checked against the conv2d kernel over paddings (asymmetric, wider than the kernel), strides, dilations and chunk
+sizes (one image, two of three, all)."""
 
 import itertools
 
@@ -19,7 +20,9 @@ PADDINGS = [((0, 0), (0, 0)), ((1, 1), (1, 1)), ((2, 0), (0, 3)), ((4, 4), (5, 5
 @pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("paddings", PADDINGS)
 @pytest.mark.parametrize("chunk", [1, 2, None])  # images per chunk (None: as many as the budget allows)
-def test_chunked_im2col_equals_conv2d(kernel, paddings, chunk, monkeypatch):
+@pytest.mark.parametrize("unpadded_min", [0, 10**9])  # slices per kernel position from x; a padded copy of each chunk
+def test_chunked_im2col_equals_conv2d(kernel, paddings, chunk, unpadded_min, monkeypatch):
+    monkeypatch.setattr(fused_conv, "_UNPADDED_MIN", unpadded_min)
     if chunk is not None:
         monkeypatch.setattr(fused_conv, "_images_per_chunk", lambda n, bytes_per_image: min(n, chunk))
     rng = np.random.default_rng(0)
