@@ -8,7 +8,8 @@ passes (minipaddle/inference/passes/) make two more, by Paddle's names:
     fusion_repeated_fc_relu  fc(relu) -> fc(relu) -> ...                     (repeated_fc_relu_fuse_pass)
 
 Each fused kernel adds the bias and applies the activation in place on the GEMM's fresh result: no new array
-per step, which is where the fused op saves time on numpy.
+per step, which is where the fused op saves time on numpy. conv2d_fusion's arithmetic (im2col and GEMM a chunk
+of the batch at a time) is in ops/fused_conv.py.
 
 One more op here is an inference form rather than a fusion: `max_pool_infer` is max_pool without its mask
 output (the argmax positions only its gradient reads), which inference_op_replace_pass puts in where nothing
