@@ -217,6 +217,14 @@ def _grad_op(w: _Backward, od, needed: set, params: set) -> None:
         write_args[slot] = [] if args == ["@EMPTY@"] else args  # Paddle leaves a lone unneeded gradient out
         role_var += [pair for n, g in zip(ins.get(slot.removesuffix("@GRAD"), []), args)
                      if n in params and g == f"{n}@GRAD" for pair in (n, g)]  # fmt: skip
+    if od.type == "batch_norm" and bool(write_args.get("Scale@GRAD")) != bool(write_args.get("Bias@GRAD")):
+        # Paddle's batch_norm_grad writes both or neither: the other (of a fixed scale or shift,
+        # static/paddle_train_switches.py) goes to a gradient variable nothing reads
+        for slot in ("Scale@GRAD", "Bias@GRAD"):
+            if not write_args.get(slot):
+                (fixed,) = ins[slot.removesuffix("@GRAD")]
+                write_args[slot] = [f"{fixed}@GRAD"]
+                w.declare_grad(f"{fixed}@GRAD", fixed)
     kind, empty_slots = _GRAD_AS_OP.get(od.type, (f"{od.type}_grad", ()))
     g = w.block.ops.add(type=kind)
     if od.type in _GRAD_AS_OP:
