@@ -405,11 +405,24 @@ def _unsqueeze(op):
     return {"Out": paddle.unsqueeze(op.x("X"), list(op.attr("axes")))}
 
 
+def _known_int(v, what: str) -> int:
+    """The int a one-element tensor input holds: a constant (paddle writes paddle.full's and a Python int's as
+    fill_constant, which reads as a plain Tensor); one the Program computes is refused, naming `what`."""
+    if isinstance(v, Variable):
+        raise NotImplementedError(f"{what} {v.name!r} known only when the Program runs (minipaddle sizes the "
+                                  "outputs when the Program is built)")  # fmt: skip
+    return int(np.asarray(v.numpy()).reshape(-1)[0])
+
+
+def _axis(op) -> int:
+    """The op's axis: its AxisTensor's value when it has one, else its attribute."""
+    (axis,) = [_known_int(v, "an AxisTensor") for v in op.xs("AxisTensor")] or [op.attr("axis", 0)]
+    return axis
+
+
 @reads("concat")
 def _concat(op):
-    if op.xs("AxisTensor"):
-        raise NotImplementedError("concat with an AxisTensor input")
-    return {"Out": paddle.concat(op.xs("X"), axis=op.attr("axis", 0))}
+    return {"Out": paddle.concat(op.xs("X"), axis=_axis(op))}
 
 
 @reads("stack")
@@ -419,10 +432,10 @@ def _stack(op):
 
 @reads("split")
 def _split(op):
-    if op.xs("AxisTensor") or op.xs("SectionsTensorList"):
-        raise NotImplementedError("split with tensor sections or axis")
-    sections, num = list(op.attr("sections", [])), op.attr("num", 0)
-    outs = paddle.split(op.x("X"), sections if sections else num, axis=op.attr("axis", 0))
+    # SectionsTensorList holds every section (paddle writes a known one as an int32 fill_constant)
+    sections = [_known_int(v, "a section in SectionsTensorList") for v in op.xs("SectionsTensorList")]
+    sections, num = sections or list(op.attr("sections", [])), op.attr("num", 0)
+    outs = paddle.split(op.x("X"), sections if sections else num, axis=_axis(op))
     return {"Out": list(outs)}
 
 
