@@ -344,7 +344,8 @@ def _instance_norm(op):
 @reads("lookup_table_v2")
 def _lookup_table_v2(op):
     padding_idx = op.attr("padding_idx", -1)
-    out = F.embedding(op.x("Ids"), op.x("W"), padding_idx=None if padding_idx == -1 else padding_idx)
+    out = F.embedding(op.x("Ids"), op.x("W"), padding_idx=None if padding_idx == -1 else padding_idx,
+                      sparse=bool(op.attr("is_sparse", False)))  # fmt: skip
     return {"Out": out}
 
 
@@ -1102,6 +1103,8 @@ def _w_embedding(op, var_of):
     if padding_idx is not None and padding_idx < 0:
         padding_idx += var_of(weight).shape[0]
     attrs = {"padding_idx": -1 if padding_idx is None else int(padding_idx)}
+    if op.attrs.get("sparse"):  # the table's gradient is SelectedRows in Paddle (static/paddle_grad_ops.py)
+        attrs["is_sparse"] = True
     return "lookup_table_v2", {"Ids": [ids], "W": [weight]}, {"Out": op.outputs["Out"][:1]}, attrs
 
 
