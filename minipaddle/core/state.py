@@ -151,7 +151,7 @@ STATE = _State()
 
 def in_dynamic_mode() -> bool:
     """True when ops run eagerly (the default), False after `paddle.enable_static()`."""
-    return not STATE.static_mode
+    return not PER_THREAD.__dict__["state"].static_mode  # (thread_state(), inlined: asked by many functions)
 
 
 def set_static_mode(flag: bool) -> None:
@@ -216,11 +216,12 @@ class no_grad:
         return self
 
     def __enter__(self) -> None:
-        self.prev = STATE.grad_enabled
-        STATE.grad_enabled = False
+        state = PER_THREAD.__dict__["state"]  # (thread_state(), inlined: Layers and optimizers enter these often)
+        self.prev = state.grad_enabled
+        state.grad_enabled = False
 
     def __exit__(self, *exc) -> None:
-        STATE.grad_enabled = self.prev
+        PER_THREAD.__dict__["state"].grad_enabled = self.prev
 
     def __call__(self, fn):
         @functools.wraps(fn)
@@ -235,11 +236,12 @@ class enable_grad:
     """Turn gradient recording back on inside a `no_grad` region."""
 
     def __enter__(self) -> None:
-        self.prev = STATE.grad_enabled
-        STATE.grad_enabled = True
+        state = PER_THREAD.__dict__["state"]
+        self.prev = state.grad_enabled
+        state.grad_enabled = True
 
     def __exit__(self, *exc) -> None:
-        STATE.grad_enabled = self.prev
+        PER_THREAD.__dict__["state"].grad_enabled = self.prev
 
     def __call__(self, fn):
         @functools.wraps(fn)

@@ -26,7 +26,7 @@ from minipaddle import ops
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
-from minipaddle.core.state import STATE, layer_scope, no_grad, unique_name
+from minipaddle.core.state import PER_THREAD, STATE, layer_scope, no_grad, unique_name
 from minipaddle.core.tensor import Parameter, Tensor
 from minipaddle.nn.param_attr import make_parameter
 from minipaddle.profiler.events import RECORDING, layer_span
@@ -119,10 +119,11 @@ class Layer:
         """The structured path of this call, e.g. `features.0`: the name the parent gave this layer, appended to
         the path of the running layer. The layer called from the top has the path '' (like state_dict keys); a
         layer no parent registered goes by its full name (`linear_3`) inside another layer."""
-        if not STATE.scope_stack:  # called from outside any layer
+        state = PER_THREAD.__dict__["state"]  # (thread_state(), inlined: this runs for every layer call)
+        if not state.scope_stack:  # called from outside any layer
             return self._scope_name or ""
         name = self._scope_name if self._scope_name is not None else self._full_name
-        return f"{STATE.scope}.{name}" if STATE.scope else name
+        return f"{state.scope}.{name}" if state.scope else name
 
     def backward(self, *inputs):
         raise ValueError("Layer shouldn't implement backward")
