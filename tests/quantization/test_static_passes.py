@@ -36,7 +36,7 @@ T = json.loads((GOLDEN / "quantization" / "static_passes.json").read_text())
 STEPS = 4
 
 TYPES = {"matmul": "mul", "add": "elementwise_add", "max_pool": "pool2d", "reshape": "flatten_contiguous_range",
-         "mean": "reduce_mean"}  # fmt: skip
+         "mean": "reduce_mean", "subtract": "elementwise_sub", "neg": "scale"}  # fmt: skip
 _Q = (("X", "InScale", "InAccum", "InState"), ("Out", "OutScale", "OutState", "OutAccum"))
 SLOTS = {  # minipaddle op -> (Paddle's input slots in minipaddle's order, Paddle's output slots)
     "conv2d": (("Input", "Filter"), ("Output",)),
@@ -44,6 +44,8 @@ SLOTS = {  # minipaddle op -> (Paddle's input slots in minipaddle's order, Paddl
     "elementwise_add": (("X", "Y"), ("Out",)),
     "pool2d": (("X",), ("Out",)),
     "relu": (("X",), ("Out",)),
+    "elementwise_sub": (("X", "Y"), ("Out",)),
+    "scale": (("X",), ("Out",)),
     "flatten_contiguous_range": (("X",), ("Out",)),
     "reduce_mean": (("X",), ("Out",)),
     "softmax_with_cross_entropy": (("Logits", "Label"), ("Softmax", "Loss")),

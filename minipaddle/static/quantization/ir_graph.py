@@ -63,6 +63,9 @@ class IrGraph:
             raise NotImplementedError("IrGraph: the quantization passes rewrite one-block Programs (no control flow)")
         self._program = program.clone()
         self._for_test = bool(for_test)
+        # a user function's output -> the variable it read (Paddle's table: the freeze pass finds weights by it)
+        self.out_node_mapping_table: dict = {}
+        self.user_parameters: list = []  # (optimizer, parameter names) of user functions (user_functions.py)
 
     # ---- what Paddle's IrGraph answers ----
 
@@ -161,3 +164,14 @@ class IrGraph:
             if all(n in const for n in ins):
                 const.update(op.output_names())
         return const
+
+    def weight_names(self) -> set:
+        """Persistable variables and their reshapes and casts (minipaddle's conv2d reshapes its bias; Paddle's
+        weights are the persistables and their casts). Unlike constant_names, what other ops compute from
+        weights is an activation here, as in Paddle (PACT's clipping of a weight feeds an add of two of them)."""
+        weights = {n for n, v in self.block.vars.items() if v.persistable}
+        for op in self.block.ops:
+            ins = [n for n in op.input_names() if n is not None]
+            if op.type in ("reshape", "cast") and ins and all(n in weights for n in ins):
+                weights.update(op.output_names())
+        return weights

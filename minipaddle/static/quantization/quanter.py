@@ -17,6 +17,13 @@ convert: onnx_format: QuantWeightPass (weights become int8) + AddQuantDequantFor
 outputs); legacy: OutScaleForInferencePass (out_threshold attributes) + QuantizationFreezePass, and with save_int8
 also ConvertToInt8Pass (the second Program returned).
 
+User functions (user_functions.py): their parameters train with optimizer_func's optimizer, the network's
+with the Program's own. Paddle 2.6.2's quant_aware(for_test=True) cannot take one (its sub-graphs are made with
+for_test False, so the test graph is minimized as a training graph and fails); here the test graph gets the
+function's forward ops, as Paddle's pass gives a test IrGraph. Paddle's training grad ops of an op with a function
+read values the forward op did not (the un-quantized input: tests/golden/quantization/make_user_func_golden.py);
+minipaddle's gradients are those of the forward ops.
+
 Paddle's loop bug: quant_aware applies the residual pass with `for subgraph in sub_graphs:
 residual_pass.apply(sub_graph)`, so the last sub-graph of the transform loop gets it once per sub-graph and the
 others never. minipaddle's IrGraph holds one block (no control flow), so there is one sub-graph and the bug
@@ -36,9 +43,17 @@ from __future__ import annotations
 
 import copy
 
+from minipaddle.static.backward import append_backward
 from minipaddle.static.executor import Executor, global_scope
 from minipaddle.static.framework import CompiledProgram
-from minipaddle.static.program import ROLE_BACKWARD, ROLE_FORWARD, Program, _drop_unused_vars, program_guard
+from minipaddle.static.program import (
+    ROLE_BACKWARD,
+    ROLE_FORWARD,
+    ROLE_OPTIMIZE,
+    Program,
+    _drop_unused_vars,
+    program_guard,
+)
 from minipaddle.static.quantization.freeze import ConvertToInt8Pass, QuantizationFreezePass
 from minipaddle.static.quantization.ir_graph import IrGraph
 from minipaddle.static.quantization.onnx_format import AddQuantDequantForInferencePass, QuantWeightPass
@@ -51,6 +66,7 @@ from minipaddle.static.quantization.out_scale import OutScaleForInferencePass, O
 from minipaddle.static.quantization.residual import AddQuantDequantForResidual
 from minipaddle.static.quantization.transform import AddQuantDequantPass, QuantizationTransformPass
 from minipaddle.static.quantization.transform_v2 import AddQuantDequantPassV2, QuantizationTransformPassV2
+from minipaddle.static.quantization.user_functions import static_mode
 
 __all__ = ["convert", "quant_aware"]
 
@@ -168,12 +184,18 @@ def _split_training(program: Program, who: str):
     return forward, (optimizers[0], loss)
 
 
-def _rebuild_training(program: Program, training, scope, place) -> None:
-    """Append the optimizer's backward and update ops again for the loss (its state keeps its variables)."""
+def _rebuild_training(program: Program, training, user_parameters: list, scope, place) -> None:
+    """Append the backward for the loss and the optimizer's update ops again (its state keeps its variables);
+    the parameters of user functions get the updates of their own optimizer (optimizer_func's), as in Paddle."""
     optimizer, loss = training
     startup = Program()
-    with program_guard(program, startup):
-        optimizer.minimize(program.global_block().var(loss))
+    owner = {name: opt for opt, names in user_parameters for name in names}
+    with static_mode(), program_guard(program, startup):
+        params_grads = append_backward(program.global_block().var(loss))
+        with program.role(ROLE_OPTIMIZE):
+            optimizer.apply_gradients([(p, g) for p, g in params_grads if p.name not in owner])
+            for user_optimizer in {id(o): o for o in owner.values()}.values():
+                user_optimizer.apply_gradients([(p, g) for p, g in params_grads if owner.get(p.name) is user_optimizer])
     if startup.global_block().ops:  # (state the first minimize did not create: started here, in the scope)
         Executor(place).run(startup, scope=scope)
 
@@ -212,8 +234,11 @@ def quant_aware(
         return_program (bool): return a Program rather than a CompiledProgram for training.
         return_scale_dict (bool): also return scale_dict, model_type and pattern_ops as given.
         scale_dict (dict|None): start values of the output scales by variable name.
-        weight_quantize_func, act_quantize_func, weight_preprocess_func, act_preprocess_func, optimizer_func,
-        executor: Paddle's hooks for user-written quantization (NotImplementedError in minipaddle);
+        weight_quantize_func, act_quantize_func, weight_preprocess_func, act_preprocess_func (function|None):
+            user functions in paddle ops, inserted before the quantized ops (user_functions.py: a preprocess
+            function's output is quantized by the pass, a quantize function replaces the pass's ops);
+        optimizer_func (function|None): makes the optimizer of the functions' parameters (training);
+        executor (Executor|None): runs the functions' startup Programs (needed with a function);
         calib_config: of quant_post_first (not in minipaddle); draw_graph: Paddle writes ./graph.pdf (draw the
         result with viz instead); model_type, pattern_ops: returned as given.
 
@@ -236,9 +261,6 @@ def quant_aware(
     if draw_graph:
         raise NotImplementedError(f"{who}: draw_graph writes Paddle's graph.pdf; draw the result with "
                                   "viz.draw_program(program) instead")  # fmt: skip
-    if optimizer_func is not None or executor is not None:
-        raise NotImplementedError(f"{who}: optimizer_func / executor serve user quantize functions, which "
-                                  "minipaddle does not support")  # fmt: skip
     if scale_dict is not None and not isinstance(scale_dict, dict):
         raise TypeError(f"{who}: scale_dict must be a dict, got {type(scale_dict).__name__}")
     scope = global_scope() if not scope else scope
@@ -262,7 +284,8 @@ def quant_aware(
             moving_rate=config["moving_rate"], quantizable_op_type=transform_ops,
             skip_pattern=config["not_quant_pattern"], weight_quantize_func=weight_quantize_func,
             act_quantize_func=act_quantize_func, weight_preprocess_func=weight_preprocess_func,
-            act_preprocess_func=act_preprocess_func, is_test=is_test,
+            act_preprocess_func=act_preprocess_func, optimizer_func=optimizer_func, executor=executor,
+            is_test=is_test,
         )  # fmt: skip
         for sub_graph in sub_graphs:
             transform_pass.apply(sub_graph)
@@ -283,7 +306,7 @@ def quant_aware(
         out_scale_pass.apply(sub_graph)
     quant_program = graph.to_program()
     if training is not None:
-        _rebuild_training(quant_program, training, scope, place)
+        _rebuild_training(quant_program, training, graph.user_parameters, scope, place)
     if not (for_test or return_program):
         quant_program = CompiledProgram(quant_program)
     if return_scale_dict:

@@ -45,8 +45,7 @@ class AddQuantDequantForResidual:
         who = "AddQuantDequantForResidual"
         _check_graph(graph, who)
         _forward_only(graph, who)
-        # Paddle's weights are the persistables and their casts; minipaddle's reshaped bias is one of them too
-        weights = graph.constant_names()
+        weights = graph.weight_names()
         first_read: dict = {}
         for i, op in enumerate(graph.block.ops):
             for name in op.input_names():
