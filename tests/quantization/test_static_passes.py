@@ -55,6 +55,7 @@ SLOTS = {  # minipaddle op -> (Paddle's input slots in minipaddle's order, Paddl
     "fake_channel_wise_quantize_abs_max": (("X",), ("Out", "OutScale")),
     "fake_channel_wise_dequantize_max_abs": (("X", "Scales"), ("Out",)),
     "fake_dequantize_max_abs": (("X", "Scale"), ("Out",)),
+    "fake_quantize_range_abs_max": (("X", "InScale", "Iter", "InScales"), ("Out", "OutScale", "OutScales")),
 }
 OBSERVING = ("fake_quantize_moving_average_abs_max", "fake_quantize_dequantize_moving_average_abs_max",
              "moving_average_abs_max_scale", "fake_channel_wise_quantize_abs_max")  # fmt: skip

@@ -28,7 +28,7 @@ from minipaddle.static.quantization.onnx_format import (
     ReplaceFakeQuantDequantPass,
 )
 from minipaddle.static.quantization.out_scale import OutScaleForInferencePass, OutScaleForTrainingPass
-from minipaddle.static.quantization.post_training import PostTrainingQuantization
+from minipaddle.static.quantization.post_training import PostTrainingQuantization, PostTrainingQuantizationProgram
 from minipaddle.static.quantization.quanter import convert, quant_aware
 from minipaddle.static.quantization.residual import AddQuantDequantForResidual
 from minipaddle.static.quantization.transform import AddQuantDequantPass, QuantizationTransformPass
@@ -38,7 +38,8 @@ __all__ = [
     "AddQuantDequantForInferencePass", "AddQuantDequantForResidual", "AddQuantDequantPass", "AddQuantDequantPassV2",
     "ConvertToInt8Pass", "IrGraph",
     "IrNode",
-    "OutScaleForInferencePass", "OutScaleForTrainingPass", "PostTrainingQuantization", "QuantizationFreezePass",
+    "OutScaleForInferencePass", "OutScaleForTrainingPass", "PostTrainingQuantization",
+    "PostTrainingQuantizationProgram", "QuantizationFreezePass",
     "QuantizationTransformPass", "QuantizationTransformPassV2", "QuantWeightPass", "ReplaceFakeQuantDequantPass",
     "convert", "quant_aware", "quant_tensor",
 ]  # fmt: skip

@@ -63,6 +63,7 @@ from minipaddle.static.quantization.op_types import (
     SUPPORT_WEIGHT_QUANTIZATION_OPS,
 )
 from minipaddle.static.quantization.out_scale import OutScaleForInferencePass, OutScaleForTrainingPass
+from minipaddle.static.quantization.post_training import PostTrainingQuantizationProgram
 from minipaddle.static.quantization.residual import AddQuantDequantForResidual
 from minipaddle.static.quantization.transform import AddQuantDequantPass, QuantizationTransformPass
 from minipaddle.static.quantization.transform_v2 import AddQuantDequantPassV2, QuantizationTransformPassV2
@@ -200,6 +201,24 @@ def _rebuild_training(program: Program, training, user_parameters: list, scope, 
         Executor(place).run(startup, scope=scope)
 
 
+def _calibrated(program, config, calib_config, scope, executor, scale_dict, who):
+    """quant_post_first: (the test Program calibrated by PostTrainingQuantizationProgram and quantized, not
+    frozen, as an IrGraph; the scales it found, or the scale_dict given), as Paddle's quant_aware does."""
+    if not isinstance(calib_config, dict):
+        raise TypeError(f"{who}: calib_config must be a dict, got {type(calib_config).__name__}")
+    calib = dict(calib_config)  # (Paddle writes quantizable_op_type into the caller's dict; a copy here)
+    calib.setdefault("quantizable_op_type", config["quantize_op_types"])
+    fixed = {"freeze_model": False, "skip_tensor_list": [], "same_scale_tensor_list": [], "batch_nums": 10,
+             "scale_dict": scale_dict, "return_graph": True}  # fmt: skip
+    clash = sorted(set(calib) & set(fixed))
+    if clash:  # (Paddle: a TypeError, the keyword given twice)
+        raise TypeError(f"{who}: calib_config must not set {clash}: quant_post_first sets them")
+    ptq = PostTrainingQuantizationProgram(Executor() if executor is None else executor, program, scope=scope,
+                                          **fixed, **calib)  # fmt: skip
+    graph = ptq.quantize()
+    return graph, ptq._scale_dict if ptq._scale_dict is not None else dict(ptq.thresholds)
+
+
 def quant_aware(
     program,
     place,
@@ -239,7 +258,10 @@ def quant_aware(
             function's output is quantized by the pass, a quantize function replaces the pass's ops);
         optimizer_func (function|None): makes the optimizer of the functions' parameters (training);
         executor (Executor|None): runs the functions' startup Programs (needed with a function);
-        calib_config: of quant_post_first (not in minipaddle); draw_graph: Paddle writes ./graph.pdf (draw the
+        calib_config (dict): with config 'quant_post_first' and for_test, the arguments of
+            PostTrainingQuantizationProgram (feed_list, fetch_list, data_loader, algo, ...): the test Program is
+            calibrated and quantized by it, and its observers start from the calibrated scales;
+        draw_graph: Paddle writes ./graph.pdf (draw the
         result with viz instead); model_type, pattern_ops: returned as given.
 
     Returns:
@@ -256,8 +278,6 @@ def quant_aware(
     if not isinstance(program, Program):
         raise TypeError(f"{who}: program must be a paddle.static.Program, got {type(program).__name__}")
     config = _config(config, who)
-    if config["quant_post_first"]:
-        raise NotImplementedError(f"{who}: quant_post_first (PostTrainingQuantizationProgram) is not in minipaddle")
     if draw_graph:
         raise NotImplementedError(f"{who}: draw_graph writes Paddle's graph.pdf; draw the result with "
                                   "viz.draw_program(program) instead")  # fmt: skip
@@ -269,12 +289,17 @@ def quant_aware(
     if training is not None and for_test:
         raise ValueError(f"{who}: for_test=True takes a test Program (main.clone(for_test=True)), and this one "
                          "has backward/optimizer ops")  # fmt: skip
-    graph = IrGraph(forward, for_test=for_test)
+    if config["quant_post_first"] and for_test:
+        graph, scale_dict = _calibrated(program, config, calib_config, scope, executor, scale_dict, who)
+        transform_ops = quant_dequant_ops = []
+    else:
+        graph = IrGraph(forward, for_test=for_test)
+        op_types = config["quantize_op_types"]
+        transform_ops = [t for t in op_types if t in TRANSFORM_PASS_OP_TYPES]
+        # (Paddle's names minipaddle has no op for would match nothing: the pass is given the others)
+        quant_dequant_ops = [t for t in op_types
+                             if t not in TRANSFORM_PASS_OP_TYPES and t in SUPPORT_ACT_QUANTIZATION_OPS]  # fmt: skip
     sub_graphs = [graph]  # (one block: see the module's note on Paddle's loop)
-    op_types = config["quantize_op_types"]
-    transform_ops = [t for t in op_types if t in TRANSFORM_PASS_OP_TYPES]
-    # (Paddle's names minipaddle has no op for would match nothing: the pass is given the others)
-    quant_dequant_ops = [t for t in op_types if t not in TRANSFORM_PASS_OP_TYPES and t in SUPPORT_ACT_QUANTIZATION_OPS]
     if transform_ops:
         transform = QuantizationTransformPassV2 if config["onnx_format"] else QuantizationTransformPass
         transform_pass = transform(
