@@ -537,3 +537,22 @@ def test_not_quant_pattern_leaves_a_layer_in_float():
         assert len(read_dequantized) == quantized, config
         if quantized == 1:
             assert matmuls[0].quant_attrs.get("skip_quant") is True
+
+
+def test_draw_graph_writes_the_quantized_graph_as_paddle(tmp_path, monkeypatch, capsys):
+    """draw_graph=True: as paddle's IrGraph.draw('./', 'graph.pdf'), './graph.pdf.dot' (and with Graphviz's dot
+    './graph.pdf.pdf'), after "Total ops num = N."; every op of the quantized graph is a node, each data flow
+    an edge; without dot, paddle's two lines say the .dot file is what was saved."""
+    _, test, _, _ = small_programs(None)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", str(tmp_path))  # (no dot here, whatever the machine has)
+    q = quant_aware(test, None, scope=paddle.static.Scope(), for_test=True, draw_graph=True)
+    text = (tmp_path / "graph.pdf.dot").read_text()
+    ops = q.global_block().ops
+    out = capsys.readouterr().out
+    assert f"Total ops num = {len(ops)}." in out
+    assert "The dot command is needed for creating pdf files." in out and "graph.pdf.dot is saved" in out
+    boxes = [line for line in text.splitlines() if "shape=box" in line]
+    assert sorted(b.split('label="')[1].split('"')[0] for b in boxes) == sorted(op.type for op in ops)
+    edges = sum(len([n for n in op.input_names() if n is not None]) + len(op.output_names()) for op in ops)
+    assert text.count("->") == edges and text.startswith("digraph G {")

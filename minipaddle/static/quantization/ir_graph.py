@@ -14,6 +14,9 @@ Executor can run. `to_program()` gives a copy of the result.
 
 from __future__ import annotations
 
+import os
+import subprocess
+
 import numpy as np
 
 from minipaddle.static.program import OpDesc, Program, Variable
@@ -87,6 +90,55 @@ class IrGraph:
 
     def to_program(self) -> Program:
         return self._program.clone()
+
+    def draw(self, save_path: str, name: str, marked_nodes=None, remove_ctr_var: bool = True) -> None:
+        """Write the graph as Graphviz DOT text to `save_path/name.dot` (ops as boxes, variables as ellipses,
+        `marked_nodes` filled red), then, as Paddle, run `dot -Tpdf` on it if the command is installed.
+
+        Args: save_path (str), name (str) as Paddle's (quant_aware(draw_graph=True) writes ./graph.pdf.dot and
+        ./graph.pdf.pdf); marked_nodes (IrNode or iterable of them); remove_ctr_var: accepted (minipaddle's
+        graph has no control-dependency variables). Where Paddle's subprocess call raises without `dot`,
+        minipaddle prints Paddle's message and keeps the .dot file (viz.draw_program draws it in a notebook).
+        """
+        print(f"Total ops num = {len(self.block.ops)}.")
+        if marked_nodes is None:
+            marked_nodes = ()
+        elif isinstance(marked_nodes, IrNode):
+            marked_nodes = (marked_nodes,)
+        marked = {id(n.item) for n in marked_nodes}
+        os.makedirs(save_path, exist_ok=True)
+        dot_path = os.path.join(save_path, name) + ".dot"
+        with open(dot_path, "w") as fh:
+            fh.write(self._dot(marked))
+        pdf_path = os.path.splitext(dot_path)[0] + ".pdf"
+        try:
+            exit_code = subprocess.call(["dot", "-Tpdf", dot_path, "-o", pdf_path])
+        except FileNotFoundError:
+            exit_code = 1
+        if exit_code != 0:
+            print("The dot command is needed for creating pdf files.")
+            print(f"The {dot_path} is saved as the dot filetype.")
+
+    def _dot(self, marked: set) -> str:
+        """DOT text: one node per op and per variable an op reads or writes, edges in the data's direction."""
+        lines, ids = ["digraph G {"], {}
+
+        def node(item, label: str, shape: str) -> str:
+            if id(item) not in ids:
+                ids[id(item)] = f"node_{len(ids)}"
+                fill = ' style=filled fillcolor="#ff8888"' if id(item) in marked else ""
+                lines.append(f'  {ids[id(item)]} [label="{label}" shape={shape}{fill}];')
+            return ids[id(item)]
+
+        for op in self.block.ops:
+            o = node(op, op.type, "box")
+            for n in op.input_names():
+                if n is not None and n in self.block.vars:
+                    lines.append(f"  {node(self.block.vars[n], n, 'ellipse')} -> {o};")
+            for n in op.output_names():
+                if n in self.block.vars:
+                    lines.append(f"  {o} -> {node(self.block.vars[n], n, 'ellipse')};")
+        return "\n".join(lines + ["}"]) + "\n"
 
     def __repr__(self) -> str:
         return f"<IrGraph for_test={self._for_test}: {len(self.block.ops)} op(s), {len(self.block.vars)} var(s)>"

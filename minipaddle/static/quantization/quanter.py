@@ -261,8 +261,8 @@ def quant_aware(
         calib_config (dict): with config 'quant_post_first' and for_test, the arguments of
             PostTrainingQuantizationProgram (feed_list, fetch_list, data_loader, algo, ...): the test Program is
             calibrated and quantized by it, and its observers start from the calibrated scales;
-        draw_graph: Paddle writes ./graph.pdf (draw the
-        result with viz instead); model_type, pattern_ops: returned as given.
+        draw_graph (bool): write the quantized graph as ./graph.pdf.dot (IrGraph.draw: and
+        ./graph.pdf.pdf with Graphviz's dot); model_type, pattern_ops: returned as given.
 
     Returns:
         CompiledProgram (training) or Program (for_test or return_program); with return_scale_dict the tuple
@@ -278,9 +278,6 @@ def quant_aware(
     if not isinstance(program, Program):
         raise TypeError(f"{who}: program must be a paddle.static.Program, got {type(program).__name__}")
     config = _config(config, who)
-    if draw_graph:
-        raise NotImplementedError(f"{who}: draw_graph writes Paddle's graph.pdf; draw the result with "
-                                  "viz.draw_program(program) instead")  # fmt: skip
     if scale_dict is not None and not isinstance(scale_dict, dict):
         raise TypeError(f"{who}: scale_dict must be a dict, got {type(scale_dict).__name__}")
     scope = global_scope() if not scope else scope
@@ -329,6 +326,8 @@ def quant_aware(
                                              scale_dict=scale_dict)  # fmt: skip
     for sub_graph in sub_graphs:
         out_scale_pass.apply(sub_graph)
+    if draw_graph:  # (as Paddle: ./graph.pdf.dot, and ./graph.pdf.pdf where Graphviz's dot is installed)
+        graph.draw("./", "graph.pdf")
     quant_program = graph.to_program()
     if training is not None:
         _rebuild_training(quant_program, training, graph.user_parameters, scope, place)
