@@ -120,10 +120,11 @@ def statistics(program, scope) -> dict:
     return found
 
 
-def rows(program) -> list:
-    """minipaddle's forward ops as make_quant_aware_golden.op_rows records Paddle's (the bias reshape left out)."""
-    block = program.global_block()
-    const = {n for n, v in block.vars.items() if v.persistable}
+def rows(program, block_idx: int = 0) -> list:
+    """minipaddle's forward ops as make_quant_aware_golden.op_rows records Paddle's (the bias reshape left out),
+    of block `block_idx` (the global block by default)."""
+    block = program.block(block_idx)
+    const = {n for b in program.blocks for n, v in b.vars.items() if v.persistable}
     out, alias = [], {}
     for op in block.ops:
         if op.role != "forward":
@@ -137,8 +138,10 @@ def rows(program) -> list:
             in_slots, out_slots = V2_SLOTS[kind], QUANT_OUT[len(op.outputs["Out"])]
         elif kind == "dequantize_linear":
             in_slots, out_slots = V2_SLOTS[kind], ("Y",)
-        else:
+        elif kind in SLOTS:
             in_slots, out_slots = SLOTS[kind]
+        else:  # (an op quantization does not touch, e.g. control flow: its own slot names)
+            in_slots, out_slots = tuple(op.inputs), tuple(f"Out{i}" for i in range(len(op.outputs["Out"])))
         inputs = {}
         for slot, names in zip(in_slots, op.inputs.values()):
             names = [alias.get(n, n) for n in names if n is not None]

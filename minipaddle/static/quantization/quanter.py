@@ -24,10 +24,11 @@ function's forward ops, as Paddle's pass gives a test IrGraph. Paddle's training
 read values the forward op did not (the un-quantized input: tests/golden/quantization/make_user_func_golden.py);
 minipaddle's gradients are those of the forward ops.
 
-Paddle's loop bug: quant_aware applies the residual pass with `for subgraph in sub_graphs:
+Control flow: as Paddle, every pass is applied to each block's sub-graph (IrGraph.all_sub_graphs), so the ops of
+cond / while_loop branches are quantized inside their blocks. Paddle's loop bug is kept, since it decides which
+residual adds get their pair: quant_aware applies the residual pass with `for subgraph in sub_graphs:
 residual_pass.apply(sub_graph)`, so the last sub-graph of the transform loop gets it once per sub-graph and the
-others never. minipaddle's IrGraph holds one block (no control flow), so there is one sub-graph and the bug
-cannot show; the pass is applied once to each sub-graph, as intended.
+others never (with one block, once, as intended).
 
 Training Programs: Paddle's passes rewire an existing backward (conv2d_grad reads the dequantized weight).
 minipaddle builds its backward from the grad rules, so a Program that already holds `minimize`'s ops is taken
@@ -296,7 +297,7 @@ def quant_aware(
         # (Paddle's names minipaddle has no op for would match nothing: the pass is given the others)
         quant_dequant_ops = [t for t in op_types
                              if t not in TRANSFORM_PASS_OP_TYPES and t in SUPPORT_ACT_QUANTIZATION_OPS]  # fmt: skip
-    sub_graphs = [graph]  # (one block: see the module's note on Paddle's loop)
+    sub_graphs = graph.all_sub_graphs(for_test=for_test)
     if transform_ops:
         transform = QuantizationTransformPassV2 if config["onnx_format"] else QuantizationTransformPass
         transform_pass = transform(
@@ -312,8 +313,8 @@ def quant_aware(
         for sub_graph in sub_graphs:
             transform_pass.apply(sub_graph)
         residual_pass = AddQuantDequantForResidual(scope, place, quant_bits=config["activation_bits"], is_test=is_test)
-        for sub_graph in sub_graphs:
-            residual_pass.apply(sub_graph)
+        for _ in sub_graphs:  # (Paddle's loop: see the module's note)
+            residual_pass.apply(sub_graphs[-1])
     if quant_dequant_ops:
         add_pass = AddQuantDequantPassV2 if config["onnx_format"] else AddQuantDequantPass
         quant_dequant_pass = add_pass(
@@ -363,16 +364,22 @@ def convert(program, place, config=None, scope=None, save_int8=False):
                          "must be False")  # fmt: skip
     scope = global_scope() if not scope else scope
     test_graph = IrGraph(program, for_test=True)
+    sub_graphs = test_graph.all_sub_graphs(for_test=True)
     if config["onnx_format"]:
-        QuantWeightPass(scope, place).apply(test_graph)
-        AddQuantDequantForInferencePass(scope, place, quant_bits=config["activation_bits"]).apply(test_graph)
+        passes = [QuantWeightPass(scope, place),
+                  AddQuantDequantForInferencePass(scope, place, quant_bits=config["activation_bits"])]  # fmt: skip
     else:
-        OutScaleForInferencePass(scope).apply(test_graph)
-        QuantizationFreezePass(scope, place, weight_bits=config["weight_bits"],
-                               activation_bits=config["activation_bits"],
-                               weight_quantize_type=config["weight_quantize_type"]).apply(test_graph)  # fmt: skip
+        passes = [OutScaleForInferencePass(scope),
+                  QuantizationFreezePass(scope, place, weight_bits=config["weight_bits"],
+                                         activation_bits=config["activation_bits"],
+                                         weight_quantize_type=config["weight_quantize_type"])]  # fmt: skip
+    for one_pass in passes:
+        for sub_graph in sub_graphs:
+            one_pass.apply(sub_graph)
     frozen = test_graph.to_program()
     if not save_int8:
         return frozen
-    ConvertToInt8Pass(scope, place).apply(test_graph)
+    int8_pass = ConvertToInt8Pass(scope, place)
+    for sub_graph in sub_graphs:
+        int8_pass.apply(sub_graph)
     return frozen, test_graph.to_program()
