@@ -33,7 +33,9 @@ from __future__ import annotations
 import contextlib
 
 from minipaddle.core.state import STATE, name_guard
+from minipaddle.static.builder import disable_static, enable_static
 from minipaddle.static.executor import Executor
+from minipaddle.static.input import data
 from minipaddle.static.program import ROLE_FORWARD, Program, Variable, program_guard
 
 __all__ = ["UserFunctions", "insert_user_functions", "static_mode"]
@@ -42,8 +44,6 @@ __all__ = ["UserFunctions", "insert_user_functions", "static_mode"]
 @contextlib.contextmanager
 def static_mode():
     """Static mode inside (the function's ops must build a Program, whatever mode the pass is called in)."""
-    from minipaddle.static.builder import disable_static, enable_static
-
     was_static = STATE.static_mode
     if not was_static:
         enable_static()
@@ -101,8 +101,6 @@ class UserFunctions:
         var = graph.var(source)
         tmp, startup = Program(), Program()
         with static_mode(), program_guard(tmp, startup), name_guard(f"{source}_"):
-            from minipaddle.static.input import data
-
             stand_in = data(f"{source}_tmp_input", list(var.shape), "float32")
             out = func(stand_in)
             if not isinstance(out, Variable) or out.name not in tmp.global_block().vars:
