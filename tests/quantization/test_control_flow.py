@@ -127,3 +127,32 @@ def test_both_branches_compute_as_paddles(kind, fmt):
     out = flow(kind, fmt)
     for sign in ("neg", "pos"):
         np.testing.assert_allclose(out["outs"][sign], G[f"{kind}/{fmt}/{sign}"], rtol=1e-5, atol=1e-6, err_msg=sign)
+
+
+def test_a_minimized_program_with_a_cond_trains_quantized():
+    """quant_aware on a Program after SGD's minimize: the backward's cond blocks are dropped with the rest of the
+    backward, the forward blocks quantized, and minimize's backward made again: each branch's weights train when
+    its branch runs. (Not compared with paddle's values: its grad blocks are sub-graphs of their own, so their
+    grad ops are not pointed at the forward blocks' dequantized variables.)"""
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        with paddle.static.program_guard(main, startup):
+            out = network("cond")
+            loss = paddle.mean(out * out)
+            paddle.optimizer.SGD(0.1).minimize(loss)
+        scope, exe = paddle.static.Scope(), paddle.static.Executor()
+        exe.run(startup, scope=scope)
+        q = quant_aware(main, None, scope=scope).program
+        assert all("quantize_linear" in [op.type for op in q.block(i).ops] for i in (1, 2))
+        weights = [next(n for op in q.block(i).ops if op.type == "quantize_linear" for n in op.inputs["x"]
+                        if n in main.global_block().vars and main.global_block().vars[n].persistable)
+                   for i in (1, 2)]  # fmt: skip
+        for sign in ("pos", "neg"):
+            before = {n: scope.vars[n].copy() for n in weights}
+            (lv,) = exe.run(q, feed={"x": G[f"x_{sign}"]}, fetch_list=[loss], scope=scope)
+            assert np.isfinite(lv)
+            moved = [np.abs(scope.vars[n] - before[n]).max() > 0 for n in weights]
+            assert moved.count(True) == 1, (sign, weights, moved)  # (the branch that ran)
+    finally:
+        paddle.disable_static()

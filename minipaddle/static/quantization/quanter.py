@@ -181,7 +181,11 @@ def _split_training(program: Program, who: str):
             "optimizer.minimize(loss) on the result (the quantize ops pass gradients straight through)"
         )
     forward = program.clone()
-    forward.global_block().ops = [op for op in forward.global_block().ops if op.role == ROLE_FORWARD]
+    for b in forward.blocks:
+        b.ops = [op for op in b.ops if op.role == ROLE_FORWARD]
+    # the blocks backward made (cond / while gradients) come after the forward ones: dropped, made again later
+    while len(forward.blocks) > 1 and not forward.blocks[-1].ops:
+        forward.blocks.pop()
     _drop_unused_vars(forward)
     return forward, (optimizers[0], loss)
 
