@@ -11,6 +11,7 @@ from minipaddle import ops, signal
 from minipaddle.core import autograd
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
+from minipaddle.core.state import STATE
 from minipaddle.core.tensor import Parameter, Tensor
 from minipaddle.nn.functional import activation
 from minipaddle.nn.param_attr import create_parameter
@@ -171,7 +172,13 @@ def clone(self) -> Tensor:
 
 
 def detach(self) -> Tensor:
-    """A tensor sharing this one's data but cut from the graph (stop_gradient=True)."""
+    """A tensor sharing this one's data but cut from the graph (stop_gradient=True). In static mode (a Variable,
+    or to_static tracing) an assign op whose output stops gradients, as Paddle's Variable.detach: a Variable's
+    data is only its stand-in, and detaching it must not bake that in as a constant."""
+    if STATE.static_mode:
+        out = ops.assign(self)
+        out.stop_gradient = True
+        return out
     return Tensor(self._data, stop_gradient=True, version=self._version)
 
 

@@ -64,6 +64,7 @@ class ThreadState:
         "in_backward",
         "saved_tensors_hooks",
         "name_counters",
+        "name_prefix",
         "scope_stack",
         "scope",
         "amp",
@@ -81,6 +82,7 @@ class ThreadState:
         self.in_backward = False  # True while autograd walks the graph (grad rules run), read by the AMP hook
         self.saved_tensors_hooks = None  # the active pack/unpack pair (core/saved_hooks.py), or None
         self.name_counters: dict[str, itertools.count] = defaultdict(itertools.count)
+        self.name_prefix = ""  # put before every generated name (Paddle's unique_name.guard("prefix_"))
         self.scope_stack: list[str] = []  # Layer paths, outermost first
         self.scope = ""  # the current Layer path, e.g. "features.0.conv"; "" outside any Layer
         self.amp = None  # filled by minipaddle.amp: the active auto_cast settings, or None
@@ -267,18 +269,20 @@ def set_flag(name: str, value) -> None:
 
 def unique_name(prefix: str) -> str:
     """`prefix_0`, `prefix_1`, ...: Paddle's names for tensors, layers and parameters."""
-    return f"{prefix}_{next(STATE.name_counters[prefix])}"
+    state = PER_THREAD.__dict__["state"]  # (this thread's ThreadState, read once)
+    return f"{state.name_prefix}{prefix}_{next(state.name_counters[prefix])}"
 
 
 @contextlib.contextmanager
-def name_guard():
-    """Start the name counters afresh inside the block (Paddle's `paddle.utils.unique_name.guard()`)."""
-    saved = STATE.name_counters
-    STATE.name_counters = defaultdict(itertools.count)
+def name_guard(name_prefix: str = ""):
+    """Start the name counters afresh inside the block, every name led by `name_prefix` (Paddle's
+    `paddle.utils.unique_name.guard()` and `guard("prefix_")`)."""
+    saved = STATE.name_counters, STATE.name_prefix
+    STATE.name_counters, STATE.name_prefix = defaultdict(itertools.count), name_prefix
     try:
         yield
     finally:
-        STATE.name_counters = saved
+        STATE.name_counters, STATE.name_prefix = saved
 
 
 # ---- Layer scope ----------------------------------------------------------------------------------------------

@@ -417,6 +417,16 @@ class StaticFunction:
     def get_traced_count(self) -> int:
         return len(self._program_cache)
 
+    def _forget_traced_programs(self) -> None:
+        """Drop every traced Program: the next call or jit.save traces again (the Layer's sublayers changed,
+        e.g. quantization's convert swapped its quanters for fixed quantize / dequantize layers)."""
+        self._program_cache.clear()
+        self._fast_cache.clear()
+        self._calls.clear()
+        self._recent_key = None
+        for bound in list(self._descriptor_cache.values()):
+            bound._forget_traced_programs()
+
     def rollback(self):
         """Undo to_static: the Layer's methods (and its sublayers') are the plain ones again; returns the original."""
         instance = self._class_instance

@@ -5,6 +5,7 @@ from __future__ import annotations
 import abc
 import copy
 
+from minipaddle.jit.program_translator import StaticFunction
 from minipaddle.nn.layer.layers import Layer
 from minipaddle.nn.quant.format import ConvertibleQuantedLayer, LinearQuanterDequanter
 from minipaddle.quantization.base_quanter import BaseQuanter
@@ -54,6 +55,7 @@ class Quantization(metaclass=abc.ABCMeta):
                 self.convert(child, inplace=True, remain_weight=remain_weight)
         for key, value in replaced.items():
             setattr(target, key, value)
+        _forget_traced_programs(target)
         return target
 
     def _convert_to_quant_layers(self, model: Layer, config: QuantConfig) -> None:
@@ -84,3 +86,13 @@ class Quantization(metaclass=abc.ABCMeta):
 
     def __repr__(self):
         return self.__str__()
+
+
+def _forget_traced_programs(model: Layer) -> None:
+    """A model under to_static traced its Programs with the layers it had then; after convert they must be
+    traced again, or a call (and jit.save) would run the quanters convert replaced (and, with the weights now
+    integer levels, compute garbage). Paddle's jit.save traces again by itself; its calls do not."""
+    for layer in model.sublayers(include_self=True):
+        for value in list(vars(layer).values()) + [getattr(type(layer), "forward", None)]:
+            if isinstance(value, StaticFunction):
+                value._forget_traced_programs()

@@ -31,18 +31,19 @@ def guard(new_generator=None):
     guards get the same parameter names).
 
     Args:
-        new_generator: None. (Paddle also takes a prefix string or a generator object; minipaddle keeps its
-            counters in one place and supports only None.)
+        new_generator: None, or a prefix string put before every name generated inside (as Paddle's: with
+            guard("x_"), "fc_0" is "x_fc_0"). (Paddle also takes a generator object; minipaddle keeps its counters
+            in one place and does not.)
 
     Example:
         >>> with paddle.utils.unique_name.guard():
         ...     paddle.utils.unique_name.generate("fc")
         'fc_0'
     """
-    if new_generator is not None:
+    if new_generator is not None and not isinstance(new_generator, str):
         raise ValueError(
-            f"unique_name.guard: minipaddle supports only new_generator=None (fresh counters), "
+            f"unique_name.guard: minipaddle supports new_generator=None (fresh counters) or a prefix str, "
             f"got {type(new_generator).__name__}"
         )
-    with name_guard():
+    with name_guard(new_generator or ""):
         yield

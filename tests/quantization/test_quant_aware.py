@@ -120,10 +120,11 @@ def statistics(program, scope) -> dict:
     return found
 
 
-def rows(program) -> list:
-    """minipaddle's forward ops as make_quant_aware_golden.op_rows records Paddle's (the bias reshape left out)."""
-    block = program.global_block()
-    const = {n for n, v in block.vars.items() if v.persistable}
+def rows(program, block_idx: int = 0) -> list:
+    """minipaddle's forward ops as make_quant_aware_golden.op_rows records Paddle's (the bias reshape left out),
+    of block `block_idx` (the global block by default)."""
+    block = program.block(block_idx)
+    const = {n for b in program.blocks for n, v in b.vars.items() if v.persistable}
     out, alias = [], {}
     for op in block.ops:
         if op.role != "forward":
@@ -137,8 +138,10 @@ def rows(program) -> list:
             in_slots, out_slots = V2_SLOTS[kind], QUANT_OUT[len(op.outputs["Out"])]
         elif kind == "dequantize_linear":
             in_slots, out_slots = V2_SLOTS[kind], ("Y",)
-        else:
+        elif kind in SLOTS:
             in_slots, out_slots = SLOTS[kind]
+        else:  # (an op quantization does not touch, e.g. control flow: its own slot names)
+            in_slots, out_slots = tuple(op.inputs), tuple(f"Out{i}" for i in range(len(op.outputs["Out"])))
         inputs = {}
         for slot, names in zip(in_slots, op.inputs.values()):
             names = [alias.get(n, n) for n in names if n is not None]
@@ -155,8 +158,13 @@ def golden_rows(flow: str, stage: str) -> list:
     """Paddle's rows without what minipaddle's ops do not write or Paddle only lists: flatten's XShape; a test
     observer's OutScale; a per-channel training quantize_linear's OutState / OutAccum (its kernel leaves them);
     the proto default moving_rate of Q/DQ ops that do not train; conv2d / pool2d / mul's own is_test."""
+    return clean_golden_rows(T[flow][stage])
+
+
+def clean_golden_rows(golden: list) -> list:
+    """golden_rows' cleaning of any list of paddle's rows."""
     out = []
-    for row in T[flow][stage]:
+    for row in golden:
         outputs = {k: v for k, v in row["outputs"].items() if k != "XShape"}
         attrs = {k: v for k, v in row["attrs"].items() if k in ATTRS or k.endswith("_threshold")}
         kind = row["type"]
@@ -373,10 +381,11 @@ def test_quant_aware_refuses_what_it_cannot_do():
         quant_aware("main", None)
     with pytest.raises(ValueError, match="for_test=True takes a test Program"):
         quant_aware(main, None, scope=paddle.static.Scope(), for_test=True)
-    with pytest.raises(NotImplementedError, match="quant_post_first"):
-        quant_aware(test, None, {"quant_post_first": True}, for_test=True)
-    with pytest.raises(NotImplementedError, match="user quantize"):
-        quant_aware(test, None, scope=paddle.static.Scope(), weight_quantize_func=lambda w: w)
+    with pytest.raises(ValueError, match="give exactly one of data_loader"):  # (quant_post_first needs data)
+        quant_aware(test, None, {"quant_post_first": True}, for_test=True,
+                    calib_config={"feed_list": ["x"], "fetch_list": []})  # fmt: skip
+    with pytest.raises(ValueError, match="needs executor="):
+        quant_aware(test, None, scope=paddle.static.Scope(), for_test=True, weight_quantize_func=lambda w: w)
     backward_only, _, _, _ = small_programs("backward")
     with pytest.raises(ValueError, match="one optimizer's minimize"):
         quant_aware(backward_only, None, scope=paddle.static.Scope())
@@ -531,3 +540,22 @@ def test_not_quant_pattern_leaves_a_layer_in_float():
         assert len(read_dequantized) == quantized, config
         if quantized == 1:
             assert matmuls[0].quant_attrs.get("skip_quant") is True
+
+
+def test_draw_graph_writes_the_quantized_graph_as_paddle(tmp_path, monkeypatch, capsys):
+    """draw_graph=True: as paddle's IrGraph.draw('./', 'graph.pdf'), './graph.pdf.dot' (and with Graphviz's dot
+    './graph.pdf.pdf'), after "Total ops num = N."; every op of the quantized graph is a node, each data flow
+    an edge; without dot, paddle's two lines say the .dot file is what was saved."""
+    _, test, _, _ = small_programs(None)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", str(tmp_path))  # (no dot here, whatever the machine has)
+    q = quant_aware(test, None, scope=paddle.static.Scope(), for_test=True, draw_graph=True)
+    text = (tmp_path / "graph.pdf.dot").read_text()
+    ops = q.global_block().ops
+    out = capsys.readouterr().out
+    assert f"Total ops num = {len(ops)}." in out
+    assert "The dot command is needed for creating pdf files." in out and "graph.pdf.dot is saved" in out
+    boxes = [line for line in text.splitlines() if "shape=box" in line]
+    assert sorted(b.split('label="')[1].split('"')[0] for b in boxes) == sorted(op.type for op in ops)
+    edges = sum(len([n for n in op.input_names() if n is not None]) + len(op.output_names()) for op in ops)
+    assert text.count("->") == edges and text.startswith("digraph G {")

@@ -36,7 +36,7 @@ T = json.loads((GOLDEN / "quantization" / "static_passes.json").read_text())
 STEPS = 4
 
 TYPES = {"matmul": "mul", "add": "elementwise_add", "max_pool": "pool2d", "reshape": "flatten_contiguous_range",
-         "mean": "reduce_mean"}  # fmt: skip
+         "mean": "reduce_mean", "subtract": "elementwise_sub", "neg": "scale"}  # fmt: skip
 _Q = (("X", "InScale", "InAccum", "InState"), ("Out", "OutScale", "OutState", "OutAccum"))
 SLOTS = {  # minipaddle op -> (Paddle's input slots in minipaddle's order, Paddle's output slots)
     "conv2d": (("Input", "Filter"), ("Output",)),
@@ -44,6 +44,8 @@ SLOTS = {  # minipaddle op -> (Paddle's input slots in minipaddle's order, Paddl
     "elementwise_add": (("X", "Y"), ("Out",)),
     "pool2d": (("X",), ("Out",)),
     "relu": (("X",), ("Out",)),
+    "elementwise_sub": (("X", "Y"), ("Out",)),
+    "scale": (("X",), ("Out",)),
     "flatten_contiguous_range": (("X",), ("Out",)),
     "reduce_mean": (("X",), ("Out",)),
     "softmax_with_cross_entropy": (("Logits", "Label"), ("Softmax", "Loss")),
@@ -53,6 +55,7 @@ SLOTS = {  # minipaddle op -> (Paddle's input slots in minipaddle's order, Paddl
     "fake_channel_wise_quantize_abs_max": (("X",), ("Out", "OutScale")),
     "fake_channel_wise_dequantize_max_abs": (("X", "Scales"), ("Out",)),
     "fake_dequantize_max_abs": (("X", "Scale"), ("Out",)),
+    "fake_quantize_range_abs_max": (("X", "InScale", "Iter", "InScales"), ("Out", "OutScale", "OutScales")),
 }
 OBSERVING = ("fake_quantize_moving_average_abs_max", "fake_quantize_dequantize_moving_average_abs_max",
              "moving_average_abs_max_scale", "fake_channel_wise_quantize_abs_max")  # fmt: skip

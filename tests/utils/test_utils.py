@@ -61,7 +61,11 @@ def test_unique_name():
         with un.guard():
             assert un.generate("fc") == "fc_0"
         assert un.generate("fc") == "fc_2"
-    with pytest.raises(ValueError, match="only new_generator=None"), un.guard("prefix_"):
+    with un.guard("prefix_"):  # (paddle 2.6.2: prefix_fc_0 prefix_fc_1, an inner guard() unprefixed fc_0)
+        assert [un.generate("fc"), un.generate("fc")] == ["prefix_fc_0", "prefix_fc_1"]
+        with un.guard():
+            assert un.generate("fc") == "fc_0"
+    with pytest.raises(ValueError, match="new_generator=None .* or a prefix str"), un.guard(3):
         pass
     with pytest.raises(TypeError, match="generate"):
         un.generate(3)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from minipaddle.core.state import no_grad
 from minipaddle.core.tensor import Tensor
+from minipaddle.nn.quant.quant_layers import write_state
 from minipaddle.quantization.base_observer import BaseObserver
 from minipaddle.quantization.factory import ObserverFactory
 from minipaddle.tensor import math as tmath
@@ -38,10 +40,15 @@ class AbsmaxObserverLayer(BaseObserver):
     def __init__(self, layer, quant_bits=8):
         super().__init__()
         self._quant_bits = quant_bits
-        self.abs_max_val = Tensor(np.asarray(self.INIT_ABS_MAX, "float32"))
+        # a buffer (not persistable: out of state_dict, as Paddle's plain attribute) so that to_static's Program
+        # reads and writes it
+        self.register_buffer("abs_max_val", Tensor(np.asarray(self.INIT_ABS_MAX, "float32")), persistable=False)
 
     def forward(self, input):
-        self.abs_max_val = tmath.maximum(tmath.max(tmath.abs(input.detach())), self.abs_max_val)
+        # in place, so the value also moves when the forward runs as a to_static Program (a rebinding there would
+        # leave the observer at its start value: its traced Program updates the tensor it captured)
+        with no_grad():
+            write_state(self.abs_max_val, tmath.maximum(tmath.max(tmath.abs(input)), self.abs_max_val))
         return input
 
     def cal_thresholds(self):

@@ -14,6 +14,9 @@ Executor can run. `to_program()` gives a copy of the result.
 
 from __future__ import annotations
 
+import os
+import subprocess
+
 import numpy as np
 
 from minipaddle.static.program import OpDesc, Program, Variable
@@ -59,16 +62,39 @@ class IrGraph:
     def __init__(self, program, for_test: bool = False) -> None:
         if not isinstance(program, Program):
             raise TypeError(f"IrGraph: expected a minipaddle Program, got {type(program).__name__}")
-        if program.num_blocks > 1:
-            raise NotImplementedError("IrGraph: the quantization passes rewrite one-block Programs (no control flow)")
         self._program = program.clone()
         self._for_test = bool(for_test)
+        self._block_idx = 0
+        # a user function's output -> the variable it read (Paddle's table: the freeze pass finds weights by it)
+        self.out_node_mapping_table: dict = {}
+        self.user_parameters: list = []  # (optimizer, parameter names) of user functions (user_functions.py)
+        self._placed: dict = {}  # persistable name -> the block whose graph made it (they all live in block 0)
+
+    # ---- sub-graphs: one per block (control flow) ----
+
+    def all_sub_graphs(self, for_test: bool = False) -> list:
+        """One graph per block of the Program, block 0 first, each rewriting its own block of the same Program
+        (Paddle's all_sub_graphs, for_test False by default as Paddle's). A sub-graph sees its block's variables
+        and those its ops read from enclosing blocks, as Paddle's sub-graph nodes; the persistables a pass makes
+        in it (scales, zero points, statistics) are put in block 0, where the Executor keeps them between runs."""
+        return [self.get_sub_graph(i, for_test) for i in range(self._program.num_blocks)]
+
+    def get_sub_graph(self, i: int, for_test: bool = False) -> IrGraph:
+        if not 0 <= i < self._program.num_blocks:
+            raise IndexError(f"IrGraph.get_sub_graph: the Program has {self._program.num_blocks} block(s), got {i}")
+        sub = object.__new__(IrGraph)
+        sub.__dict__.update(self.__dict__)  # (the same Program and tables; its own block)
+        sub._for_test, sub._block_idx = bool(for_test), i
+        return sub
+
+    def sub_graph_size(self) -> int:
+        return self._program.num_blocks
 
     # ---- what Paddle's IrGraph answers ----
 
     @property
     def block(self):
-        return self._program.global_block()
+        return self._program.block(self._block_idx)
 
     def is_test(self) -> bool:
         return self._for_test
@@ -77,31 +103,97 @@ class IrGraph:
         return [IrNode(self, op) for op in self.block.ops]
 
     def all_var_nodes(self) -> list:
-        return [IrNode(self, v) for v in self.block.vars.values()]
+        return [IrNode(self, self.var(n)) for n in sorted(self._names())]
 
     def all_persistable_nodes(self) -> list:
-        return [IrNode(self, v) for v in self.block.vars.values() if v.persistable]
+        return [node for node in self.all_var_nodes() if node.var().persistable]
+
+    def _names(self) -> set:
+        """The variables of this graph: its block's own and those its ops use (Paddle's sub-graph var nodes);
+        block 0 also has every variable declared there but those other blocks' graphs put there."""
+        used = {n for op in self.block.ops for n in op.input_names() + op.output_names() if n is not None}
+        own = {n for n in self.block.vars if self._placed.get(n, self._block_idx) == self._block_idx}
+        return own | {n for n in used if self.block.has_var(n)}
 
     def to_program(self) -> Program:
         return self._program.clone()
 
+    def draw(self, save_path: str, name: str, marked_nodes=None, remove_ctr_var: bool = True) -> None:
+        """Write the graph as Graphviz DOT text to `save_path/name.dot` (ops as boxes, variables as ellipses,
+        `marked_nodes` filled red), then, as Paddle, run `dot -Tpdf` on it if the command is installed.
+
+        Args: save_path (str), name (str) as Paddle's (quant_aware(draw_graph=True) writes ./graph.pdf.dot and
+        ./graph.pdf.pdf); marked_nodes (IrNode or iterable of them); remove_ctr_var: accepted (minipaddle's
+        graph has no control-dependency variables). Where Paddle's subprocess call raises without `dot`,
+        minipaddle prints Paddle's message and keeps the .dot file (viz.draw_program draws it in a notebook).
+        """
+        print(f"Total ops num = {len(self.block.ops)}.")
+        if marked_nodes is None:
+            marked_nodes = ()
+        elif isinstance(marked_nodes, IrNode):
+            marked_nodes = (marked_nodes,)
+        marked = {id(n.item) for n in marked_nodes}
+        os.makedirs(save_path, exist_ok=True)
+        dot_path = os.path.join(save_path, name) + ".dot"
+        with open(dot_path, "w") as fh:
+            fh.write(self._dot(marked))
+        pdf_path = os.path.splitext(dot_path)[0] + ".pdf"
+        try:
+            exit_code = subprocess.call(["dot", "-Tpdf", dot_path, "-o", pdf_path])
+        except FileNotFoundError:
+            exit_code = 1
+        if exit_code != 0:
+            print("The dot command is needed for creating pdf files.")
+            print(f"The {dot_path} is saved as the dot filetype.")
+
+    def _dot(self, marked: set) -> str:
+        """DOT text: one node per op and per variable an op reads or writes, edges in the data's direction."""
+        lines, ids = ["digraph G {"], {}
+
+        def node(item, label: str, shape: str) -> str:
+            if id(item) not in ids:
+                ids[id(item)] = f"node_{len(ids)}"
+                fill = ' style=filled fillcolor="#ff8888"' if id(item) in marked else ""
+                lines.append(f'  {ids[id(item)]} [label="{label}" shape={shape}{fill}];')
+            return ids[id(item)]
+
+        for op in self.block.ops:
+            o = node(op, op.type, "box")
+            for n in op.input_names():
+                if n is not None and self.block.has_var(n):
+                    lines.append(f"  {node(self.var(n), n, 'ellipse')} -> {o};")
+            for n in op.output_names():
+                if self.block.has_var(n):
+                    lines.append(f"  {o} -> {node(self.var(n), n, 'ellipse')};")
+        return "\n".join(lines + ["}"]) + "\n"
+
     def __repr__(self) -> str:
-        return f"<IrGraph for_test={self._for_test}: {len(self.block.ops)} op(s), {len(self.block.vars)} var(s)>"
+        return (f"<IrGraph block {self._block_idx} for_test={self._for_test}: {len(self.block.ops)} op(s), "
+                f"{len(self._names())} var(s)>")  # fmt: skip
 
     # ---- the edits the passes make ----
 
     def has_var(self, name: str) -> bool:
-        return name in self.block.vars
+        """Whether the graph has `name`: in its block or an enclosing one, but not a persistable another block's
+        graph made in block 0 that this block's ops do not use (Paddle's sub-graphs do not see those)."""
+        if not self.block.has_var(name):
+            return False
+        placer = self._placed.get(name, self._block_idx)
+        return placer == self._block_idx or any(name in op.input_names() + op.output_names() for op in self.block.ops)
 
     def var(self, name: str) -> Variable:
         return self.block.var(name)
 
     def create_var(self, name: str, like: Variable, shape=None, dtype=None, persistable=False) -> Variable:
-        """A variable shaped like `like` (or `shape`), or the one already named so."""
-        if name in self.block.vars:
-            return self.block.vars[name]
-        return self.block.create_var(name, tuple(like.shape if shape is None else shape),
-                                     like.dtype if dtype is None else dtype, persistable=persistable)  # fmt: skip
+        """A variable shaped like `like` (or `shape`), or the one already named so (persistables in block 0)."""
+        block = self._program.global_block() if persistable else self.block
+        found = block.vars.get(name) if persistable else (self.var(name) if self.block.has_var(name) else None)
+        if found is not None:
+            return found
+        if persistable and self._block_idx:
+            self._placed[name] = self._block_idx
+        return block.create_var(name, tuple(like.shape if shape is None else shape),
+                                like.dtype if dtype is None else dtype, persistable=persistable)  # fmt: skip
 
     def create_persistable(self, name: str, value: np.ndarray, scope, like: Variable | None = None) -> Variable:
         """A persistable variable holding `value` in `scope` (Paddle's create_persistable_node + _init_var_node)."""
@@ -142,8 +234,8 @@ class IrGraph:
         return None
 
     def remove_unused_vars(self) -> None:
-        """Drop the variables no op reads or writes any more (data variables stay)."""
-        used = {n for op in self.block.ops for n in op.input_names() + op.output_names()}
+        """Drop this block's variables no op of any block reads or writes any more (data variables stay)."""
+        used = {n for b in self._program.blocks for op in b.ops for n in op.input_names() + op.output_names()}
         for name in [n for n, v in self.block.vars.items() if n not in used and not v.is_data]:
             del self.block.vars[name]
 
@@ -155,9 +247,20 @@ class IrGraph:
 
     def constant_names(self) -> set:
         """Persistable variables and what ops compute from them alone (a reshaped bias): not activations."""
-        const = {n for n, v in self.block.vars.items() if v.persistable}
+        const = {node.name() for node in self.all_persistable_nodes()}
         for op in self.block.ops:
             ins = [n for n in op.input_names() if n is not None]
             if all(n in const for n in ins):
                 const.update(op.output_names())
         return const
+
+    def weight_names(self) -> set:
+        """Persistable variables and their reshapes and casts (minipaddle's conv2d reshapes its bias; Paddle's
+        weights are the persistables and their casts). Unlike constant_names, what other ops compute from
+        weights is an activation here, as in Paddle (PACT's clipping of a weight feeds an add of two of them)."""
+        weights = {node.name() for node in self.all_persistable_nodes()}
+        for op in self.block.ops:
+            ins = [n for n in op.input_names() if n is not None]
+            if op.type in ("reshape", "cast") and ins and all(n in weights for n in ins):
+                weights.update(op.output_names())
+        return weights

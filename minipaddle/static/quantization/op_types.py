@@ -36,6 +36,7 @@ PADDLE_TYPES = {
     "layer_norm": ("layer_norm",),
     "dropout": ("dropout",),
     "scale": ("scale",),
+    "neg": ("scale",),  # (Paddle writes -x as scale(x, -1))
     "cast": ("cast",),
     "assign": ("assign",),
     "equal": ("equal",),

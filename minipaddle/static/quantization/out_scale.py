@@ -6,8 +6,8 @@ and accum `scale_state@_N` / `scale_accum@_N`, all starting at 1). An output tha
 input scale of a quantized op) is not measured twice. Inference: each teller op gets the recorded value as the
 attributes `out_threshold` and `{Slot}0_threshold` (`Output0_threshold` for conv2d), with with_quant_attr.
 
-minipaddle leaves out outputs computed from parameters alone (its conv2d reshapes the bias with a reshape op,
-where Paddle's elementwise_add broadcasts it): they are constants, not activations.
+minipaddle leaves out reshapes of parameters alone (its conv2d reshapes the bias with a reshape op, where
+Paddle's elementwise_add broadcasts it); other ops of parameters are measured as Paddle's (PACT's -alpha).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class OutScaleForTrainingPass:
         for op in [o for o in graph.block.ops if is_one_of(o, SUPPORT_QUANTIZATION_OPS)]:
             for name in _measured_outputs(graph, op):
                 scale_name = f"{name}@scale"
-                if name in const or graph.has_var(scale_name):
+                if (op.type == "reshape" and name in const) or graph.has_var(scale_name):
                     continue
                 x = graph.var(name)
                 dt = x.dtype.np

@@ -26,6 +26,7 @@ import numpy as np
 
 from minipaddle.static.executor import Executor, global_scope, scope_guard
 from minipaddle.static.io import load_inference_model, save_inference_model
+from minipaddle.static.program import Program
 from minipaddle.static.quantization.cal_kl_threshold import cal_kl_threshold
 from minipaddle.static.quantization.freeze import QuantizationFreezePass
 from minipaddle.static.quantization.ir_graph import IrGraph
@@ -43,7 +44,7 @@ from minipaddle.static.quantization.out_scale import _measured_outputs
 from minipaddle.static.quantization.transform import AddQuantDequantPass, QuantizationTransformPass
 from minipaddle.static.quantization.transform_v2 import AddQuantDequantPassV2, QuantizationTransformPassV2
 
-__all__ = ["PostTrainingQuantization"]
+__all__ = ["PostTrainingQuantization", "PostTrainingQuantizationProgram"]
 
 _ALGOS = ("KL", "hist", "avg", "mse", "emd", "abs_max", "min_max")
 _HISTOGRAM_BINS = 2048
@@ -372,6 +373,46 @@ class PostTrainingQuantization:
                 op.quant_attrs["with_quant_attr"] = True
                 if quantized:
                     op.quant_attrs["quantization_type"] = kind
+
+
+class PostTrainingQuantizationProgram(PostTrainingQuantization):
+    """PostTrainingQuantization of a Program in memory instead of a saved model (Paddle 2.6's; quant_aware's
+    quant_post_first calibrates with it).
+
+    Args: executor, program (the float test Program; it is not changed), feed_list (feed names or Variables),
+    fetch_list (Variables or names), then PostTrainingQuantization's from scope on (return_graph defaults to
+    True, as Paddle's). As in Paddle no out_threshold attributes are written (the scales are in the scale
+    variables and in `thresholds`). Two choices where Paddle's class is loose: the scope is used (Paddle hands it
+    to its base class as model_dir, so it calibrates in the global scope), and the data may be any source
+    PostTrainingQuantization takes (Paddle's accepts only a paddle.io.DataLoader).
+    """
+
+    def __init__(self, executor, program, feed_list=None, fetch_list=None, scope=None, batch_generator=None,
+                 sample_generator=None, data_loader=None, batch_size=10, batch_nums=None, algo="KL",
+                 hist_percent=0.99999, quantizable_op_type=["conv2d", "depthwise_conv2d", "mul"],  # noqa: B006
+                 round_type="round", learning_rate=0.001, is_full_quantize=False, bias_correction=False,
+                 activation_bits=8, weight_bits=8, activation_quantize_type="range_abs_max",
+                 weight_quantize_type="channel_wise_abs_max", onnx_format=False, freeze_model=True,
+                 optimize_model=False, is_use_cache_file=False, skip_tensor_list=None, same_scale_tensor_list=None,
+                 cache_dir=None, scale_dict=None, return_graph=True):  # fmt: skip
+        who = "PostTrainingQuantizationProgram"
+        if not isinstance(program, Program):
+            raise TypeError(f"{who}: program must be a paddle.static.Program, got {type(program).__name__}")
+        if feed_list is None or fetch_list is None:
+            raise ValueError(f"{who}: feed_list and fetch_list must be given (the Program's inputs and outputs)")
+        super().__init__(executor, None, scope, None, None, batch_generator, sample_generator, data_loader,
+                         batch_size, batch_nums, algo, hist_percent, quantizable_op_type, round_type, learning_rate,
+                         is_full_quantize, bias_correction, activation_bits, weight_bits, activation_quantize_type,
+                         weight_quantize_type, onnx_format, freeze_model, optimize_model, is_use_cache_file,
+                         skip_tensor_list, same_scale_tensor_list, cache_dir, scale_dict, return_graph)  # fmt: skip
+        self._given = (program, [f if isinstance(f, str) else f.name for f in feed_list], list(fetch_list))
+
+    def _load_model_data(self) -> None:
+        program, self._feed_list, self._fetch_list = self._given
+        self._program = program.clone()
+
+    def _save_output_threshold(self) -> None:
+        """(Paddle skips it for a Program given in memory.)"""
 
 
 def _hist_threshold(hist: np.ndarray, edges: np.ndarray, percent: float) -> float:

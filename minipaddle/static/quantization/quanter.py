@@ -17,10 +17,18 @@ convert: onnx_format: QuantWeightPass (weights become int8) + AddQuantDequantFor
 outputs); legacy: OutScaleForInferencePass (out_threshold attributes) + QuantizationFreezePass, and with save_int8
 also ConvertToInt8Pass (the second Program returned).
 
-Paddle's loop bug: quant_aware applies the residual pass with `for subgraph in sub_graphs:
+User functions (user_functions.py): their parameters train with optimizer_func's optimizer, the network's
+with the Program's own. Paddle 2.6.2's quant_aware(for_test=True) cannot take one (its sub-graphs are made with
+for_test False, so the test graph is minimized as a training graph and fails); here the test graph gets the
+function's forward ops, as Paddle's pass gives a test IrGraph. Paddle's training grad ops of an op with a function
+read values the forward op did not (the un-quantized input: tests/golden/quantization/make_user_func_golden.py);
+minipaddle's gradients are those of the forward ops.
+
+Control flow: as Paddle, every pass is applied to each block's sub-graph (IrGraph.all_sub_graphs), so the ops of
+cond / while_loop branches are quantized inside their blocks. Paddle's loop bug is kept, since it decides which
+residual adds get their pair: quant_aware applies the residual pass with `for subgraph in sub_graphs:
 residual_pass.apply(sub_graph)`, so the last sub-graph of the transform loop gets it once per sub-graph and the
-others never. minipaddle's IrGraph holds one block (no control flow), so there is one sub-graph and the bug
-cannot show; the pass is applied once to each sub-graph, as intended.
+others never (with one block, once, as intended).
 
 Training Programs: Paddle's passes rewire an existing backward (conv2d_grad reads the dequantized weight).
 minipaddle builds its backward from the grad rules, so a Program that already holds `minimize`'s ops is taken
@@ -36,9 +44,17 @@ from __future__ import annotations
 
 import copy
 
+from minipaddle.static.backward import append_backward
 from minipaddle.static.executor import Executor, global_scope
 from minipaddle.static.framework import CompiledProgram
-from minipaddle.static.program import ROLE_BACKWARD, ROLE_FORWARD, Program, _drop_unused_vars, program_guard
+from minipaddle.static.program import (
+    ROLE_BACKWARD,
+    ROLE_FORWARD,
+    ROLE_OPTIMIZE,
+    Program,
+    _drop_unused_vars,
+    program_guard,
+)
 from minipaddle.static.quantization.freeze import ConvertToInt8Pass, QuantizationFreezePass
 from minipaddle.static.quantization.ir_graph import IrGraph
 from minipaddle.static.quantization.onnx_format import AddQuantDequantForInferencePass, QuantWeightPass
@@ -48,9 +64,11 @@ from minipaddle.static.quantization.op_types import (
     SUPPORT_WEIGHT_QUANTIZATION_OPS,
 )
 from minipaddle.static.quantization.out_scale import OutScaleForInferencePass, OutScaleForTrainingPass
+from minipaddle.static.quantization.post_training import PostTrainingQuantizationProgram
 from minipaddle.static.quantization.residual import AddQuantDequantForResidual
 from minipaddle.static.quantization.transform import AddQuantDequantPass, QuantizationTransformPass
 from minipaddle.static.quantization.transform_v2 import AddQuantDequantPassV2, QuantizationTransformPassV2
+from minipaddle.static.quantization.user_functions import static_mode
 
 __all__ = ["convert", "quant_aware"]
 
@@ -163,19 +181,47 @@ def _split_training(program: Program, who: str):
             "optimizer.minimize(loss) on the result (the quantize ops pass gradients straight through)"
         )
     forward = program.clone()
-    forward.global_block().ops = [op for op in forward.global_block().ops if op.role == ROLE_FORWARD]
+    for b in forward.blocks:
+        b.ops = [op for op in b.ops if op.role == ROLE_FORWARD]
+    # the blocks backward made (cond / while gradients) come after the forward ones: dropped, made again later
+    while len(forward.blocks) > 1 and not forward.blocks[-1].ops:
+        forward.blocks.pop()
     _drop_unused_vars(forward)
     return forward, (optimizers[0], loss)
 
 
-def _rebuild_training(program: Program, training, scope, place) -> None:
-    """Append the optimizer's backward and update ops again for the loss (its state keeps its variables)."""
+def _rebuild_training(program: Program, training, user_parameters: list, scope, place) -> None:
+    """Append the backward for the loss and the optimizer's update ops again (its state keeps its variables);
+    the parameters of user functions get the updates of their own optimizer (optimizer_func's), as in Paddle."""
     optimizer, loss = training
     startup = Program()
-    with program_guard(program, startup):
-        optimizer.minimize(program.global_block().var(loss))
+    owner = {name: opt for opt, names in user_parameters for name in names}
+    with static_mode(), program_guard(program, startup):
+        params_grads = append_backward(program.global_block().var(loss))
+        with program.role(ROLE_OPTIMIZE):
+            optimizer.apply_gradients([(p, g) for p, g in params_grads if p.name not in owner])
+            for user_optimizer in {id(o): o for o in owner.values()}.values():
+                user_optimizer.apply_gradients([(p, g) for p, g in params_grads if owner.get(p.name) is user_optimizer])
     if startup.global_block().ops:  # (state the first minimize did not create: started here, in the scope)
         Executor(place).run(startup, scope=scope)
+
+
+def _calibrated(program, config, calib_config, scope, executor, scale_dict, who):
+    """quant_post_first: (the test Program calibrated by PostTrainingQuantizationProgram and quantized, not
+    frozen, as an IrGraph; the scales it found, or the scale_dict given), as Paddle's quant_aware does."""
+    if not isinstance(calib_config, dict):
+        raise TypeError(f"{who}: calib_config must be a dict, got {type(calib_config).__name__}")
+    calib = dict(calib_config)  # (Paddle writes quantizable_op_type into the caller's dict; a copy here)
+    calib.setdefault("quantizable_op_type", config["quantize_op_types"])
+    fixed = {"freeze_model": False, "skip_tensor_list": [], "same_scale_tensor_list": [], "batch_nums": 10,
+             "scale_dict": scale_dict, "return_graph": True}  # fmt: skip
+    clash = sorted(set(calib) & set(fixed))
+    if clash:  # (Paddle: a TypeError, the keyword given twice)
+        raise TypeError(f"{who}: calib_config must not set {clash}: quant_post_first sets them")
+    ptq = PostTrainingQuantizationProgram(Executor() if executor is None else executor, program, scope=scope,
+                                          **fixed, **calib)  # fmt: skip
+    graph = ptq.quantize()
+    return graph, ptq._scale_dict if ptq._scale_dict is not None else dict(ptq.thresholds)
 
 
 def quant_aware(
@@ -212,10 +258,16 @@ def quant_aware(
         return_program (bool): return a Program rather than a CompiledProgram for training.
         return_scale_dict (bool): also return scale_dict, model_type and pattern_ops as given.
         scale_dict (dict|None): start values of the output scales by variable name.
-        weight_quantize_func, act_quantize_func, weight_preprocess_func, act_preprocess_func, optimizer_func,
-        executor: Paddle's hooks for user-written quantization (NotImplementedError in minipaddle);
-        calib_config: of quant_post_first (not in minipaddle); draw_graph: Paddle writes ./graph.pdf (draw the
-        result with viz instead); model_type, pattern_ops: returned as given.
+        weight_quantize_func, act_quantize_func, weight_preprocess_func, act_preprocess_func (function|None):
+            user functions in paddle ops, inserted before the quantized ops (user_functions.py: a preprocess
+            function's output is quantized by the pass, a quantize function replaces the pass's ops);
+        optimizer_func (function|None): makes the optimizer of the functions' parameters (training);
+        executor (Executor|None): runs the functions' startup Programs (needed with a function);
+        calib_config (dict): with config 'quant_post_first' and for_test, the arguments of
+            PostTrainingQuantizationProgram (feed_list, fetch_list, data_loader, algo, ...): the test Program is
+            calibrated and quantized by it, and its observers start from the calibrated scales;
+        draw_graph (bool): write the quantized graph as ./graph.pdf.dot (IrGraph.draw: and
+        ./graph.pdf.pdf with Graphviz's dot); model_type, pattern_ops: returned as given.
 
     Returns:
         CompiledProgram (training) or Program (for_test or return_program); with return_scale_dict the tuple
@@ -231,14 +283,6 @@ def quant_aware(
     if not isinstance(program, Program):
         raise TypeError(f"{who}: program must be a paddle.static.Program, got {type(program).__name__}")
     config = _config(config, who)
-    if config["quant_post_first"]:
-        raise NotImplementedError(f"{who}: quant_post_first (PostTrainingQuantizationProgram) is not in minipaddle")
-    if draw_graph:
-        raise NotImplementedError(f"{who}: draw_graph writes Paddle's graph.pdf; draw the result with "
-                                  "viz.draw_program(program) instead")  # fmt: skip
-    if optimizer_func is not None or executor is not None:
-        raise NotImplementedError(f"{who}: optimizer_func / executor serve user quantize functions, which "
-                                  "minipaddle does not support")  # fmt: skip
     if scale_dict is not None and not isinstance(scale_dict, dict):
         raise TypeError(f"{who}: scale_dict must be a dict, got {type(scale_dict).__name__}")
     scope = global_scope() if not scope else scope
@@ -247,12 +291,17 @@ def quant_aware(
     if training is not None and for_test:
         raise ValueError(f"{who}: for_test=True takes a test Program (main.clone(for_test=True)), and this one "
                          "has backward/optimizer ops")  # fmt: skip
-    graph = IrGraph(forward, for_test=for_test)
-    sub_graphs = [graph]  # (one block: see the module's note on Paddle's loop)
-    op_types = config["quantize_op_types"]
-    transform_ops = [t for t in op_types if t in TRANSFORM_PASS_OP_TYPES]
-    # (Paddle's names minipaddle has no op for would match nothing: the pass is given the others)
-    quant_dequant_ops = [t for t in op_types if t not in TRANSFORM_PASS_OP_TYPES and t in SUPPORT_ACT_QUANTIZATION_OPS]
+    if config["quant_post_first"] and for_test:
+        graph, scale_dict = _calibrated(program, config, calib_config, scope, executor, scale_dict, who)
+        transform_ops = quant_dequant_ops = []
+    else:
+        graph = IrGraph(forward, for_test=for_test)
+        op_types = config["quantize_op_types"]
+        transform_ops = [t for t in op_types if t in TRANSFORM_PASS_OP_TYPES]
+        # (Paddle's names minipaddle has no op for would match nothing: the pass is given the others)
+        quant_dequant_ops = [t for t in op_types
+                             if t not in TRANSFORM_PASS_OP_TYPES and t in SUPPORT_ACT_QUANTIZATION_OPS]  # fmt: skip
+    sub_graphs = graph.all_sub_graphs(for_test=for_test)
     if transform_ops:
         transform = QuantizationTransformPassV2 if config["onnx_format"] else QuantizationTransformPass
         transform_pass = transform(
@@ -262,13 +311,14 @@ def quant_aware(
             moving_rate=config["moving_rate"], quantizable_op_type=transform_ops,
             skip_pattern=config["not_quant_pattern"], weight_quantize_func=weight_quantize_func,
             act_quantize_func=act_quantize_func, weight_preprocess_func=weight_preprocess_func,
-            act_preprocess_func=act_preprocess_func, is_test=is_test,
+            act_preprocess_func=act_preprocess_func, optimizer_func=optimizer_func, executor=executor,
+            is_test=is_test,
         )  # fmt: skip
         for sub_graph in sub_graphs:
             transform_pass.apply(sub_graph)
         residual_pass = AddQuantDequantForResidual(scope, place, quant_bits=config["activation_bits"], is_test=is_test)
-        for sub_graph in sub_graphs:
-            residual_pass.apply(sub_graph)
+        for _ in sub_graphs:  # (Paddle's loop: see the module's note)
+            residual_pass.apply(sub_graphs[-1])
     if quant_dequant_ops:
         add_pass = AddQuantDequantPassV2 if config["onnx_format"] else AddQuantDequantPass
         quant_dequant_pass = add_pass(
@@ -281,9 +331,11 @@ def quant_aware(
                                              scale_dict=scale_dict)  # fmt: skip
     for sub_graph in sub_graphs:
         out_scale_pass.apply(sub_graph)
+    if draw_graph:  # (as Paddle: ./graph.pdf.dot, and ./graph.pdf.pdf where Graphviz's dot is installed)
+        graph.draw("./", "graph.pdf")
     quant_program = graph.to_program()
     if training is not None:
-        _rebuild_training(quant_program, training, scope, place)
+        _rebuild_training(quant_program, training, graph.user_parameters, scope, place)
     if not (for_test or return_program):
         quant_program = CompiledProgram(quant_program)
     if return_scale_dict:
@@ -316,16 +368,22 @@ def convert(program, place, config=None, scope=None, save_int8=False):
                          "must be False")  # fmt: skip
     scope = global_scope() if not scope else scope
     test_graph = IrGraph(program, for_test=True)
+    sub_graphs = test_graph.all_sub_graphs(for_test=True)
     if config["onnx_format"]:
-        QuantWeightPass(scope, place).apply(test_graph)
-        AddQuantDequantForInferencePass(scope, place, quant_bits=config["activation_bits"]).apply(test_graph)
+        passes = [QuantWeightPass(scope, place),
+                  AddQuantDequantForInferencePass(scope, place, quant_bits=config["activation_bits"])]  # fmt: skip
     else:
-        OutScaleForInferencePass(scope).apply(test_graph)
-        QuantizationFreezePass(scope, place, weight_bits=config["weight_bits"],
-                               activation_bits=config["activation_bits"],
-                               weight_quantize_type=config["weight_quantize_type"]).apply(test_graph)  # fmt: skip
+        passes = [OutScaleForInferencePass(scope),
+                  QuantizationFreezePass(scope, place, weight_bits=config["weight_bits"],
+                                         activation_bits=config["activation_bits"],
+                                         weight_quantize_type=config["weight_quantize_type"])]  # fmt: skip
+    for one_pass in passes:
+        for sub_graph in sub_graphs:
+            one_pass.apply(sub_graph)
     frozen = test_graph.to_program()
     if not save_int8:
         return frozen
-    ConvertToInt8Pass(scope, place).apply(test_graph)
+    int8_pass = ConvertToInt8Pass(scope, place)
+    for sub_graph in sub_graphs:
+        int8_pass.apply(sub_graph)
     return frozen, test_graph.to_program()

@@ -21,6 +21,8 @@ from minipaddle.static.quantization.transform_v2 import insert_quant_dequant
 
 __all__ = ["AddQuantDequantForResidual"]
 
+_LITERALS = ("assign_value", "full", "fill_constant")
+
 
 class AddQuantDequantForResidual:
     """Insert a quantize_linear / dequantize_linear pair on the shortcut input of each residual elementwise_add.
@@ -45,8 +47,7 @@ class AddQuantDequantForResidual:
         who = "AddQuantDequantForResidual"
         _check_graph(graph, who)
         _forward_only(graph, who)
-        # Paddle's weights are the persistables and their casts; minipaddle's reshaped bias is one of them too
-        weights = graph.constant_names()
+        weights = graph.weight_names()
         first_read: dict = {}
         for i, op in enumerate(graph.block.ops):
             for name in op.input_names():
@@ -57,6 +58,8 @@ class AddQuantDequantForResidual:
             x, y = op.inputs["x"][0], op.inputs["y"][0]
             if x in weights or y in weights:
                 continue  # (a bias add, not a residual)
+            if any(getattr(graph.writer(n), "type", None) in _LITERALS for n in (x, y)):
+                continue  # (minipaddle's `x + 1` adds a literal: Paddle's scale op, not an elementwise_add)
             # the shortcut is the input read earlier (on a tie, y: Paddle's `<` picks inputs[1])
             skip = x if first_read[x] < first_read[y] else y
             dequantized = insert_quant_dequant(

@@ -36,6 +36,7 @@ from minipaddle.static.quantization.op_types import (
     is_one_of,
     weight_quant_axis,
 )
+from minipaddle.static.quantization.user_functions import UserFunctions, insert_user_functions
 
 __all__ = ["AddQuantDequantPass", "QuantizationTransformPass"]
 
@@ -82,8 +83,9 @@ class QuantizationTransformPass:
         quantizable_op_type (list): Paddle op types to quantize (default conv2d, depthwise_conv2d, mul).
         is_test (bool|None): None takes it from the graph at the first apply (as Paddle).
 
-    weight_quantize_func / act_quantize_func / *_preprocess_func / optimizer_func / executor are Paddle's hooks for
-    user-written quantization Programs; minipaddle raises NotImplementedError for them.
+        weight_quantize_func, act_quantize_func, weight_preprocess_func, act_preprocess_func (function|None):
+            user functions written in paddle ops, inserted before the op (user_functions.py); optimizer_func
+            makes the optimizer of their parameters (training), executor runs their startup Program.
     """
 
     def __init__(
@@ -119,10 +121,9 @@ class QuantizationTransformPass:
             if op not in SUPPORT_WEIGHT_QUANTIZATION_OPS:
                 raise ValueError(f"{who}: {op!r} is not supported for quantization; supported: "
                                  f"{list(SUPPORT_WEIGHT_QUANTIZATION_OPS)}")  # fmt: skip
-        hooks = (weight_quantize_func, act_quantize_func, weight_preprocess_func, act_preprocess_func)
-        if any(h is not None for h in hooks):
-            raise NotImplementedError(f"{who}: user quantize/preprocess functions are not supported in minipaddle")
         self._scope = global_scope() if scope is None else scope
+        self._user = UserFunctions(who, self._scope, weight_quantize_func, act_quantize_func, weight_preprocess_func,
+                                   act_preprocess_func, optimizer_func, executor)  # fmt: skip
         self._weight_bits, self._activation_bits = int(weight_bits), int(activation_bits)
         self._activation_quantize_type = activation_quantize_type
         self._weight_quantize_type = weight_quantize_type
@@ -156,17 +157,26 @@ class QuantizationTransformPass:
                 continue  # (no weight: AddQuantDequantPass quantizes such ops)
             op.quant_attrs.update(quantization_type="qat_with_weight", with_quant_attr=True)
             for _, name in inputs_in_paddle_order(op):
-                if name not in dequantized:
-                    if name in persistable:
-                        dequantized[name] = self._quantize_weight(graph, op, name)
-                    else:
-                        dequantized[name] = self._quantize_activation(graph, op, name)
-                graph.update_input_link(name, dequantized[name], op)
+                if name in self._user.processed:
+                    continue  # (as Paddle: a second reader of what a quantize function took reads it in float)
+                if name in dequantized:
+                    graph.update_input_link(name, dequantized[name], op)
+                    continue
+                weight = name in persistable
+                source = insert_user_functions(self._user, graph, op, name, weight, bool(self._is_test))
+                if source is None:
+                    continue
+                if weight:
+                    dequantized[name] = self._quantize_weight(graph, op, name, source)
+                else:
+                    dequantized[name] = self._quantize_activation(graph, op, name, source)
+                graph.update_input_link(source, dequantized[name], op)
         return graph
 
     # ---- weights ----
 
-    def _quantize_weight(self, graph, op, name: str) -> str:
+    def _quantize_weight(self, graph, op, name: str, source: str) -> str:
+        """Quantize `source` (the weight `name`, or a user function's value of it); new names are `name`'s."""
         w = graph.var(name)
         bits = self._weight_bits
         if self._weight_quantize_type == "channel_wise_abs_max":
@@ -176,21 +186,21 @@ class QuantizationTransformPass:
                 self._scope, w)  # fmt: skip
             q = graph.create_var(f"{name}.quantized", w)
             attrs = {"bit_length": bits, "quant_axis": axis, "is_test": bool(self._is_test)}
-            inputs = [name, scale.name if self._is_test else None]  # (a test op quantizes with the stored scales)
+            inputs = [source, scale.name if self._is_test else None]  # (a test op quantizes with the stored scales)
             graph.insert_before(op, _op("fake_channel_wise_quantize_abs_max", inputs, [q.name, scale.name], attrs, op))
             dq = graph.create_var(f"{name}.quantized.dequantized", w)
             attrs = {"quant_bits": (bits,), "quant_axis": axis}
             graph.insert_before(op, _op("fake_channel_wise_dequantize_max_abs", [q.name, scale.name], [dq.name],
                                         attrs, op))  # fmt: skip
             return dq.name
-        return self._quant_dequant(graph, op, name, "abs_max", bits)
+        return self._quant_dequant(graph, op, name, source, "abs_max", bits)
 
     # ---- activations ----
 
-    def _quantize_activation(self, graph, op, name: str) -> str:
-        return self._quant_dequant(graph, op, name, self._activation_quantize_type, self._activation_bits)
+    def _quantize_activation(self, graph, op, name: str, source: str) -> str:
+        return self._quant_dequant(graph, op, name, source, self._activation_quantize_type, self._activation_bits)
 
-    def _quant_dequant(self, graph, op, name: str, quant_type: str, bits: int) -> str:
+    def _quant_dequant(self, graph, op, name: str, source: str, quant_type: str, bits: int) -> str:
         x = graph.var(name)
         dt = x.dtype.np
         q = graph.create_var(f"{name}.quantized", x)
@@ -198,20 +208,20 @@ class QuantizationTransformPass:
         if quant_type == "abs_max":
             scale = graph.create_persistable(scale_name, _stored(self._scope, scale_name, np.zeros(1, dt)), self._scope)
             attrs = {"bit_length": bits}
-            graph.insert_before(op, _op("fake_quantize_abs_max", [name], [q.name, scale.name], attrs, op))
+            graph.insert_before(op, _op("fake_quantize_abs_max", [source], [q.name, scale.name], attrs, op))
         elif quant_type == "range_abs_max":  # (test graphs only: the stored scale, no window, no step counter)
             start = _stored(self._scope, scale_name, np.array([_SCALE_DEFAULT_VALUE], dt))
             scale = graph.create_persistable(scale_name, start, self._scope)
             window = graph.create_var(unique_name(f"{name}.scales_unused"), x, shape=(self._window_size,))
             attrs = {"bit_length": bits, "window_size": self._window_size, "is_test": True}
-            graph.insert_before(op, _op("fake_quantize_range_abs_max", [name, scale.name, None, None],
+            graph.insert_before(op, _op("fake_quantize_range_abs_max", [source, scale.name, None, None],
                                         [q.name, scale.name, window.name], attrs, op))  # fmt: skip
         else:  # moving_average_abs_max
             start = _stored(self._scope, scale_name, np.array([_SCALE_DEFAULT_VALUE], dt))
             scale = graph.create_persistable(scale_name, start, self._scope)
             state, accum = _statistics(graph, self._scope, x, "state", "accum", self._is_test)
             attrs = {"bit_length": bits, "moving_rate": self._moving_rate, "is_test": bool(self._is_test)}
-            inputs = [name, scale.name, None if self._is_test else accum, None if self._is_test else state]
+            inputs = [source, scale.name, None if self._is_test else accum, None if self._is_test else state]
             graph.insert_before(op, _op("fake_quantize_moving_average_abs_max", inputs,
                                         [q.name, scale.name, state, accum], attrs, op))  # fmt: skip
         dq = graph.create_var(f"{q.name}.dequantized", x)

@@ -36,6 +36,7 @@ from minipaddle.static.quantization.op_types import (
     is_one_of,
 )
 from minipaddle.static.quantization.transform import _QUANT_TYPES, _check_graph, _forward_only, _op, _skipped
+from minipaddle.static.quantization.user_functions import UserFunctions, insert_user_functions
 
 __all__ = ["AddQuantDequantPassV2", "QuantizationTransformPassV2", "insert_quant_dequant"]
 
@@ -120,10 +121,9 @@ class QuantizationTransformPassV2:
             if op not in SUPPORT_WEIGHT_QUANTIZATION_OPS:
                 raise ValueError(f"{who}: {op!r} is not supported for quantization; supported: "
                                  f"{list(SUPPORT_WEIGHT_QUANTIZATION_OPS)}")  # fmt: skip
-        hooks = (weight_quantize_func, act_quantize_func, weight_preprocess_func, act_preprocess_func)
-        if any(h is not None for h in hooks):
-            raise NotImplementedError(f"{who}: user quantize/preprocess functions are not supported in minipaddle")
         self._scope = global_scope() if scope is None else scope
+        self._user = UserFunctions(who, self._scope, weight_quantize_func, act_quantize_func, weight_preprocess_func,
+                                   act_preprocess_func, optimizer_func, executor)  # fmt: skip
         self._weight_bits, self._activation_bits = int(weight_bits), int(activation_bits)
         self._channel_wise = weight_quantize_type == "channel_wise_abs_max"
         self._moving_rate = float(moving_rate)
@@ -150,13 +150,21 @@ class QuantizationTransformPassV2:
                 continue  # (no weight: AddQuantDequantPassV2 quantizes such ops)
             op.quant_attrs.update(quantization_type="qat_with_weight")
             for _, name in inputs_in_paddle_order(op):
-                if name not in dequantized:
-                    weight = name in persistable
-                    axis = _weight_axis(op) if weight and self._channel_wise else -1
-                    dequantized[name] = insert_quant_dequant(
-                        graph, self._scope, op, name, bits=self._weight_bits if weight else self._activation_bits,
-                        quant_axis=axis, is_test=bool(self._is_test), moving_rate=self._moving_rate)  # fmt: skip
-                graph.update_input_link(name, dequantized[name], op)
+                if name in self._user.processed:
+                    continue  # (as Paddle: a second reader of what a quantize function took reads it in float)
+                if name in dequantized:
+                    graph.update_input_link(name, dequantized[name], op)
+                    continue
+                weight = name in persistable
+                source = insert_user_functions(self._user, graph, op, name, weight, bool(self._is_test))
+                if source is None:
+                    continue
+                axis = _weight_axis(op) if weight and self._channel_wise else -1
+                dequantized[name] = insert_quant_dequant(
+                    graph, self._scope, op, source, bits=self._weight_bits if weight else self._activation_bits,
+                    quant_axis=axis, is_test=bool(self._is_test), moving_rate=self._moving_rate,
+                    var_name=name)  # fmt: skip
+                graph.update_input_link(source, dequantized[name], op)
         return graph
 
 
