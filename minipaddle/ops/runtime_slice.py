@@ -44,8 +44,8 @@ def tensor_bound_slice(start, stop, step, dim: int, given: tuple, writing: bool,
     - a stop past the last index, and a start before the stop, are refused (paddle's kernels raise);
     - a stop before the axis, -dim - 1 or less: paddle's slice stops before index 0 and its set_value goes through
       it (Python too); a write refuses it, so x[a:b] = v always writes the part x[a:b] reads."""
-    if step is None or step > 0 or not any(given):
-        return builtins.slice(start, stop, step)
+    if step is None or step > 0 or not any(given) or (not given[1] and stop == -1):
+        return builtins.slice(start, stop, step)  # (a known stop of -1 keeps Python's reading, saved as 0:0)
     if given[0] and start is not None and start < -dim:
         start = 0
     if given[1] and stop is not None:
