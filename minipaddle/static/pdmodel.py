@@ -929,7 +929,8 @@ def write_program_desc(program: Program) -> bytes:
     # the gradients' clip and weight decay as Paddle's ops, then the update ops reading what those leave
     edits, update_ops, new_vars = paddle_grad_edits([op for op in ops if op.role == ROLE_OPTIMIZE],
                                                     program.global_block().vars.get)  # fmt: skip
-    updates = paddle_optimizer_ops(update_ops, any(type(o).__name__ == "AdamW" for _, o in program.lr_feeds))
+    is_adamw = any(type(o).__name__ == "AdamW" for _, o in program.lr_feeds)
+    updates = paddle_optimizer_ops(update_ops, is_adamw, clipped=new_vars)
     loss = w.variables[seed.inputs["x"][0]]
     by_name = {vd.name: vd for vd in w.block.vars}
 
