@@ -13,7 +13,7 @@ from minipaddle import ops, signal
 from minipaddle.core import autograd
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
-from minipaddle.core.state import STATE
+from minipaddle.core.state import PER_THREAD
 from minipaddle.core.tensor import Parameter, Tensor
 from minipaddle.nn.functional import activation
 from minipaddle.nn.param_attr import create_parameter
@@ -210,9 +210,13 @@ def clear_grad(self, set_to_zero: bool = True) -> None:
     if not set_to_zero:
         self._grad = None
         self._grad_cleared = False
-    elif (g._node is None and g._data.base is None and sys.getrefcount(g) == 3 and sys.getrefcount(g._data) == 2
-          and not STATE.static_mode and not STATE.dynamic_hooks):  # fmt: skip
-        self._grad_cleared = True  # (refcounts: self._grad, g and the call's argument; g._data and the argument)
+    elif g._node is None and g._data.base is None and sys.getrefcount(g) == 3 and sys.getrefcount(g._data) == 2:
+        # (refcounts: self._grad, g and the call's argument; g._data and the argument)
+        state = PER_THREAD.__dict__["state"]  # this thread's state (see dispatch.apply)
+        if state.static_mode or state.dynamic_hooks:
+            apply_inplace(_FULL_LIKE, g, (g,), _ZERO)
+        else:
+            self._grad_cleared = True
     else:  # full_like is not differentiable, so this records nothing even with grad enabled
         apply_inplace(_FULL_LIKE, g, (g,), _ZERO)
 

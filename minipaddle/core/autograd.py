@@ -298,7 +298,7 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
         # accumulation into one leaf's grad must not show up in another's.
         leaf._grad = g if create_graph else Tensor(g._data.copy(), stop_gradient=False)  # as Paddle prints it
     elif leaf._grad_cleared:
-        if create_graph or state.STATE.dynamic_hooks:  # the add goes through the door: its zeros must be there
+        if create_graph or state.PER_THREAD.__dict__["state"].dynamic_hooks:  # the add goes through the door
             leaf.write_cleared_grad()
             _accumulate(leaf, g, create_graph)
             return
