@@ -5,13 +5,15 @@ minipaddle/__init__.py calls `bind()` once."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from minipaddle import ops, signal
 from minipaddle.core import autograd
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
-from minipaddle.core.state import STATE
+from minipaddle.core.state import PER_THREAD, STATE
 from minipaddle.core.tensor import Parameter, Tensor
 from minipaddle.nn.functional import activation
 from minipaddle.nn.param_attr import create_parameter
@@ -202,13 +204,27 @@ def backward(self, grad_tensor=None, retain_graph: bool = False) -> None:
 
 
 def clear_grad(self, set_to_zero: bool = True) -> None:
-    """Reset the accumulated gradient: to zeros in place (the default, as paddle 2.6) or to None."""
-    if self._grad is None:
+    """Reset the accumulated gradient: to zeros in place (the default, as paddle 2.6) or to None.
+
+    When nothing but this tensor holds the gradient or its storage (no Python name, view, or array of it) and no
+    hook watches the door, the zeros are not written yet: the next backward writes its gradient straight into the
+    storage (instead of adding it to zeros), and reading `.grad` first writes them (Tensor.grad). The step's
+    values are the same bits either way; a training loop saves the fill and the read of the zeros."""
+    g = self._grad
+    if g is None:
         return
-    if set_to_zero:  # full_like is not differentiable, so this records nothing even with grad enabled
-        apply_inplace(_FULL_LIKE, self._grad, (self._grad,), _ZERO)
-    else:
+    if not set_to_zero:
         self._grad = None
+        self._grad_cleared = False
+    elif g._node is None and g._data.base is None and sys.getrefcount(g) == 3 and sys.getrefcount(g._data) == 2:
+        # (refcounts: self._grad, g and the call's argument; g._data and the argument)
+        state = PER_THREAD.__dict__["state"]  # this thread's state (see dispatch.apply)
+        if state.static_mode or state.dynamic_hooks:
+            apply_inplace(_FULL_LIKE, g, (g,), _ZERO)
+        else:
+            self._grad_cleared = True
+    else:  # full_like is not differentiable, so this records nothing even with grad enabled
+        apply_inplace(_FULL_LIKE, g, (g,), _ZERO)
 
 
 _FULL_LIKE = get_op("full_like")
@@ -217,7 +233,7 @@ _ZERO = {"value": 0, "dtype": None}
 
 def gradient(self):
     """The gradient as a numpy array, or None (Paddle's older accessor)."""
-    return None if self._grad is None else self._grad.numpy()
+    return None if self.grad is None else self.grad.numpy()
 
 
 class _HookHandle:
@@ -278,7 +294,7 @@ def retain_grads(self) -> None:
     def keep(g):
         t = ref()
         if t is not None:
-            t._grad = g if t._grad is None else math.add(t._grad, g)
+            t._grad = g if t.grad is None else math.add(t.grad, g)
 
     register_hook(self, keep)
 

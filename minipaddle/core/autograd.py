@@ -297,6 +297,16 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
         # Own a copy: a grad rule may pass one gradient Tensor to several inputs (add), and later in-place
         # accumulation into one leaf's grad must not show up in another's.
         leaf._grad = g if create_graph else Tensor(g._data.copy(), stop_gradient=False)  # as Paddle prints it
+    elif leaf._grad_cleared:
+        if create_graph or state.PER_THREAD.__dict__["state"].dynamic_hooks:  # the add goes through the door
+            leaf.write_cleared_grad()
+            _accumulate(leaf, g, create_graph)
+            return
+        # clear_grad's zeros were never written and no one has seen them: write 0 + g (g + 0 gives the same bits,
+        # -0.0 made 0.0 as the add of zeros would) into the storage, without reading zeros back
+        leaf._grad_cleared = False
+        np.add(g._data, 0, out=leaf._grad._data)
+        leaf._grad._bump_version()
     elif create_graph:
         leaf._grad = apply(OPS[_ADD], (leaf._grad, g))
     else:

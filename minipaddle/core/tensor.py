@@ -50,6 +50,7 @@ class Tensor:
     _hooks = None  # {key: hook(grad)} from register_hook on a leaf
     _backward_hooks = None  # {key: hook()} called once the leaf's gradient is accumulated (autograd.py)
     _retain_grads = False
+    _grad_cleared = False  # clear_grad's zeros not yet written into .grad (tensor_methods.clear_grad): see `grad`
 
     def __init__(self, data: np.ndarray, stop_gradient: bool = True, node=None, out_index: int = 0, version=None):
         self._data = data
@@ -115,13 +116,22 @@ class Tensor:
     @property
     def grad(self):
         """The gradient accumulated by backward (a Tensor), or None before any backward reached this tensor."""
+        if self._grad_cleared:  # zeros clear_grad left unwritten (no one held the gradient then): written now
+            self.write_cleared_grad()
         return self._grad
 
     @grad.setter
     def grad(self, value) -> None:
         if value is not None and not isinstance(value, Tensor):
             raise TypeError(f"Tensor.grad: expected a Tensor or None, got {type(value).__name__}")
+        self._grad_cleared = False
         self._grad = value
+
+    def write_cleared_grad(self) -> None:
+        """Write the zeros of a clear_grad that left them unwritten into `.grad`'s storage."""
+        self._grad_cleared = False
+        self._grad._data.fill(0)
+        self._grad._bump_version()
 
     def _bump_version(self) -> None:
         """Record an in-place change; every view sharing this storage sees the new version."""
@@ -199,7 +209,9 @@ class Parameter(Tensor):
         as paddle 2.6 names it: `copy.deepcopy(layer)` gives every parameter a fresh name."""
         new = Parameter(self._data.copy(), self.name + unique_name("_deepcopy"), self.trainable)
         memo[id(self)] = new
-        # (not the name: the copy has its own; not the gradient hooks: they belong to the original's training)
-        own = {k: v for k, v in self.__dict__.items() if k not in ("_name", "_hooks", "_backward_hooks")}
+        # (not the name: the copy has its own; not the gradient hooks: they belong to the original's training; not
+        # the gradient, so not clear_grad's note about it)
+        own = {k: v for k, v in self.__dict__.items()
+               if k not in ("_name", "_hooks", "_backward_hooks", "_grad_cleared")}  # fmt: skip
         new.__dict__.update(copy.deepcopy(own, memo))
         return new

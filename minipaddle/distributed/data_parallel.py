@@ -318,7 +318,7 @@ class Reducer:
 def _adopt(param: Tensor, view: Tensor, array: np.ndarray) -> None:
     """Make `view` (with `array`, its place in the bucket's buffer) `param.grad`, holding the gradient's values:
     zeros where the parameter got none on this rank (unused: it then gets the others' average)."""
-    grad = param._grad
+    grad = param.grad
     if grad is None:
         array[...] = 0
     elif grad._data.shape != array.shape:

@@ -52,21 +52,27 @@ class IndexView(OpDef):
         return (_scatter_back(node, g),)
 
     def infer_meta(self, x: Meta, index) -> Meta:
-        """As the default (unknown sizes read as 1, then 2), but an unknown axis indexed by an int i is read as
-        |i| + 1, so x[1] of a None batch is not out of range (the int drops that axis, so its size never shows)."""
-        sizes = {1: list(x.shape), 2: list(x.shape)}
-        parts = index if isinstance(index, tuple) else (index,)
-        axis = 0
-        for part in parts:
-            if part is Ellipsis:
-                axis += len(x.shape) - sum(p is not None and p is not Ellipsis for p in parts)
-            elif part is not None:
-                if isinstance(part, (int, np.integer)) and axis < len(x.shape) and x.shape[axis] < 0:
-                    sizes[1][axis] = sizes[2][axis] = abs(int(part)) + 1
-                axis += 1
-        shapes = [np.broadcast_to(np.zeros((), x.dtype.np), [u if d < 0 else d for d in s])[index].shape
-                  for u, s in sizes.items()]  # fmt: skip
-        return Meta(tuple(a if a == b else -1 for a, b in zip(*shapes)), x.dtype)
+        return _index_meta(x, index)
+
+
+def _index_meta(x: Meta, index) -> Meta:
+    """x[index]'s shape as the default infer_meta finds it (unknown sizes read as 1, then 2; an output size that
+    differs is unknown), but an unknown axis taken by an int i or an integer array a is read as |i| + 1 or
+    max|a| + 1, so x[1] or x[[0, 2]] of a None batch is not out of range (the axis does not show in the result)."""
+    sizes = {1: list(x.shape), 2: list(x.shape)}
+    parts = index if isinstance(index, tuple) else (index,)
+    axis = 0
+    for part in parts:
+        if part is Ellipsis:
+            axis += len(x.shape) - sum(p is not None and p is not Ellipsis for p in parts)
+        elif part is not None:
+            taken = isinstance(part, (int, np.integer)) or (isinstance(part, np.ndarray) and part.dtype.kind in "iu")
+            if taken and axis < len(x.shape) and x.shape[axis] < 0:
+                sizes[1][axis] = sizes[2][axis] = int(np.abs(part).max(initial=0)) + 1
+            axis += 1
+    shapes = [np.broadcast_to(np.zeros((), x.dtype.np), [u if d < 0 else d for d in s])[index].shape
+              for u, s in sizes.items()]  # fmt: skip
+    return Meta(tuple(a if a == b else -1 for a, b in zip(*shapes)), x.dtype)
 
 
 def _scatter_back(node, g: Tensor) -> Tensor:
@@ -94,6 +100,9 @@ class GetItem(OpDef):
 
     def grad(self, node, g):
         return (_scatter_back(node, g),)
+
+    def infer_meta(self, x: Meta, index) -> Meta:
+        return _index_meta(x, index)
 
 
 def getitem(x: Tensor, index) -> Tensor:

@@ -134,6 +134,7 @@ ATTR_TYPES = {
     "greater_than": {"axis": "INT", "force_cpu": "BOOLEAN"},
     "hard_sigmoid": {"offset": "FLOAT", "slope": "FLOAT"},
     "hard_swish": {"offset": "FLOAT", "scale": "FLOAT", "threshold": "FLOAT"},
+    "index_put": {"accumulate": "BOOLEAN"},
     "instance_norm": {"epsilon": "FLOAT"},
     "layer_norm": {"begin_norm_axis": "INT", "epsilon": "FLOAT"},
     "leaky_relu": {"alpha": "FLOAT"},

@@ -242,6 +242,8 @@ def _w_set_value(op, var_of):
     shape = var_of(x).shape
     index = op.attrs["index"]
     index = _expand_ellipsis(index if isinstance(index, tuple) else (index,), len(shape))
+    if any(isinstance(part, np.ndarray) for part in index):
+        return _w_index_put(op, var_of, index, fn + " with arrays")
     none_axes = [i for i, part in enumerate(index) if part is None]
     index = tuple(part for part in index if part is not None)
     axes, starts, ends, steps, decrease, _ = view_index(index, shape, fn)
@@ -249,6 +251,127 @@ def _w_set_value(op, var_of):
              "none_axes": none_axes, "shape": [int(d) for d in var_of(value).shape], "values": [],
              "dtype": DTYPE_NUMBERS[var_of(x).dtype.name]}  # fmt: skip
     return "set_value", {"Input": [x], "ValueTensor": [value]}, {"Out": op.outputs["Out"][:1]}, attrs
+
+
+# ---- writes with arrays: index_put -------------------------------------------------------------------------------
+
+
+def _advanced_parts(index: tuple, shape: list, fn: str) -> list:
+    """One part per axis of x: a slice, or an int64 array. Masks become the arrays of their True places, and an int
+    beside an array is one more array (numpy broadcasts it with them); negative places count from the end."""
+    parts = []
+    for p in index:
+        if p is None:  # (numpy's rules for where the new axis goes are not written here)
+            raise NotImplementedError(f"{fn} and None (a new axis)")
+        if _is_mask(p):
+            parts.extend(np.nonzero(p))
+        elif isinstance(p, slice):
+            parts.append(p)
+        else:
+            parts.append(np.asarray(p, dtype=np.int64))
+    parts += [slice(None)] * (len(shape) - len(parts))
+    for i, p in enumerate(parts):
+        if isinstance(p, np.ndarray) and (p < 0).any():
+            if shape[i] < 0:
+                raise NotImplementedError(f"{fn}: negative places in axis {i}, whose size is known only at run time")
+            parts[i] = np.where(p < 0, p + shape[i], p)
+    return parts
+
+
+def _w_index_put(op, var_of, index: tuple, fn: str):
+    """x[index] = v with integer or boolean arrays (and ints, slices, Ellipsis) as paddle 2.6.2's to_static writes
+    it: the part the slices select (slice / strided_slice), its indexed axes moved to the front (transpose2), the
+    arrays as assign_value constants written by `index_put`, the axes moved back (transpose2), and the part put
+    back into x (set_value with the slices' attributes). Where numpy keeps the indexed axes in place (next to each
+    other, after a slice), v's axes are moved to index_put's order too (unsqueeze2 to the part's rank, transpose2).
+    Steps with nothing to do (no slice, axes already in front) are left out."""
+    x, value, out = op.inputs["x"][0], op.inputs["value"][0], op.outputs["Out"][0]
+    shape, dtype = list(var_of(x).shape), var_of(x).dtype
+    parts = _advanced_parts(index, shape, fn)
+    advanced = [i for i, p in enumerate(parts) if isinstance(p, np.ndarray)]
+    batch = np.broadcast_shapes(*(parts[i].shape for i in advanced))
+    if 0 in batch:
+        raise NotImplementedError(f"{fn}: an empty index")
+    axes, starts, ends, strides, _, _ = view_index(tuple(p if isinstance(p, slice) else slice(None) for p in parts),
+                                                   shape, fn)  # fmt: skip
+    rest = [i for i in range(len(shape)) if i not in advanced]
+    perm = advanced + rest
+    moved_axes = perm != list(range(len(shape)))
+    steps, temps = [], {}
+    part = x
+    if axes:
+        shape = [d if isinstance(p, np.ndarray) else _sliced_size(p, d) for p, d in zip(parts, shape)]
+        part = out + "@part"
+        temps[part] = Temp(shape, dtype)
+        steps.append(_slice_step(x, part, axes, starts, ends, strides, []))
+    moved = part
+    if moved_axes:
+        moved = out + "@moved"
+        temps[moved] = Temp([shape[i] for i in perm], dtype)
+        steps.append(_transpose_step(part, moved, perm))
+    indices = []
+    for k, i in enumerate(advanced):
+        indices.append(f"{out}@index{k}")
+        temps[indices[-1]] = Temp(batch, "int64")
+        steps.append(_constant_step(indices[-1], np.broadcast_to(parts[i], batch)))
+    value, value_steps, value_temps = _value_in_front(value, var_of, advanced, len(batch), len(rest), out)
+    steps += value_steps
+    temps.update(value_temps)
+    put = out if not (axes or moved_axes) else out + "@put"
+    if put != out:
+        temps[put] = Temp([shape[i] for i in perm], dtype)
+    steps.append(("index_put", {"x": [moved], "indices": indices, "value": [value]}, {"out": [put]},
+                  {"accumulate": False}))  # fmt: skip
+    if moved_axes:
+        back = out if not axes else out + "@back"
+        if back != out:
+            temps[back] = Temp(shape, dtype)
+        steps.append(_transpose_step(put, back, [int(a) for a in np.argsort(perm)]))
+        put = back
+    if axes:
+        attrs = {"axes": axes, "starts": starts, "ends": ends, "steps": strides, "decrease_axes": [], "none_axes": [],
+                 "shape": [], "values": [], "dtype": DTYPE_NUMBERS[dtype.name]}  # fmt: skip
+        steps.append(("set_value", {"Input": [x], "ValueTensor": [put]}, {"Out": [out]}, attrs))
+    return Steps(steps, temps)
+
+
+def _value_in_front(value: str, var_of, advanced: list, n_batch: int, n_rest: int, out: str) -> tuple:
+    """(value, steps, temps): v with its axes in index_put's order (the indexed ones first, then the others). numpy
+    puts the indexed axes first too, unless they are next to each other after `at` sliced axes: then v's axes are
+    moved, once it has the part's rank; a v that covers only the axes after them broadcasts as it is."""
+    at = advanced[0]
+    in_place = advanced == list(range(at, at + len(advanced)))
+    shape, dtype = [int(d) for d in var_of(value).shape], var_of(value).dtype
+    if not in_place or at == 0 or len(shape) <= n_rest - at:
+        return value, [], {}
+    rank = n_batch + n_rest  # numpy's x[index]: the sliced axes before `at`, the indexed ones, the other sliced ones
+    if len(shape) > rank:
+        raise NotImplementedError(f"writing x[index] = v: v has {len(shape)} axes, more than the indexed part's {rank}")
+    steps, temps = [], {}
+    if len(shape) < rank:
+        new_axes = list(range(rank - len(shape)))
+        shape = [1] * len(new_axes) + shape
+        ranked = out + "@value_rank"
+        temps[ranked] = Temp(shape, dtype)
+        steps.append(("unsqueeze2", {"X": [value]}, {"Out": [ranked], "XShape": [ranked + "@XShape"]},
+                      {"axes": new_axes}))  # fmt: skip
+        value = ranked
+    perm = list(range(at, at + n_batch)) + list(range(at)) + list(range(at + n_batch, rank))
+    temps[out + "@value"] = Temp([shape[i] for i in perm], dtype)
+    steps.append(_transpose_step(value, out + "@value", perm))
+    return out + "@value", steps, temps
+
+
+@writes("index_put")
+def _w_index_put_op(op, var_of):
+    """paddle.index_put (minipaddle's op, as read from a Paddle file) as Paddle's index_put."""
+    inputs = {"x": op.inputs["x"][:1], "indices": list(op.inputs["indices"]), "value": op.inputs["value"][:1]}
+    return "index_put", inputs, {"out": op.outputs["Out"][:1]}, {"accumulate": bool(op.attrs["accumulate"])}
+
+
+@reads("index_put")
+def _index_put(op):
+    return {"out": paddle.index_put(op.x("x"), op.xs("indices"), op.x("value"), bool(op.attr("accumulate", False)))}
 
 
 @reads("set_value")

@@ -212,6 +212,7 @@ OPS = {
         "inputs": ["X"],
         "outputs": ["Out"],
     },
+    "index_put": {"attrs": {"accumulate": ("BOOL", False)}, "inputs": ["indices", "value", "x"], "outputs": ["out"]},
     "layer_norm": {
         "attrs": {"begin_norm_axis": ("INT", 1), "epsilon": ("FLOAT", 9.999999747378752e-06)},
         "inputs": ["Bias", "Scale", "X"],

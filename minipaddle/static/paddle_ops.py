@@ -467,8 +467,9 @@ def slice_with_tensor_bounds(x, axes, starts, ends, strides, start_vars, end_var
     x[start:end:stride] with those bounds (minipaddle's runtime_slice), the int-indexed axes (decrease_axis)
     dropped after. With a negative stride, a known end of -1 is Paddle's "through index 0" (Python's open end) and
     a start of 2**31-1 the last index; beside a Tensor stride, a start of 0 and an end of 2**31-1 are what paddle
-    writes for open ones (runtime_slice refuses a negative step there, as paddle does). A Tensor bound is read as
-    Python reads it (paddle differs when a Tensor end is -1 when it runs)."""
+    writes for open ones (runtime_slice refuses a negative step there, as paddle does). A Tensor bound is read when
+    it runs as paddle's kernel reads it (ops/runtime_slice.tensor_bound_slice: going backward, -1 is "through index
+    0")."""
     index = [slice(None)] * x.ndim
     start_vars, end_vars, stride_vars = list(start_vars), list(end_vars), list(stride_vars)
     for i, (axis, start, end, stride) in enumerate(zip(axes, starts, ends, strides)):

@@ -41,7 +41,7 @@ from minipaddle.tensor.checks import (
 )
 from minipaddle.tensor.manipulation import _diag_axes
 from minipaddle.tensor.runtime_shape import has_no_value
-from minipaddle.tensor.runtime_slicing import split_runtime_slices
+from minipaddle.tensor.runtime_slicing import read_tensor_bounds, split_runtime_slices
 from minipaddle.tensor.write_back import write_back
 
 __all__ = [
@@ -154,6 +154,7 @@ def getitem(x: Tensor, index) -> Tensor:
         sliced = ops.runtime_slice(x, bounds, axes, spans)
         whole = all(isinstance(p, builtins.slice) and p == builtins.slice(None) for p in rest)
         return sliced if whole else getitem(sliced, rest)
+    index = read_tensor_bounds(index, x.shape, "Tensor.__getitem__")
     idx, basic = normalize_index(index, x.shape, "Tensor.__getitem__")
     return ops.index_view(x, idx) if basic else ops.getitem(x, idx)
 
@@ -176,6 +177,7 @@ def setitem(x: Tensor, index, value) -> None:
             value = _kept_axes(value, x.ndim, ints)
         apply_inplace(get_op("runtime_set_value"), x, (x, value, *bounds), {"axes": tuple(axes), "spans": tuple(spans)})
         return
+    index = read_tensor_bounds(index, x.shape, "Tensor.__setitem__", writing=True)
     idx, _ = normalize_index(index, x.shape, "Tensor.__setitem__")
     apply_inplace(get_op("set_value"), x, (x, _value_tensor(value, x, "Tensor.__setitem__")), {"index": idx})
 

@@ -3,6 +3,10 @@
 `getitem` splits such an index in two: the slices with run-time bounds become one `runtime_slice` op
 (ops/runtime_slice.py, which keeps every axis), and what is left of the index (ints, None, Ellipsis, constant
 slices, masks) applies to its result with those slices replaced by `:`, so each part keeps its meaning.
+
+A Tensor bound that has its value (dynamic mode) is read as the Program reads it when it runs
+(`read_tensor_bounds`, ops/runtime_slice.tensor_bound_slice: paddle 2.6.2's reading going backward), so converted
+code slices as the dynamic code does; an int bound keeps Python's reading.
 """
 
 from __future__ import annotations
@@ -12,10 +16,10 @@ import builtins
 import numpy as np
 
 from minipaddle.core.tensor import Tensor
-from minipaddle.ops.runtime_slice import FROM_INPUT
+from minipaddle.ops.runtime_slice import FROM_INPUT, tensor_bound_slice
 from minipaddle.tensor.runtime_shape import has_no_value
 
-__all__ = ["split_runtime_slices"]
+__all__ = ["read_tensor_bounds", "split_runtime_slices"]
 
 
 def _width(part) -> int:
@@ -78,3 +82,29 @@ def split_runtime_slices(index, ndim: int, fn: str, slices_too: bool = False):
     if axis > ndim and ellipsis_at is None:
         raise IndexError(f"{fn}: too many indices for a tensor of {ndim} dimensions")
     return axes, spans, bounds, tuple(rest), ints
+
+
+def _has_tensor_bound(part) -> bool:
+    return isinstance(part, builtins.slice) and any(isinstance(b, Tensor) for b in (part.start, part.stop, part.step))
+
+
+def read_tensor_bounds(index, shape, fn: str, writing: bool = False):
+    """`index` with each slice that has a Tensor bound (holding its value) made a slice of ints, read as a Program
+    reads it when it runs (tensor_bound_slice); any other index is returned as it is."""
+    parts = list(index) if isinstance(index, tuple) else [index]
+    if not any(_has_tensor_bound(p) for p in parts):
+        return index
+    ellipsis_at = next((i for i, p in enumerate(parts) if p is Ellipsis), None)
+    covered = sum(_width(p) for p in parts)
+    axis = 0
+    for i, part in enumerate(parts):
+        if i == ellipsis_at:
+            axis += max(len(shape) - covered, 0)
+        if _has_tensor_bound(part) and axis < len(shape):
+            span = [_bound(b, fn, []) for b in (part.start, part.stop, part.step)]
+            given = tuple(isinstance(b, Tensor) for b in (part.start, part.stop, part.step))
+            if span[2] == 0:
+                raise ValueError(f"{fn}: the slice step must not be 0")
+            parts[i] = tensor_bound_slice(*span, int(shape[axis]), given, writing, fn)
+        axis += _width(part)
+    return tuple(parts) if isinstance(index, tuple) else parts[0]

@@ -23,10 +23,10 @@ def _functions():
     spec = importlib.util.spec_from_file_location("runtime_shapes", os.path.join(GOLDEN, "runtime_shapes.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.BATCHES, *module.functions(paddle), module.python_readings(paddle)
+    return module.BATCHES, *module.functions(paddle), module.python_readings(paddle), module.numpy_writes(paddle)
 
 
-BATCHES, SLICING, CREATION, PYTHON_READINGS = _functions()
+BATCHES, SLICING, CREATION, PYTHON_READINGS, NUMPY_WRITES = _functions()
 with open(os.path.join(GOLDEN, "runtime_shapes.json")) as f:
     RECORDED = json.load(f)["functions"]
 
@@ -278,12 +278,30 @@ def test_a_backward_slice_to_minus_one_is_empty_as_in_python_and_saves_as_paddle
         np.testing.assert_array_equal(x.grad.numpy(), np.ones((batch, 5)))
 
 
+@pytest.mark.parametrize("fn", NUMPY_WRITES, ids=lambda f: f.__name__)
+def test_a_write_with_lists_follows_numpy_under_to_static(fn):
+    """Where paddle 2.6.2 reads x[index] = v with lists otherwise (numpy_writes' docstring), the converted function
+    writes what dynamic mode (numpy) writes, and gives its gradients."""
+    converted = paddle.jit.to_static(fn, input_spec=[InputSpec([None, 5], "float32", "x")])
+    for batch in BATCHES:
+        x, x_dynamic = _x(batch, True), _x(batch, True)
+        got, want = _as_list(converted(x)), _as_list(fn(x_dynamic))
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g.numpy(), w.numpy())
+        paddle.add_n([o.sum() for o in got]).backward()
+        paddle.add_n([o.sum() for o in want]).backward()
+        np.testing.assert_array_equal(x.grad.numpy(), x_dynamic.grad.numpy())
+    y, z = _as_list(fn(_x(4, False)))
+    np.testing.assert_array_equal(y.numpy()[:3, [0, 2]], [[7.0, 8.0]] * 3)
+    np.testing.assert_array_equal(z.numpy()[0, 0, [1, 3]], [1.0, 2.0])
+
+
 SAVED = ("sized_reshape_expand_tile", "creation_full", "set_head", "set_box", "set_with_ints", "creation_values",
          "creation_random", "creation_eye", "slice_negative_step", "slice_tensor_step", "set_negative_step",
-         "slice_bounds", "set_with_none")  # fmt: skip
+         "slice_bounds", "set_with_none", "set_beside_advanced", "set_lists_and_masks")  # fmt: skip
 RANDOM = "creation_random"  # its draws are compared by shape and dtype (the generators differ from paddle's)
-SIZED = [f for f in SLICING + CREATION if f.__name__ in SAVED] + list(PYTHON_READINGS)
-PADDLE_SAVES = [f for f in SIZED if f not in PYTHON_READINGS]  # paddle 2.6.2 reads those otherwise
+SIZED = [f for f in SLICING + CREATION if f.__name__ in SAVED] + list(PYTHON_READINGS) + list(NUMPY_WRITES)
+PADDLE_SAVES = [f for f in SIZED if f not in PYTHON_READINGS + NUMPY_WRITES]  # paddle 2.6.2 reads those otherwise
 
 
 def _save_function(fn, prefix: str) -> None:
@@ -303,7 +321,10 @@ def test_tensor_sizes_and_bounds_save_as_paddles_ops_and_load_back(fn, tmp_path)
             "creation_full": {"full_with_shape"}, "creation_values": {"runtime_source"},
             "creation_random": {"runtime_random_source"}, "creation_eye": {"runtime_source"},
             "slice_negative_step": {"runtime_slice"}, "slice_tensor_step": {"runtime_slice"},
-            "slice_bounds": {"runtime_slice"}, "backward_to_last_index": {"set_value"}}  # fmt: skip
+            "slice_bounds": {"runtime_slice"}, "backward_to_last_index": {"set_value"},
+            "set_beside_advanced": {"runtime_set_value", "index_put"},
+            "set_lists_and_masks": {"runtime_set_value", "index_put", "set_value"},
+            "set_beside_kept_axes": {"runtime_set_value", "index_put"}}  # fmt: skip
     assert want.get(fn.__name__, {"runtime_set_value"}) <= types
     loaded = paddle.jit.load(prefix)
     for batch in BATCHES:

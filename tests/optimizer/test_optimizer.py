@@ -354,3 +354,48 @@ def test_append_regularization_ops_and_apply_gradients():
     w0 = w.numpy().copy()
     opt.apply_gradients([(w, g)])
     np.testing.assert_allclose(w.numpy(), w0 - 0.1, rtol=1e-6)
+
+
+def test_clear_grad_that_defers_its_zeros_gives_the_bits_of_zeroing_in_place():
+    """clear_grad leaves its zeros unwritten when no one holds the gradient (tensor_methods.clear_grad): the next
+    backward writes 0 + g into the storage, the same bits as adding g to zeros (-0.0 becomes 0.0), and reading
+    .grad before that gives zeros; a held gradient is zeroed in place at once."""
+    w = paddle.create_parameter([3], "float32")
+    c = paddle.to_tensor(np.array([-0.0, 2.0, -3.0], np.float32))
+    (w * c).sum().backward()
+    storage = id(w.grad._data)  # (a name on the array itself would make clear_grad write the zeros at once)
+    w.clear_grad()
+    assert w._grad_cleared and w._grad._data[1] == 2.0  # deferred: nothing written yet
+    (w * c).sum().backward()
+    assert not w._grad_cleared and id(w.grad._data) == storage  # the same storage, written once
+    np.testing.assert_array_equal(w.grad.numpy(), [0.0, 2.0, -3.0])
+    assert not np.signbit(w.grad.numpy()[0])  # 0 + (-0.0) is 0.0, as the add into zeros gives
+    w.clear_grad()
+    np.testing.assert_array_equal(w.grad.numpy(), [0.0, 0.0, 0.0])  # read before a backward: the zeros
+    held = w.grad
+    w.clear_grad()
+    assert not w._grad_cleared and not held.numpy().any()
+    w.clear_grad(set_to_zero=False)
+    (w * c).sum().backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [0.0, 2.0, -3.0])
+
+
+def test_training_with_deferred_zeros_equals_zeroing_in_place():
+    def train(hold: bool):
+        paddle.seed(3)
+        net = paddle.nn.Sequential(paddle.nn.Linear(4, 8), paddle.nn.ReLU(), paddle.nn.Linear(8, 2))
+        opt = paddle.optimizer.Momentum(0.1, parameters=net.parameters())
+        held = []
+        for step in range(4):
+            x = paddle.to_tensor(np.random.default_rng(step).standard_normal((5, 4)).astype("float32"))
+            (net(x) ** 2).mean().backward()
+            opt.step()
+            if hold:  # a name on each gradient: clear_grad zeroes them in place
+                held = [p.grad for p in net.parameters()]
+            opt.clear_grad()
+            assert all(p._grad_cleared != hold for p in net.parameters())
+        del held
+        return [p.numpy() for p in net.parameters()]
+
+    for a, b in zip(train(hold=False), train(hold=True)):
+        np.testing.assert_array_equal(a, b)

@@ -92,7 +92,7 @@ def more_ops(x):
 
 
 def indexing_and_pools(x):
-    """cumsum, gather, advanced indexing (gather_nd, where_index, broadcast_tensors), 3-D pooling (pool3d,
+    """cumsum, gather, advanced indexing (gather_nd, where_index, broadcast_tensors, index_put), 3-D pooling (pool3d,
     max_pool3d_with_index), and what a max pool's mask is recomputed with (pad3d, elementwise_floordiv/_mod)."""
     F = paddle.nn.functional
     c = paddle.cumsum(x, axis=1)
@@ -100,12 +100,13 @@ def indexing_and_pools(x):
     picked = paddle.gather(x, paddle.to_tensor(np.array([0, 2])))
     w = x[x > 0]  # where_index
     b = x[[0, 1], [1, 2]]  # broadcast_tensors
+    put = paddle.static.setitem(x * 1.0, (slice(None), [0, 2]), 3.0)  # index_put (a write with a list)
     v = paddle.unsqueeze(x, 2)
     p3 = F.avg_pool3d(v, 1)  # pool3d
     m3, i3 = F.max_pool3d(v, 1, return_mask=True)  # max_pool3d_with_index
     pad = F.pad(x, [0, 1, 0, 1], value=-1.0)  # pad3d
     q = paddle.floor_divide(i3, paddle.full_like(i3, 3)) + paddle.remainder(i3, paddle.full_like(i3, 3))
-    return [c, g, picked, w, b, p3, m3, pad, q, *run_time_sizes(x)]
+    return [c, g, picked, w, b, put, p3, m3, pad, q, *run_time_sizes(x)]
 
 
 def run_time_sizes(x):
