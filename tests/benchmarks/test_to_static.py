@@ -3,6 +3,7 @@ floor (mlp), and runs (lenet)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -48,7 +49,16 @@ def test_python_calls_counts_the_calls_a_step_makes():
 def test_the_converted_mlp_step_stays_under_its_recorded_python_calls():
     """docs/feature_map.md records 618 calls per converted mlp step (678 before clear_grad deferred its zeros, 765
     before issue 12's cuts); a change that adds bookkeeping to every step shows here before it shows in the loaded
-    machine's timings."""
-    import harness
+    machine's timings. Counted in a fresh process: what earlier tests leave process-wide (a DataParallel's
+    gradient-ready hooks, say) changes the count in this one."""
+    import subprocess
 
-    assert harness.python_calls(to_static_mlp.to_static_step(paddle)) <= 640
+    code = (
+        "import harness, to_static_mlp, minipaddle as paddle; "
+        "print(harness.python_calls(to_static_mlp.to_static_step(paddle)))"
+    )
+    here = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(here), str(here / "benchmarks")])}
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert float(run.stdout.split()[-1]) <= 640
