@@ -31,6 +31,7 @@ from minipaddle.core.op import get_op
 from minipaddle.core.state import unique_name
 from minipaddle.static.amp.fp16_utils import cast_parameters
 from minipaddle.static.backward import append_backward
+from minipaddle.static.paddle_amp_ops import AmpLossScaling
 from minipaddle.static.parameters import declare_persistable
 from minipaddle.static.passes.amp_cast import low_parameters, mark_dtype, rewrite_program
 from minipaddle.static.passes.amp_lists import AutoMixedPrecisionLists
@@ -67,6 +68,7 @@ class OptimizerWithMixedPrecision:
         self._found_inf = None
         self._train_program = None
         self._to_fp16_var_names = None  # O2: the parameters computed in the low dtype, for amp_init
+        self._bf16_decorator = False  # set by bf16.decorate_bf16 (paddle's wrapper without loss scaling)
 
     def get_loss_scaling(self) -> Variable:
         """The loss scale's variable (fetch it to watch the scale)."""
@@ -88,8 +90,12 @@ class OptimizerWithMixedPrecision:
             self._to_fp16_var_names = low_parameters(program, self._dtype)
         self._loss_scaling = declare_persistable(unique_name("loss_scaling"),
                                                  np.array([self._init_loss_scaling], np.float32))  # fmt: skip
+        settings = AmpLossScaling(self._level, self._dtype, self._init_loss_scaling, self._use_dynamic_loss_scaling,
+                                  self._bf16_decorator)  # fmt: skip
+        program.amp_loss_scaling = settings  # what the .pdmodel writer follows (static/paddle_amp_ops.py)
         loss32 = loss if loss.dtype == dtypes.float32 else manipulation.cast(loss, "float32")
-        self._scaled_loss = tmath.multiply(loss32, self._loss_scaling)
+        # paddle multiplies by a scale that may change or is not 1.0 only (x * 1.0 is x: the same numbers)
+        self._scaled_loss = tmath.multiply(loss32, self._loss_scaling) if settings.scales_the_loss else loss32
         return append_backward(self._scaled_loss, parameter_list=parameter_list, no_grad_set=no_grad_set)
 
     def apply_gradients(self, params_grads: list) -> list:
