@@ -40,6 +40,9 @@ __all__ = [
     "with_skip_update",
     "move_gradient_casts",
     "without_same_dtype_casts",
+    "AMP_OPS",
+    "loss_scaling_of",
+    "unscaled_loss",
 ]
 
 ROLE_BACKWARD, ROLE_OPTIMIZE = 0x1, 0x2
@@ -65,6 +68,41 @@ class AmpLossScaling:
     def updates_the_scale(self) -> bool:
         """paddle appends update_loss_scaling for dynamic scaling of float16 only."""
         return self.dynamic and self.dtype == "float16"
+
+
+# Paddle's ops of the loss scaling in a training Program it wrote (with op_role Optimize; the casts are the float16
+# gradients' casts that update_role_var_grad moved there, which minipaddle's own backward makes again)
+AMP_OPS = frozenset({"check_finite_and_unscale", "update_loss_scaling", "concat", "reduce_any", "memcpy", "cast"})
+
+
+def loss_scaling_of(updating: list, attrs_of) -> dict | None:
+    """Reading: static.amp.decorate's loss scaling arguments from paddle's optimize-role op descs `updating`, or
+    None when they hold no check_finite_and_unscale. Dynamic scaling is an update_loss_scaling op (its attributes
+    the arguments); the scale's value is the loss_scaling_0 of the .pdopt (static.load), not in the .pdmodel."""
+    if not any(o.type == "check_finite_and_unscale" for o in updating):
+        return None
+    updates = [attrs_of(o) for o in updating if o.type == "update_loss_scaling"]
+    if not updates:
+        return {"use_dynamic_loss_scaling": False}
+    a = updates[0]
+    return {"use_dynamic_loss_scaling": True, "incr_every_n_steps": int(a["incr_every_n_steps"]),
+            "decr_every_n_nan_or_inf": int(a["decr_every_n_nan_or_inf"]), "incr_ratio": float(a["incr_ratio"]),
+            "decr_ratio": float(a["decr_ratio"])}  # fmt: skip
+
+
+def unscaled_loss(block, scaled: str) -> str | None:
+    """Reading: the loss that the read op making `scaled` multiplies by a persistable scale (paddle's
+    elementwise_mul(loss, loss_scaling_0)); that op is taken out of `block`, as minipaddle's decorator multiplies
+    again. None when `scaled` is not made so."""
+    for i, op in enumerate(block.ops):
+        if op.outputs.get("Out") == [scaled]:
+            x, y = op.inputs.get("x", [None])[0], op.inputs.get("y", [None])[0]
+            if op.type != "multiply" or y not in block.vars or not block.vars[y].persistable:
+                return None
+            del block.ops[i]
+            block.program._version += 1
+            return x
+    return None
 
 
 def without_same_dtype_casts(forward: list, var_of) -> list:
@@ -113,9 +151,12 @@ def paddle_loss_scaling_ops(ops: list, var_of, settings: AmpLossScaling | None, 
     alias.update(zip(unscaled, grads))
     found_alias = [found]
     kept, guards, update = [], set(), None
+    counters = {n for op in ops if op.type == "update_loss_scaling" for n in op.inputs["arrays"][-2:]}
     for op in ops[start + 1 :]:
         ins = [real(n) for n in op.input_names() if n is not None]
-        if op.type == "update_loss_scaling" and update is None:
+        if op.outputs.get("Out", [None])[0] in counters and not var_of(op.outputs["Out"][0]).persistable:
+            pass  # the zero step counters of static loss scaling (nothing keeps them; paddle has no op for them)
+        elif op.type == "update_loss_scaling" and update is None:
             update = op
             *out_grads, new_scale, new_good, new_bad = op.outputs["Out"]
             alias.update(zip(out_grads, grads))

@@ -187,3 +187,100 @@ def test_paddle_trains_on_from_minipaddles_amp_files_with_equal_losses_and_scale
                             capture_output=True, text=True, timeout=300, cwd=tmp_path)  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
     np.testing.assert_allclose(json.loads(result.stdout.strip().splitlines()[-1]), ours, rtol=1e-6)
+
+
+PADDLE_SAVES = """
+import json, sys
+import numpy.random
+import numpy as np
+import paddle
+paddle.enable_static()
+prefix, kind, dynamic, steps = sys.argv[1], sys.argv[2], sys.argv[3] == "1", int(sys.argv[4])
+paddle.seed(1)
+main, startup = paddle.static.Program(), paddle.static.Program()
+with paddle.static.program_guard(main, startup):
+    x = paddle.static.data("x", [None, 8], "float32")
+    y = paddle.static.data("y", [None, 1], "int64")
+    h = paddle.nn.functional.relu(paddle.static.nn.fc(x, 16))
+    loss = paddle.mean(paddle.nn.functional.cross_entropy(paddle.static.nn.fc(h, 4), y))
+    small_steps = {"sgd": paddle.optimizer.SGD(0.01), "adam": paddle.optimizer.Adam(0.001)}[kind]
+    opt = paddle.static.amp.decorate(small_steps, init_loss_scaling=3e38, use_dynamic_loss_scaling=dynamic,
+                                     incr_every_n_steps=2, decr_every_n_nan_or_inf=1)
+    opt.minimize(loss)
+feed = dict(np.load(prefix + ".feed.npz"))
+exe = paddle.static.Executor(paddle.CPUPlace())
+exe.run(startup)
+names = [loss.name, "loss_scaling_0"] + (["num_good_steps_0", "num_bad_steps_0"] if dynamic else [])
+fetched = lambda: [float(np.asarray(v).reshape(-1)[0]) for v in exe.run(main, feed=feed, fetch_list=names)]
+fetched()
+paddle.static.save(main, prefix)
+print(json.dumps([names, [o.type for o in main.global_block().ops], [fetched() for _ in range(steps)]]))
+"""
+
+
+@pytest.mark.skipif(not os.path.exists(PADDLE_PYTHON), reason="real Paddle 2.6 is not installed here")
+@pytest.mark.parametrize("kind, dynamic", TRAINED)
+def test_minipaddle_trains_on_from_paddles_amp_files_with_equal_losses_and_scale(static_mode, tmp_path, kind, dynamic):
+    """paddle's CPU build keeps the forward in float32 (no float16 kernel), so its file holds the loss scaling
+    alone: minipaddle rebuilds decorate around paddle's forward and goes on with paddle's losses and scale."""
+    prefix = str(tmp_path / f"paddle_amp_{kind}")
+    rng = np.random.default_rng(0)
+    feed = {"x": (rng.standard_normal((6, 8)) * 10).astype("float32"), "y": rng.integers(0, 4, (6, 1))}
+    np.savez(prefix + ".feed.npz", **feed)
+    result = subprocess.run([PADDLE_PYTHON, "-c", PADDLE_SAVES, prefix, kind, str(int(dynamic)), str(STEPS)],
+                            capture_output=True, text=True, timeout=300, cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    names, types, theirs = json.loads(result.stdout.strip().splitlines()[-1])
+    assert "check_finite_and_unscale" in types and ("update_loss_scaling" in types) == dynamic
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        with pytest.warns(UserWarning, match="rebuilt them as .*static.amp.decorate"):
+            program = paddle.load(prefix + ".pdmodel")
+        exe = paddle.static.Executor()
+        paddle.static.load(program, prefix, exe)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # the overflowing steps
+            ours = [_fetched(exe, program, feed, names) for _ in range(STEPS)]
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+
+
+@pytest.mark.parametrize("kind, dynamic", TRAINED)
+def test_minipaddle_reads_its_amp_files_back_and_trains_on_equal(static_mode, tmp_path, kind, dynamic):
+    prefix, feed, names, ours = _trained_in_float32(tmp_path, kind, dynamic)
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        with pytest.warns(UserWarning, match="rebuilt them as .*static.amp.decorate"):
+            program = paddle.load(prefix + ".pdmodel")
+        exe = paddle.static.Executor()
+        paddle.static.load(program, prefix, exe)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # the overflowing steps
+            again = [_fetched(exe, program, feed, names) for _ in range(STEPS)]
+    np.testing.assert_allclose(again, ours, rtol=1e-6)
+
+
+def test_a_float16_o1_file_reads_back_with_its_casts_and_trains_on_equal(static_mode, tmp_path):
+    """With paddle's float16 lists (casts around the matmuls), the file minipaddle writes holds paddle's casts in
+    its forward; read back, decorate is rebuilt around them without casting again, and the losses go on equal."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+        loss, _, _ = _net()
+        opt = paddle.static.amp.decorate(paddle.optimizer.SGD(0.01), **SCALING)
+        opt.minimize(loss)
+    rng = np.random.default_rng(0)
+    feed = {"x": rng.standard_normal((6, 8)).astype("float32"), "y": rng.integers(0, 4, (6, 1))}
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    prefix = str(tmp_path / "o1_fp16")
+    paddle.static.save(main, prefix)
+    names = [loss.name, "loss_scaling_0", "num_good_steps_0"]
+    ours = [_fetched(exe, main, feed, names) for _ in range(4)]
+    assert ours[-1][1] == 4096.0  # grown twice, every 2 good steps
+    with paddle.static.scope_guard(paddle.static.Scope()):
+        with pytest.warns(UserWarning, match="rebuilt them as .*static.amp.decorate"):
+            program = paddle.load(prefix + ".pdmodel")
+        types = [op.type for op in program.global_block().ops]
+        written_casts = [op.type for op in main.global_block().ops].count("cast")
+        assert types.count("cast") == written_casts and types.count("check_finite_and_unscale") == 1
+        exe = paddle.static.Executor()
+        paddle.static.load(program, prefix, exe)
+        again = [_fetched(exe, program, feed, names) for _ in range(4)]
+    np.testing.assert_allclose(again, ours, rtol=1e-6)
