@@ -28,6 +28,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.half_casts import from_float32, to_float32
 from minipaddle.ops.low_precision import FLOAT16, finfo, is_float
 from minipaddle.ops.windows import add_windows, apply_per_axis, crop_spatial, out_size, pad_spatial
 
@@ -140,10 +141,10 @@ class MaxPool(OpDef):
         out_sp = [out_size(d, k, s, 1, p, ceil_mode) for d, k, s, p in zip(sizes, kernel_size, strides, paddings)]
         # float16 compares through float32: the conversion is exact and keeps the order, so the same values win, and
         # numpy's float32 loops are faster (tests/amp/test_low_precision_kernels.py)
-        work = x.astype(np.float32) if x.dtype == FLOAT16 else x
+        work = to_float32(x) if x.dtype == FLOAT16 else x
         best, pick = _scan_positions(pad_spatial(work, pads, lowest), kernel_size, strides, out_sp, lowest)
         if work is not x:
-            best = best.astype(x.dtype)
+            best = from_float32(best, x.dtype)
         # The mask: where each window starts in the input (o * stride - pad_before along each axis, as a flat
         # index) plus the winning kernel position's offset. A winner is never in the padding (it holds `lowest`).
         start = _flat_index([np.arange(o, dtype=np.int32) * s - b for o, s, (b, _) in zip(out_sp, strides, pads)],
