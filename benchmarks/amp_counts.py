@@ -6,7 +6,7 @@
   instrumentation on only around the counted steps through dp_counts.py's client request), each AMP step against
   the float32 step of its model: the 1.3x target of benchmarks/README.md, counted.
 
-    python benchmarks/amp_counts.py [--callgrind [--steps 3]]
+    python benchmarks/amp_counts.py [--callgrind [--steps 3] [--workload amp_lenet]]
 """
 
 from __future__ import annotations
@@ -76,13 +76,13 @@ def _counted_steps(workload: str, level, dtype, steps: int, library: str) -> Non
     counted.counted_stop()
 
 
-def instructions(steps: int = 3) -> dict:
+def instructions(steps: int = 3, workloads=tuple(WORKLOADS)) -> dict:
     """{workload: {setting label: instructions a step}}, each setting counted in its own valgrind process."""
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONHASHSEED="0")
     figures: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
         library = dp_counts._client_library(tmp)
-        for workload in WORKLOADS:
+        for workload in workloads:
             for level, dtype in SETTINGS:
                 label = _label(level, dtype)
                 out = f"{tmp}/cg.{workload}.{label.replace(' ', '_')}"
@@ -113,9 +113,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="amp_counts: AMP steps against the float32 step, counted")
     parser.add_argument("--callgrind", action="store_true", help="count instructions of amp_mlp and amp_lenet")
     parser.add_argument("--steps", type=int, default=3, help="steps counted per setting (with --callgrind)")
+    parser.add_argument("--workload", choices=tuple(WORKLOADS), action="append", help="only these (with --callgrind)")
     args = parser.parse_args(argv)
     if args.callgrind:
-        print_instructions(instructions(args.steps))
+        print_instructions(instructions(args.steps, args.workload or tuple(WORKLOADS)))
         return 0
     import minipaddle as paddle
 
