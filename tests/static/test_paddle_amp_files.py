@@ -135,6 +135,8 @@ def _trained_in_float32(tmp_path, kind: str, dynamic: bool) -> tuple:
     """minipaddle's decorated Program with the forward kept in float32 (matmul black-listed, as paddle's CPU build
     has no float16 kernel for it), saved by static.save, then trained STEPS steps: (prefix, feed, the fetched
     names, [[loss, loss scale, good steps, bad steps] per step])."""
+    paddle.seed(0)  # fixed weights: with unseeded ones some draws put a step's largest scaled gradient within
+    # float32's rounding of its largest value, where the two libraries' GEMMs may disagree on the overflow
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
         loss, _, _ = _net()
