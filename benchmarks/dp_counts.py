@@ -19,21 +19,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+import _callgrind
+
 HERE = Path(__file__).resolve().parent
 MODES = ("synced", "local")  # local: inside no_sync(), the step without its all-reduce
-
-_CLIENT_REQUESTS = r"""
-#include <valgrind/callgrind.h>
-void counted_start(void) { CALLGRIND_START_INSTRUMENTATION; CALLGRIND_ZERO_STATS; }
-void counted_stop(void) { CALLGRIND_DUMP_STATS_AT("counted"); CALLGRIND_STOP_INSTRUMENTATION; }
-"""
-
 
 def _rank(out_path: str, steps: int, mode: str, library: str) -> None:
     """What every rank runs: warm up, then count `steps` steps in `mode` (profile calls, or callgrind's region)."""
@@ -109,42 +103,21 @@ def _run(mode: str, steps: int, library: str = "", tmp: str = "") -> list:
     out = os.path.join(tmp, f"{mode}.json")
     rank = [sys.executable, str(Path(__file__)), "--as-rank", out, str(steps), mode, library]
     if library:
-        grind = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={tmp}/cg.{mode}"]
+        grind = _callgrind.valgrind_command(f"{tmp}/cg.{mode}")
         command = [mpiexec(), "-n", "1", *grind, *rank, ":", "-n", "1", *rank]
     else:
         command = [mpiexec(), "-n", "2", *rank]
     subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
     counts = json.loads(Path(out).read_text())
     if library:
-        counts[0]["instructions"] = _instructions(Path(tmp), f"cg.{mode}") / steps
+        counts[0]["instructions"] = _callgrind.instructions(Path(tmp), f"cg.{mode}") / steps
     return counts
-
-
-def _instructions(folder: Path, prefix: str) -> int:
-    """The instructions of callgrind's "counted" dump (its `summary:` line)."""
-    for dump in folder.glob(f"{prefix}*"):
-        text = dump.read_text()
-        if "Trigger: Client Request: counted" in text:
-            return int(next(line for line in text.splitlines() if line.startswith("summary:")).split()[1])
-    raise RuntimeError(f"dp_counts: no callgrind dump of the counted steps in {folder}")
-
-
-def _client_library(tmp: str) -> str:
-    """Build the two client requests (counted_start, counted_stop) into a shared library."""
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None or shutil.which("valgrind") is None:
-        raise RuntimeError("dp_counts --callgrind needs valgrind (with its headers) and a C compiler")
-    source = Path(tmp, "counted.c")
-    source.write_text(_CLIENT_REQUESTS)
-    library = Path(tmp, "counted.so")
-    subprocess.run([cc, "-O1", "-shared", "-fPIC", "-o", str(library), str(source)], check=True)
-    return str(library)
 
 
 def run(steps: int = 10, callgrind: bool = False) -> dict:
     """Count both modes; print the table. Returns {mode: [rank 0's counts, rank 1's counts]}."""
     with tempfile.TemporaryDirectory() as tmp:
-        library = _client_library(tmp) if callgrind else ""
+        library = _callgrind.client_library(tmp) if callgrind else ""
         figures = {mode: _run(mode, steps, library, tmp) for mode in MODES}
     print(f"dp_counts: LeNet SGD step on 2 ranks (batch 64 each), per step, mean of {steps} steps")
     print(f"  {'':18}{'synced':>12}{'no_sync':>12}{'reducer adds':>14}")

@@ -95,10 +95,10 @@ def run_backward(
         slots[t._out_index] = g if slots[t._out_index] is None else _sum(slots[t._out_index], g)
         root_nodes.append(t._node)
 
-    thread = state.STATE.__dict__  # this thread's state, looked up once (see dispatch.apply)
-    was_enabled, was_in_backward = thread["grad_enabled"], thread["in_backward"]
-    thread["grad_enabled"] = create_graph  # grad rules are recorded only when a graph of the gradient is wanted
-    thread["in_backward"] = True  # hooks on the door (AMP) tell grad-rule ops from forward ops by this
+    thread = state.PER_THREAD.__dict__["state"]  # this thread's state, looked up once (see dispatch.apply)
+    was_enabled, was_in_backward = thread.grad_enabled, thread.in_backward
+    thread.grad_enabled = create_graph  # grad rules are recorded only when a graph of the gradient is wanted
+    thread.in_backward = True  # hooks on the door (AMP) tell grad-rule ops from forward ops by this
     try:
         order = topological_order(root_nodes)
         # Once some leaf in the process has a "gradient ready" hook (DataParallel), each leaf is finished as soon as
@@ -153,8 +153,8 @@ def run_backward(
         for leaf, g in leaf_grads.values():  # the leaves not finished early (all of them without ready hooks)
             _finish_leaf(leaf, g, captured, create_graph)
     finally:
-        thread["grad_enabled"] = was_enabled
-        thread["in_backward"] = was_in_backward
+        thread.grad_enabled = was_enabled
+        thread.in_backward = was_in_backward
     return captured
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from minipaddle.core.kernel import arrays_of, run_kernel
 from minipaddle.core.node import GradNode
 from minipaddle.core.saved_hooks import pack_saved
-from minipaddle.core.state import STATE, OpHook, op_hook, run_after_hooks, run_before_hooks
+from minipaddle.core.state import PER_THREAD, STATE, OpHook, op_hook, run_after_hooks, run_before_hooks
 from minipaddle.core.tensor import Tensor
 from minipaddle.core.view import View
 
@@ -39,12 +39,12 @@ def apply(op, inputs: tuple, attrs: dict | None = None):
     """Run `op` on `inputs` (Tensors, or None for an absent optional input) with keyword `attrs`."""
     if attrs is None:
         attrs = _NO_ATTRS
-    # This thread's state as its plain dict, looked up once: every `STATE.x` is a per-thread lookup (STATE is a
-    # threading.local), several times dearer than a plain attribute, and the door runs for every op.
-    state = STATE.__dict__
-    if state["static_mode"]:
+    # This thread's state, looked up once (thread_state(), inlined): every `STATE.x` is a per-thread lookup,
+    # several times dearer than reading a slot of the ThreadState, and the door runs for every op.
+    state = PER_THREAD.__dict__["state"]
+    if state.static_mode:
         return build(op, inputs, attrs)
-    hooks = state["dynamic_hooks"]
+    hooks = state.dynamic_hooks
     if hooks:
         inputs = run_before_hooks(hooks, op, inputs, attrs)
 
@@ -52,7 +52,7 @@ def apply(op, inputs: tuple, attrs: dict | None = None):
 
     # A gradient is needed when recording is on and some input wants one (asked only of an op that has a grad
     # rule: a stale view among the inputs is brought up to date at its next differentiable use all the same).
-    grad_enabled = state["grad_enabled"]
+    grad_enabled = state.grad_enabled
     need_grad = grad_enabled and op.differentiable and _wants_grad(inputs)
 
     if type(out) is tuple:
@@ -66,9 +66,9 @@ def apply(op, inputs: tuple, attrs: dict | None = None):
         if grad_enabled:  # (a view taken under no_grad is a plain alias, outside autograd, like detach)
             outputs[0]._view = View(base, op, attrs, base._version[0])
     if need_grad:
-        node = GradNode(op, inputs, attrs, outputs, state["scope"])
-        if state["saved_tensors_hooks"] is not None:  # paddle.autograd.saved_tensors_hooks is on
-            node.packed = pack_saved(state["saved_tensors_hooks"], op, inputs, outputs)
+        node = GradNode(op, inputs, attrs, outputs, state.scope)
+        if state.saved_tensors_hooks is not None:  # paddle.autograd.saved_tensors_hooks is on
+            node.packed = pack_saved(state.saved_tensors_hooks, op, inputs, outputs)
         for i, o in enumerate(outputs):
             o._node = node
             o._out_index = i

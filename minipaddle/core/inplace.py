@@ -14,7 +14,7 @@ from minipaddle.core.kernel import arrays_of, run_kernel, run_kernel_into
 from minipaddle.core.node import GradNode
 from minipaddle.core.op import OPS
 from minipaddle.core.saved_hooks import pack_saved
-from minipaddle.core.state import STATE, run_after_hooks, run_before_hooks
+from minipaddle.core.state import PER_THREAD, run_after_hooks, run_before_hooks
 from minipaddle.core.tensor import Tensor
 
 _NO_ATTRS: dict = {}
@@ -28,13 +28,13 @@ def apply_inplace(op, target: Tensor, inputs: tuple, attrs: dict | None = None) 
     """
     if attrs is None:
         attrs = _NO_ATTRS
-    state = STATE.__dict__  # this thread's state, looked up once (see dispatch.apply)
-    if state["static_mode"]:  # the op's output is written back into the target variable when the Program runs
+    state = PER_THREAD.__dict__["state"]  # this thread's state, looked up once (see dispatch.apply)
+    if state.static_mode:  # the op's output is written back into the target variable when the Program runs
         return dispatch.build(op, inputs, attrs, inplace_target=target)
-    hooks = state["dynamic_hooks"]
+    hooks = state.dynamic_hooks
     if hooks:
         inputs = run_before_hooks(hooks, op, inputs, attrs)
-    grad_enabled = state["grad_enabled"]
+    grad_enabled = state.grad_enabled
     need_grad = grad_enabled and op.differentiable and dispatch._wants_grad(inputs)  # (as dispatch.apply)
     # The target's history changes when the op is recorded, or when a tensor with a history gets a value that
     # depends on nothing needing a gradient (x.zero_()): its history ends there.
@@ -65,9 +65,9 @@ def apply_inplace(op, target: Tensor, inputs: tuple, attrs: dict | None = None) 
     if need_grad:
         # Record the op as if it ran out of place; the target now stands for the op's output.
         snapshot = Tensor(target._data, stop_gradient=False, version=target._version)
-        node = GradNode(op, inputs, attrs, (snapshot,), state["scope"])
-        if state["saved_tensors_hooks"] is not None:  # paddle.autograd.saved_tensors_hooks is on
-            node.packed = pack_saved(state["saved_tensors_hooks"], op, inputs, (snapshot,))
+        node = GradNode(op, inputs, attrs, (snapshot,), state.scope)
+        if state.saved_tensors_hooks is not None:  # paddle.autograd.saved_tensors_hooks is on
+            node.packed = pack_saved(state.saved_tensors_hooks, op, inputs, (snapshot,))
         target._node, target._out_index, target.stop_gradient = node, 0, False
     elif cut:
         target._node, target.stop_gradient = None, True
@@ -89,10 +89,10 @@ def apply_inplace_pair(op, targets: tuple, inputs: tuple, attrs: dict | None = N
         attrs = _NO_ATTRS
     if op.differentiable:
         raise TypeError(f"apply_inplace_pair: {op.name} has a gradient; only ops without one write two targets")
-    state = STATE.__dict__  # this thread's state, looked up once (see dispatch.apply)
-    if state["static_mode"]:  # the op's outputs are written back into the target variables when the Program runs
+    state = PER_THREAD.__dict__["state"]  # this thread's state, looked up once (see dispatch.apply)
+    if state.static_mode:  # the op's outputs are written back into the target variables when the Program runs
         return dispatch.build(op, inputs, attrs, inplace_target=targets)
-    hooks = state["dynamic_hooks"]
+    hooks = state.dynamic_hooks
     if hooks:
         inputs = run_before_hooks(hooks, op, inputs, attrs)
     outs = run_kernel(op, arrays_of(inputs), attrs)
@@ -105,7 +105,7 @@ def apply_inplace_pair(op, targets: tuple, inputs: tuple, attrs: dict | None = N
     for target, out in zip(targets, outs):  # (after every check: a refused op changes neither target)
         target._data[...] = out  # in the target's dtype, as apply_inplace writes
         target._bump_version()
-        if state["grad_enabled"] and target._node is not None:
+        if state.grad_enabled and target._node is not None:
             target._node, target.stop_gradient = None, True
     return run_after_hooks(hooks, op, inputs, attrs, targets) if hooks else targets
 

@@ -7,9 +7,10 @@ Two kinds of state, as in Paddle and PyTorch:
   defaults (dynamic mode, gradients on, no hooks), not from the state of the thread that started it.
 - process-wide: the default dtype, the random generator and its seed, the FLAGS and the print options.
 
-Each piece has a context manager or a setter, so code never reaches into another module's globals. Reading state
-is on the hot path of every op, so the values are plain attributes of one object, `STATE` (a `threading.local`:
-each thread sees its own attributes; the process-wide ones are properties that all threads share).
+Each piece has a context manager or a setter, so code never reaches into another module's globals. Everything is
+read and set through one object, `STATE` (`STATE.grad_enabled`, `STATE.default_dtype`). A thread's own values live
+in its `ThreadState`, an object with slots that a `threading.local` keeps one of per thread; the door, which reads
+several of them on every op, fetches the ThreadState once (`thread_state()`) and reads its slots directly.
 """
 
 from __future__ import annotations
@@ -53,14 +54,26 @@ class _ProcessState:
 PROCESS = _ProcessState()
 
 
-def _shared(name: str) -> property:
-    """An attribute of STATE that reads and writes the process-wide value instead of the thread's own."""
-    return property(lambda self: getattr(PROCESS, name), lambda self, value: setattr(PROCESS, name, value))
+class ThreadState:
+    """One thread's own state. Its fields are slots: the door reads several of them on every op, and a slot is the
+    cheapest read Python has (a key of the thread's dict costs twice as much)."""
 
-
-class _State(threading.local):
-    """The one bag of state. `threading.local` runs __init__ once in every thread that touches STATE, so each
-    thread starts from these defaults. Use the functions below rather than writing to it directly."""
+    __slots__ = (
+        "static_mode",
+        "grad_enabled",
+        "in_backward",
+        "saved_tensors_hooks",
+        "name_counters",
+        "scope_stack",
+        "scope",
+        "amp",
+        "main_program",
+        "startup_program",
+        "hooks",
+        "dynamic_hooks",
+        "build_hooks",
+        "run_hooks",
+    )
 
     def __init__(self) -> None:
         self.static_mode = False  # False: run ops now (dygraph). True: append them to a Program.
@@ -80,13 +93,55 @@ class _State(threading.local):
         self.build_hooks: tuple = ()
         self.run_hooks: tuple = ()
 
-    default_dtype = _shared("default_dtype")
-    rng = _shared("rng")
-    seed = _shared("seed")
-    flags = _shared("flags")
-    check_nan_inf = _shared("check_nan_inf")
-    print_options = _shared("print_options")
 
+class _PerThread(threading.local):
+    """`threading.local` runs __init__ once in every thread that touches it, so each thread starts from a fresh
+    ThreadState (the defaults), not from the state of the thread that started it."""
+
+    def __init__(self) -> None:
+        self.state = ThreadState()
+
+
+PER_THREAD = _PerThread()
+
+
+def thread_state() -> ThreadState:
+    """This thread's ThreadState. The door and backward inline the lookup, `PER_THREAD.__dict__["state"]`: the
+    thread's dict and then a key is the quickest way to it (`PER_THREAD.state` goes the slow way round, through
+    threading.local's attribute lookup)."""
+    return PER_THREAD.__dict__["state"]
+
+
+def _own(name: str) -> property:
+    """An attribute of STATE that reads and writes this thread's own value."""
+
+    def get(self):
+        return getattr(PER_THREAD.__dict__["state"], name)
+
+    def put(self, value) -> None:
+        setattr(PER_THREAD.__dict__["state"], name, value)
+
+    return property(get, put, doc=f"this thread's `{name}`")
+
+
+def _shared(name: str) -> property:
+    """An attribute of STATE that reads and writes the process-wide value, the same for every thread."""
+    return property(lambda self: getattr(PROCESS, name), lambda self, value: setattr(PROCESS, name, value))
+
+
+class _State:
+    """The one place to read and set state: `STATE.grad_enabled`, `STATE.default_dtype`, ... Each attribute is this
+    thread's own (a field of its ThreadState) or the process-wide value, as the two lists below say. Use the
+    functions below rather than writing to it directly."""
+
+    __slots__ = ()
+
+
+for _name in ThreadState.__slots__:
+    setattr(_State, _name, _own(_name))
+for _name in ("default_dtype", "rng", "seed", "flags", "check_nan_inf", "print_options"):
+    setattr(_State, _name, _shared(_name))
+del _name
 
 STATE = _State()
 
@@ -239,13 +294,15 @@ class layer_scope:
         self.name = name
 
     def __enter__(self) -> None:
-        STATE.scope_stack.append(self.name)
-        self.prev = STATE.scope
-        STATE.scope = self.name
+        state = PER_THREAD.__dict__["state"]  # (thread_state(), inlined: this runs for every layer call)
+        state.scope_stack.append(self.name)
+        self.prev = state.scope
+        state.scope = self.name
 
     def __exit__(self, *exc) -> None:
-        STATE.scope_stack.pop()
-        STATE.scope = self.prev
+        state = PER_THREAD.__dict__["state"]
+        state.scope_stack.pop()
+        state.scope = self.prev
 
 
 # ---- random numbers -------------------------------------------------------------------------------------------
@@ -311,7 +368,7 @@ class HookHandle:
         self._state = thread_state
 
     def remove(self) -> None:
-        if self._state is not STATE:
+        if self._state is not thread_state():
             raise RuntimeError("HookHandle.remove: a hook must be removed by the thread that added it")
         if self.hook in STATE.hooks:
             _set_hooks(tuple(h for h in STATE.hooks if h is not self.hook))
@@ -345,7 +402,7 @@ def add_op_hook(hook) -> HookHandle:
     if not hasattr(hook, "after"):
         hook.after = OpHook.after.__get__(hook)
     _set_hooks(STATE.hooks + (hook,))
-    return HookHandle(hook, STATE)
+    return HookHandle(hook, thread_state())
 
 
 @contextlib.contextmanager

@@ -159,6 +159,7 @@ class Reducer:
         self.ring = 0 if group is None else group.id
         self.nranks = parallel_env.get_world_size(group)
         self.find_unused = find_unused
+        self.params = params
         self.names = names
         self.buckets = _buckets(list(reversed(params)), first_bytes, bytes_each)
         self.bucket_of = {id(p): b for b, bucket in enumerate(self.buckets) for p in bucket}
@@ -223,7 +224,10 @@ class Reducer:
         if self.started and self.comm is not None:
             self.comm.progress()
         if key in self.arrived or (self.used is not None and key not in self.used):
-            return
+            # Its gradient has been counted already (or, found unused, counted as zeros), and its bucket may be
+            # all-reduced by now: this gradient would be lost or added into a buffer MPI is reducing. Paddle's
+            # EagerReducer (MarkVarReady) refuses it too.
+            raise RuntimeError(self._ready_twice_message(key))
         self.arrived.add(key)
         b = self.bucket_of[key]
         self.waiting[b] -= 1
@@ -279,6 +283,24 @@ class Reducer:
                 timeline.span(f"waiting for the other ranks, bucket {b}", flight.arrived, flight.started, kind="wait")
         self.active = False
         self.started = []
+
+    def _ready_twice_message(self, key: int) -> str:
+        index = next(i for i, p in enumerate(self.params) if id(p) == key)
+        param = self.params[index]
+        reasons = (
+            "1) in several backward passes of one step (retain_graph), some parameters are reused; 2) model "
+            "parameters are used outside of forward"
+        )
+        if self.used is not None:
+            reasons += (
+                "; 3) the unused parameters were found from the return value of forward, but this one (unused "
+                "there) takes part in the loss after forward, so its gradient would not be synchronized"
+            )
+        return (
+            f"DataParallel: parameter [{index}] '{self.names.get(key, param.name)}' ({param.name}) got a gradient "
+            "after it had been marked ready in this step. Pass find_unused_parameters=True if some parameters are "
+            f"not used in every step. If you did, possible reasons: {reasons}."
+        )
 
     def _unused_message(self) -> str:
         for b in range(len(self.buckets)):  # the first bucket still waiting, and whom it waits for

@@ -38,9 +38,12 @@ class Tensor:
         """Set the input's shape before copy_from_cpu (paddle allocates here; the copy checks against it)."""
         if not self._is_input:
             raise RuntimeError(f"Tensor.reshape: {self._name!r} is an output; its shape comes from the run")
-        if not isinstance(shape, (list, tuple)) or not all(isinstance(s, (int, np.integer)) and s >= 0 for s in shape):
-            raise ValueError(f"Tensor.reshape: shape must be a list of ints >= 0, got {shape!r}")
-        self._shape = [int(s) for s in shape]
+        dims = []  # (a loop, not all() over a generator and a list comprehension: two calls less a run)
+        for s in shape if isinstance(shape, (list, tuple)) else [None]:
+            if not isinstance(s, (int, np.integer)) or s < 0:
+                raise ValueError(f"Tensor.reshape: shape must be a list of ints >= 0, got {shape!r}")
+            dims.append(int(s))
+        self._shape = dims
         if self._array is not None and list(self._array.shape) != self._shape:
             self._array = None
 

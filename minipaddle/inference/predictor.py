@@ -157,7 +157,8 @@ class Predictor:
         self._env: dict | None = None  # the last run's arrays (paddle keeps them in the predictor's scope)
         self._hooks: list = []
         straight = all(step.sub_plans is None for step in model.plan)  # control flow runs through run_plan
-        self._buffers = Buffers(model.plan, model.fetches) if model.config._memory_optim and straight else None
+        reuse = model.config._memory_optim and straight
+        self._buffers = Buffers(model.plan, model.fetches, frozenset(model.scope.vars)) if reuse else None
         self._profile: dict = {}  # op type -> OpStats, with Config.enable_profile()
         if model.config._profile:  # paddle prints the report when the predictor is destroyed
             weakref.finalize(self, _print_report, self._profile)
@@ -213,7 +214,7 @@ class Predictor:
                                    f"get_input_handle({name!r}).copy_from_cpu(array) first")  # fmt: skip
             shape = block.var(name).shape
             arr = h._array
-            if arr.ndim != len(shape) or any(s not in (-1, a) for s, a in zip(shape, arr.shape)):
+            if arr.ndim != len(shape) or not _fits(shape, arr.shape):
                 raise ValueError(f"Predictor.run: input {name!r} has shape {list(arr.shape)}, but the model takes "
                                  f"{list(shape)} (-1: any size)")  # fmt: skip
             env[name] = arr
@@ -286,6 +287,14 @@ class Predictor:
 
     def __repr__(self) -> str:
         return f"<paddle.inference.Predictor inputs={self.get_input_names()} outputs={self.get_output_names()}>"
+
+
+def _fits(declared: tuple, shape: tuple) -> bool:
+    """Whether an input's shape is the declared one, -1 taking any size (a loop: no generator call every run)."""
+    for d, s in zip(declared, shape):
+        if d != -1 and d != s:
+            return False
+    return True
 
 
 def _print_report(stats: dict) -> None:

@@ -134,17 +134,24 @@ class ClipGradByGlobalNorm(ClipGradBase):
         return f"Gradient Clip By GlobalNorm, global_norm={self.clip_norm:f}"
 
     def global_norm(self, params_grads: list) -> Tensor | None:
-        """The L2 norm of all clipped gradients together (None when no gradient is clipped). Summed in float64
-        when any gradient is float64, else in float32 (float16 gradients are summed in float32), as Paddle does."""
-        squares = [_sum_of_squares(g) for p, g in params_grads if g is not None and not _skips(p)]
-        if not squares:
+        """The L2 norm of all clipped gradients together (None when no gradient is clipped), summed as Paddle 2.6
+        sums it, by dtype: each gradient's sum of squares (squared_l2_norm) is of the gradient's dtype, a
+        float16/bfloat16 one rounded from its float32 sum; the float16 (or bfloat16), float32 and float64 ones are
+        added up apart, in their dtype, and those totals in float64 when any gradient is float64, else in float32."""
+        groups: dict = {}  # dtype -> the squares of that dtype, in the parameters' order
+        for p, g in params_grads:
+            if g is not None and not _skips(p):
+                s = _sum_of_squares(g)
+                groups.setdefault(g.dtype, []).append(s if s.dtype == g.dtype else ops.cast(s, g.dtype))
+        if not groups:
             return None
-        wide = dtypes.float64 if any(s.dtype == dtypes.float64 for s in squares) else dtypes.float32
-        total = None
-        for s in squares:
-            s = s if s.dtype == wide else ops.cast(s, wide)
-            total = s if total is None else ops.add(total, s)
-        return ops.sqrt(total)
+        if dtypes.float16 in groups and dtypes.bfloat16 in groups:
+            raise ValueError("ClipGradByGlobalNorm: float16 and bfloat16 gradients cannot be clipped together "
+                             "(paddle 2.6 refuses it too)")  # fmt: skip
+        wide = dtypes.float64 if dtypes.float64 in groups else dtypes.float32
+        order = [d for d in (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64) if d in groups]
+        totals = [_added(groups[d]) for d in order]
+        return ops.sqrt(_added([t if t.dtype == wide else ops.cast(t, wide) for t in totals]))
 
     def _dygraph_clip(self, params_grads: list) -> list:
         norm = self.global_norm(params_grads)
@@ -167,7 +174,15 @@ class ClipGradByGlobalNorm(ClipGradBase):
 
 
 def _sum_of_squares(g: Tensor) -> Tensor:
-    """||g||^2 as a 0-d tensor of g's dtype (float16 is summed in float32)."""
-    if g.dtype == dtypes.float16:
+    """||g||^2 as a 0-d tensor (float16 and bfloat16 are squared and summed in float32, as Paddle's kernels do)."""
+    if g.dtype in (dtypes.float16, dtypes.bfloat16):
         g = ops.cast(g, dtypes.float32)
     return ops.sum(ops.multiply(g, g))
+
+
+def _added(terms: list) -> Tensor:
+    """The terms added one after the other in their dtype (Paddle's add_n)."""
+    total = terms[0]
+    for t in terms[1:]:
+        total = ops.add(total, t)
+    return total

@@ -42,12 +42,14 @@ def dropout(x: Tensor, mask: Tensor, scale: float) -> Tensor:
 
 @register
 class Embedding(OpDef):
-    """out[..., :] = weight[ids[...], :]; rows asked for by `padding_idx` come out as zeros."""
+    """out[..., :] = weight[ids[...], :]; rows asked for by `padding_idx` come out as zeros. `sparse` (set only
+    when True) is Paddle's is_sparse, noted for the file writers: the gradient is a dense array here either way,
+    with the same values as Paddle's rows (SelectedRows)."""
 
     name = "embedding"
     amp = "fp32"
 
-    def kernel(self, ids, weight, padding_idx=None):
+    def kernel(self, ids, weight, padding_idx=None, sparse=False):
         if ids.size and (ids.min() < 0 or ids.max() >= weight.shape[0]):
             raise IndexError(
                 f"ids must be in [0, {weight.shape[0]}) (the number of embeddings), got values in "
@@ -63,7 +65,7 @@ class Embedding(OpDef):
         attrs = {"rows": weight.shape[0], "padding_idx": node.attrs["padding_idx"]}
         return None, apply(EmbeddingGrad, (g, ids), attrs)
 
-    def infer_meta(self, ids: Meta, weight: Meta, padding_idx=None) -> Meta:
+    def infer_meta(self, ids: Meta, weight: Meta, padding_idx=None, sparse=False) -> Meta:
         return Meta(tuple(ids.shape) + (weight.shape[1],), weight.dtype)
 
 
@@ -89,8 +91,9 @@ class EmbeddingGrad(OpDef):
         return Meta((rows, g.shape[-1]), g.dtype)
 
 
-def embedding(ids: Tensor, weight: Tensor, padding_idx=None) -> Tensor:
-    return apply(Embedding, (ids, weight), {"padding_idx": padding_idx})
+def embedding(ids: Tensor, weight: Tensor, padding_idx=None, sparse: bool = False) -> Tensor:
+    attrs = {"padding_idx": padding_idx, "sparse": True} if sparse else {"padding_idx": padding_idx}
+    return apply(Embedding, (ids, weight), attrs)
 
 
 @register

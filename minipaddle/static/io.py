@@ -158,6 +158,8 @@ def _check_value(var: Variable, value: np.ndarray, fn: str, source: str) -> np.n
     if value.ndim != len(shape) or any(s not in (-1, d) for s, d in zip(shape, value.shape)):
         raise ValueError(f"{fn}: {var.name!r} has shape {list(shape)} in the program, but shape {list(value.shape)} "
                          f"in {source}")  # fmt: skip
+    if value.dtype == np.uint16 and var.dtype.name == "bfloat16":  # Paddle's bfloat16 bits (pickled_arrays)
+        value = value.view(var.dtype.np)
     if value.dtype == np.int8 and value.dtype != var.dtype.np and _int8_weight(var):
         # (Paddle's QuantWeightPass stores a weight's int8 levels under the float variable it declared)
         var._data = np.broadcast_to(np.zeros((), np.int8), var._data.shape)
@@ -228,11 +230,14 @@ def save(program, model_path, protocol=4, **configs) -> None:
 
 def pickled_arrays(arrays: dict, protocol: int) -> bytes:
     """{name: array} as the pickle paddle 2.6's static.save writes: a plain dict of numpy arrays (split when over
-    1 GiB with protocol 2 or 3), which the restricted reader admits back."""
+    1 GiB with protocol 2 or 3), which the restricted reader admits back; a bfloat16 array as its bits in uint16,
+    as Paddle holds bfloat16 on the host (numpy has no bfloat16 of its own)."""
+    arrays = {n: a.view(np.uint16) if isinstance(a, np.ndarray) and a.dtype.name == "bfloat16" else a
+              for n, a in arrays.items()}  # fmt: skip
     for name, a in arrays.items():
         if not isinstance(a, np.ndarray) or a.dtype.kind not in "biufc":
             raise TypeError(f"cannot save {name!r}: expected a numeric numpy array, got {type(a).__name__}")
-    return pickle.dumps(split_big_arrays(dict(arrays), protocol), protocol=protocol)
+    return pickle.dumps(split_big_arrays(arrays, protocol), protocol=protocol)
 
 
 def program_bytes(program: Program, fn: str) -> bytes:

@@ -2,7 +2,9 @@
 backward and its optimizer ops (all with op_role Optimize, clipping first, then decay, as both optimizers do):
 
     ClipGradByGlobalNorm  squared_l2_norm per gradient, sum, sqrt, fill_constant(clip_norm), elementwise_max,
-                          elementwise_div, then elementwise_mul of each gradient by the factor, in place
+                          elementwise_div, then elementwise_mul of each gradient by the factor, in place; with
+                          float16/bfloat16 (or float64) gradients, one sum per dtype, each cast to float32 (float64)
+                          and summed again, and the factor cast to each low-precision gradient's dtype
     ClipGradByNorm        clip_by_norm(max_norm) per gradient, into a new variable
     ClipGradByValue       clip(min, max) per gradient, into a new variable
     L2Decay(coeff)        scale(param, coeff), then sum(grad, that) into the gradient, in place
@@ -13,7 +15,10 @@ Writing (`paddle_grad_edits`): minipaddle's clips and regularizers (nn/clip.py, 
 on the gradient (multiply, sum, add, sqrt, maximum, divide, ...). They are recognised by the expression that each
 update op's gradient is of the raw gradient `p@GRAD`, found through the ops that made it, not by their order; an
 op of that kind that no recognised expression explains gives NotImplementedError naming it. A global norm over one
-gradient computes what ClipGradByNorm does, and is written as clip_by_norm.
+float32 gradient computes what ClipGradByNorm does, and is written as clip_by_norm. The casts among those ops are
+the clip's; a cast an update op reads is multi_precision's (static/paddle_optimizer_ops.py). A ClipGradByValue's
+bounds of a float16/bfloat16 gradient are its dtype's constants: written as the shortest decimal that rounds to them
+(0.01, as the user wrote it and Paddle stores it, not 0.01000213623046875).
 
 Reading (`clip_and_decay_of`): Paddle's ops give the clip (its class name and arguments) and each parameter's
 regularizer, which optimizer/from_paddle_ops.py builds the optimizer with.
@@ -21,16 +26,21 @@ regularizer, which optimizer/from_paddle_ops.py builds the optimizer with.
 
 from __future__ import annotations
 
+import ml_dtypes
+import numpy as np
+
+from minipaddle.static.paddle_ops import DTYPE_NUMBERS
+
 __all__ = ["paddle_grad_edits", "clip_and_decay_of", "CLIP_AND_DECAY_OPS"]
 
 ROLE_OPTIMIZE = 0x2
-_FLOAT32 = 5  # Paddle's VarType number of float32
 # minipaddle's ops a clip or a regularizer is made of (a `scale` only when it makes a new variable: Adam scales
 # its beta powers in place)
 _GRAD_MATH = frozenset({"multiply", "sum", "add", "sqrt", "assign_value", "maximum", "minimum", "divide", "sign"})
 # Paddle's ops a clip or a regularizer is made of, in a training Program it wrote
 CLIP_AND_DECAY_OPS = frozenset({"squared_l2_norm", "sum", "sqrt", "fill_constant", "elementwise_max", "elementwise_div",
-                                "elementwise_mul", "clip_by_norm", "clip", "scale", "sign"})  # fmt: skip
+                                "elementwise_mul", "clip_by_norm", "clip", "scale", "sign", "cast"})  # fmt: skip
+_LOW = ("float16", "bfloat16")
 
 
 def _number(value) -> float:
@@ -43,10 +53,21 @@ def _not_translated(op, why: str):
                                f"static/paddle_clip_ops.py)")  # fmt: skip
 
 
-def _is_grad_math(op) -> bool:
+def _is_grad_math(op, update_reads: set) -> bool:
     if op.type == "scale":
         return op.outputs["Out"] != op.inputs["x"]
+    if op.type == "cast":  # the clip's own, unless an update op reads it (multi_precision's cast to float32)
+        return op.outputs["Out"][0] not in update_reads
     return op.type in _GRAD_MATH
+
+
+def _shortest(value: float, dtype: str) -> float:
+    """The shortest decimal that rounds to `value` in `dtype` (the number a user wrote for that constant)."""
+    kind = {"float16": np.float16, "bfloat16": ml_dtypes.bfloat16}.get(dtype, np.float32)
+    for digits in range(1, 10):
+        if kind(float(f"{value:.{digits}g}")) == kind(value):
+            return float(f"{value:.{digits}g}")
+    return value
 
 
 def paddle_grad_edits(ops: list, var_of) -> tuple:
@@ -54,11 +75,12 @@ def paddle_grad_edits(ops: list, var_of) -> tuple:
     attrs {name: (AttrType name, value)})], the update ops with their gradient inputs renamed to the variables
     those ops leave the gradients in, the new variables {name: (shape, dtype name)}). `var_of(name)` is the
     minipaddle Variable of a name."""
-    stage = [op for op in ops if _is_grad_math(op)]
+    update_reads = {n for op in ops if op.type != "cast" and not _is_grad_math(op, set()) for n in op.input_names()}
+    stage = [op for op in ops if _is_grad_math(op, update_reads)]
     if not stage:
         return [], [op for op in ops], {}
     edits = _Edits(stage, var_of)
-    updates = [op for op in ops if not _is_grad_math(op)]
+    updates = [op for op in ops if not _is_grad_math(op, update_reads)]
     finals = list(dict.fromkeys(n for op in updates for n in op.input_names() if n in edits.made))
     plans = [edits.plan(n) for n in finals]
     unexplained = [op for op in stage if id(op) not in edits.used]
@@ -80,6 +102,8 @@ class _Edits:
 
     def __init__(self, stage: list, var_of) -> None:
         self.made = {op.outputs["Out"][0]: op for op in stage}
+        self.index = {id(op): i for i, op in enumerate(stage)}
+        self.first_square: dict = {}  # raw gradient -> where its sum of squares is (the parameters' order)
         self.var_of = var_of
         self.used: set = set()  # ids of the ops an expression explained
         self.out: list = []
@@ -98,7 +122,14 @@ class _Edits:
         if op is None or len(op.attrs.get("values", [])) != 1:
             return None
         self.used.add(id(op))
-        return float(op.attrs["values"][0])
+        dtype = str(op.attrs.get("dtype"))
+        value = float(op.attrs["values"][0])
+        return _shortest(value, dtype) if dtype in _LOW else value
+
+    def _dtype(self, name: str) -> str:
+        if name in self.new_vars:
+            return self.new_vars[name][1]
+        return self.var_of(name).dtype.name
 
     def plan(self, final: str) -> tuple:
         """(param, its raw gradient, the clip, the decay) that the gradient variable `final` is."""
@@ -136,51 +167,94 @@ class _Edits:
                 self.used.update({id(low), id(high)})
                 return high.inputs["x"][0], ("value", lo, hi)
         mul = self._op(name, "multiply")
-        div = mul and self._op(mul.inputs["y"][0], "divide")
+        factor = mul and mul.inputs["y"][0]
+        cast = factor and self._op(factor, "cast")  # the factor in a float16/bfloat16 (float32) gradient's dtype
+        div = mul and self._op(cast.inputs["x"][0] if cast else factor, "divide")
         top = div and self._op(div.inputs["y"][0], "maximum")
         norm = top and self._op(top.inputs["x"][0], "sqrt")
         if norm is None:
             return name, None
         limit, again = self._const(div.inputs["x"][0]), self._const(top.inputs["y"][0])
-        raws = self._squares(norm.inputs["x"][0])
-        if limit is None or limit != again or raws is None:
+        groups = self._groups(norm.inputs["x"][0])
+        if limit is None or limit != again or groups is None:
             return name, None
         raw = mul.inputs["x"][0]
-        self.used.update({id(mul), id(div), id(top), id(norm)})
-        if raws == [raw]:
+        self.used.update({id(mul), id(div), id(top), id(norm)} | ({id(cast)} if cast else set()))
+        if cast is None and groups == [(None, [raw])]:
             return raw, ("norm", limit)
-        return raw, ("global", mul.inputs["y"][0], limit, raws)
+        return raw, ("global", div.outputs["Out"][0], limit, groups)
 
-    def _squares(self, name: str):
-        """The raw gradients whose sums of squares `name` adds up (in their order), or None."""
-        raws, todo, seen = [], [name], []
-        while todo:
-            op = self.made.get(todo.pop())
-            if op is not None and op.type == "add":
-                todo += [op.inputs["y"][0], op.inputs["x"][0]]  # x first off the stack: the order of the sum
-                seen.append(op)
-                continue
-            sq = op is not None and op.type == "sum" and op.attrs.get("axis") is None
-            sq = sq and self._op(op.inputs["x"][0], "multiply")
-            if not sq or sq.inputs["x"] != sq.inputs["y"]:
+    def _addends(self, name: str) -> tuple:
+        """(the names an add chain at `name` sums, x before y; its add ops)."""
+        op = self.made.get(name)
+        if op is None or op.type != "add":
+            return [name], []
+        xs, x_adds = self._addends(op.inputs["x"][0])
+        ys, y_adds = self._addends(op.inputs["y"][0])
+        return xs + ys, x_adds + y_adds + [op]
+
+    def _square(self, name: str):
+        """(the raw gradient whose sum of squares `name` is, the ops) or None: sum(g * g), with a float16/bfloat16
+        g cast to float32 first, and the sum cast back to g's dtype when it is a global norm's squared_l2_norm."""
+        down = self._op(name, "cast")
+        op = self.made.get(down.inputs["x"][0]) if down else self.made.get(name)
+        if op is None or op.type != "sum" or op.attrs.get("axis") is not None:
+            return None
+        sq = self._op(op.inputs["x"][0], "multiply")
+        if not sq or sq.inputs["x"] != sq.inputs["y"]:
+            return None
+        up = self._op(sq.inputs["x"][0], "cast")
+        raw = up.inputs["x"][0] if up else sq.inputs["x"][0]
+        if down is not None and (up is None or self._dtype(raw) != self._dtype(name)):
+            return None
+        self.first_square.setdefault(raw, self.index[id(op)])
+        return raw, [o for o in (down, op, sq, up) if o is not None]
+
+    def _groups(self, name: str):
+        """The gradients whose squares the global norm's square `name` adds up, as Paddle's groups by dtype:
+        [(the dtype the group's sum is cast to, or None for the last, widest one; its raw gradients)], or None."""
+        groups, widest, seen = [], [], []
+        leaves, adds = self._addends(name)
+        seen += adds
+        for leaf in leaves:
+            cast = self._op(leaf, "cast")
+            square = self._square(leaf)
+            if square is None and cast is not None:  # a dtype's sum, cast to the widest
+                inner, inner_adds = self._addends(cast.inputs["x"][0])
+                squares = [self._square(n) for n in inner]
+                if None in squares or len({self._dtype(raw) for raw, _ in squares}) != 1:
+                    return None
+                groups.append((str(cast.attrs["dtype"]), [raw for raw, _ in squares]))
+                seen += [cast, *inner_adds, *(o for _, made in squares for o in made)]
+            elif square is not None:
+                widest.append(square[0])
+                seen += square[1]
+            else:
                 return None
-            raws.append(sq.inputs["x"][0])
-            seen += [op, sq]
+        if widest:
+            groups.append((None, widest))
         self.used.update(id(op) for op in seen)
-        return raws
+        return groups
 
     # ---- writing Paddle's ops ----
 
-    def _fresh(self, pattern: str, like: str | None) -> str:
+    def _fresh(self, pattern: str, like: str | None, dtype: str = "float32") -> str:
         """A new variable named as Paddle names it (`pattern` as "clip_{}.tmp_0"), none of the Program's, shaped
-        like the variable `like` (else [1], the shape of a norm in Paddle)."""
+        like the variable `like` (else [1] of `dtype`, the shape of a norm in Paddle)."""
         n = self.counts.get(pattern, 0)
         while pattern.format(n) in self.new_vars or self.var_of(pattern.format(n)) is not None:
             n += 1
         self.counts[pattern], name = n + 1, pattern.format(n)
         v = self.var_of(like) if like is not None else None
-        self.new_vars[name] = (list(v.shape), v.dtype.name) if v is not None else ([1], "float32")
+        self.new_vars[name] = (list(v.shape), v.dtype.name) if v is not None else ([1], dtype)
         return name
+
+    def _cast(self, name: str, dtype: str, role_var: list) -> str:
+        """Paddle's cast of the norm variable `name` to `dtype` (its `astype`, into tmp_N)."""
+        out = self._fresh("tmp_{}", None, dtype)
+        self._add("cast", {"X": [name]}, {"Out": [out]}, role_var, in_dtype=("INT", DTYPE_NUMBERS[self._dtype(name)]),
+                  out_dtype=("INT", DTYPE_NUMBERS[dtype]), use_mkldnn=("BOOLEAN", False))  # fmt: skip
+        return out
 
     def _add(self, kind: str, inputs: dict, outputs: dict, role_var: list, **attrs) -> None:
         attrs = {**attrs, "op_role": ("INT", ROLE_OPTIMIZE), "op_role_var": ("STRINGS", role_var)}
@@ -199,29 +273,41 @@ class _Edits:
             new = self._fresh("clip_by_norm_{}.tmp_0", param)
             self._add("clip_by_norm", {"X": [raw]}, {"Out": [new]}, [param, new], max_norm=("FLOAT", clip[1]))
             return new
-        _, factor, limit, raws = clip
+        _, factor, limit, groups = clip
         if factor not in self.factors:  # the norm once, at the first gradient it scales
-            self.factors[factor] = self._global_norm(limit, raws)
-        self._add("elementwise_mul", {"X": [raw], "Y": [self.factors[factor]]}, {"Out": [raw]}, [param, raw],
-                  axis=("INT", -1))  # fmt: skip
+            self.factors[factor] = self._global_norm(limit, groups)
+        scale = self.factors[factor]
+        if self._dtype(raw) in _LOW:  # Paddle casts the factor only to a float16/bfloat16 gradient's dtype
+            scale = self._cast(scale, self._dtype(raw), [param, raw])
+        self._add("elementwise_mul", {"X": [raw], "Y": [scale]}, {"Out": [raw]}, [param, raw], axis=("INT", -1))
         return raw
 
-    def _global_norm(self, limit: float, raws: list) -> str:
-        squares = []
-        for raw in raws:
-            p = raw.removesuffix("@GRAD")
-            squares.append(self._fresh("squared_l2_norm_{}.tmp_0", None))
-            self._add("squared_l2_norm", {"X": [raw]}, {"Out": [squares[-1]]}, [p, raw])
+    def _global_norm(self, limit: float, groups: list) -> str:
+        raws = sorted((raw for _, rs in groups for raw in rs), key=self.first_square.get)
+        squares = {}
+        for raw in raws:  # in the parameters' order, each of its gradient's dtype
+            squares[raw] = self._fresh("squared_l2_norm_{}.tmp_0", None, self._dtype(raw))
+            self._add("squared_l2_norm", {"X": [raw]}, {"Out": [squares[raw]]}, [raw.removesuffix("@GRAD"), raw])
         last = [raws[-1].removesuffix("@GRAD"), raws[-1]]  # Paddle's shared ops carry the last gradient's names
-        total, norm = self._fresh("add_n_{}.tmp_0", None), self._fresh("sqrt_{}.tmp_0", None)
-        top = self._fresh("fill_constant_{}.tmp_0", None)
-        self._add("sum", {"X": squares}, {"Out": [total]}, last, use_mkldnn=("BOOLEAN", False),
-                  mkldnn_data_type=("STRING", "float32"))  # fmt: skip
+        add_n = {"use_mkldnn": ("BOOLEAN", False), "mkldnn_data_type": ("STRING", "float32")}
+        totals = []
+        for cast_to, rs in groups:  # a sum per dtype (even of one), cast to the widest but the widest's own
+            totals.append(self._fresh("add_n_{}.tmp_0", None, self._dtype(rs[0])))
+            self._add("sum", {"X": [squares[r] for r in rs]}, {"Out": [totals[-1]]}, last, **add_n)
+            if cast_to is not None:
+                totals[-1] = self._cast(totals[-1], cast_to, last)
+        total = totals[0]
+        wide = self._dtype(total)
+        if len(totals) > 1:
+            total = self._fresh("add_n_{}.tmp_0", None, wide)
+            self._add("sum", {"X": totals}, {"Out": [total]}, last, **add_n)
+        norm, top = self._fresh("sqrt_{}.tmp_0", None, wide), self._fresh("fill_constant_{}.tmp_0", None, wide)
         self._add("sqrt", {"X": [total]}, {"Out": [norm]}, last)
         self._add("fill_constant", {"ShapeTensor": [], "ShapeTensorList": [], "ValueTensor": []}, {"Out": [top]}, last,
-                  dtype=("INT", _FLOAT32), shape=("LONGS", [1]), value=("FLOAT", limit), str_value=("STRING",
+                  dtype=("INT", DTYPE_NUMBERS[wide]), shape=("LONGS", [1]), value=("FLOAT", limit), str_value=("STRING",
                   str(_number(limit))), force_cpu=("BOOLEAN", False), place_type=("INT", -1))  # fmt: skip
-        bigger, scale = self._fresh("elementwise_max_{}", None), self._fresh("elementwise_div_{}", None)
+        bigger = self._fresh("elementwise_max_{}", None, wide)
+        scale = self._fresh("elementwise_div_{}", None, wide)
         self._add("elementwise_max", {"X": [top], "Y": [norm]}, {"Out": [bigger]}, last, axis=("INT", -1))
         self._add("elementwise_div", {"X": [top], "Y": [bigger]}, {"Out": [scale]}, last, axis=("INT", -1))
         return scale
@@ -256,6 +342,8 @@ def clip_and_decay_of(ops: list, attrs_of, slots_of) -> tuple:
             clips.append(("ClipGradByNorm", (_number(attrs["max_norm"]),), param_of(o)))
         elif o.type == "elementwise_mul":
             div = made.get(slots_of(o, "inputs")["Y"][0])
+            if div is not None and div.type == "cast":  # the factor cast to a float16/bfloat16 gradient's dtype
+                div = made.get(slots_of(div, "inputs")["X"][0])
             top = div is not None and made.get(slots_of(div, "inputs")["X"][0])
             if not top or top.type != "fill_constant":
                 raise ValueError(f"a gradient clip's elementwise_mul of '{param_of(o)}' is not by a global norm")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from minipaddle.static.paddle_proto import AttrType
+from minipaddle.static.paddle_proto import AttrType, VarTypeEnum
 
 __all__ = ["GRAD_OPS", "append_paddle_backward"]
 
@@ -217,6 +217,17 @@ def _grad_op(w: _Backward, od, needed: set, params: set) -> None:
         write_args[slot] = [] if args == ["@EMPTY@"] else args  # Paddle leaves a lone unneeded gradient out
         role_var += [pair for n, g in zip(ins.get(slot.removesuffix("@GRAD"), []), args)
                      if n in params and g == f"{n}@GRAD" for pair in (n, g)]  # fmt: skip
+    if od.type == "batch_norm" and bool(write_args.get("Scale@GRAD")) != bool(write_args.get("Bias@GRAD")):
+        # Paddle's batch_norm_grad writes both or neither: the other (of a fixed scale or shift,
+        # static/paddle_train_switches.py) goes to a gradient variable nothing reads
+        for slot in ("Scale@GRAD", "Bias@GRAD"):
+            if not write_args.get(slot):
+                (fixed,) = ins[slot.removesuffix("@GRAD")]
+                write_args[slot] = [f"{fixed}@GRAD"]
+                w.declare_grad(f"{fixed}@GRAD", fixed)
+    if od.type == "lookup_table_v2" and any(a.name == "is_sparse" and a.b for a in od.attrs):
+        for name in write_args.get("W@GRAD", []):  # nn.Embedding(sparse=True): Paddle's table gradient is rows
+            _as_selected_rows(w.block, name)
     kind, empty_slots = _GRAD_AS_OP.get(od.type, (f"{od.type}_grad", ()))
     g = w.block.ops.add(type=kind)
     if od.type in _GRAD_AS_OP:
@@ -241,3 +252,15 @@ def _grad_op(w: _Backward, od, needed: set, params: set) -> None:
             copy.i = next(b.i for b in od.attrs if b.name == other)
     _set_int(g, "op_role", ROLE_BACKWARD)
     g.attrs.add(name="op_role_var", type=AttrType["STRINGS"]).strings.extend(role_var)
+
+
+def _as_selected_rows(block, name: str) -> None:
+    """Declare the gradient variable `name` SELECTED_ROWS (the rows a sparse lookup's gradient touches, in Paddle)
+    with its tensor's dtype and shape."""
+    (vd,) = [v for v in block.vars if v.name == name]
+    tensor = vd.type.lod_tensor.tensor
+    dtype, dims = tensor.data_type, list(tensor.dims)
+    vd.type.ClearField("lod_tensor")
+    vd.type.type = VarTypeEnum["SELECTED_ROWS"]
+    vd.type.selected_rows.data_type = dtype
+    vd.type.selected_rows.dims.extend(dims)

@@ -344,7 +344,8 @@ def _instance_norm(op):
 @reads("lookup_table_v2")
 def _lookup_table_v2(op):
     padding_idx = op.attr("padding_idx", -1)
-    out = F.embedding(op.x("Ids"), op.x("W"), padding_idx=None if padding_idx == -1 else padding_idx)
+    out = F.embedding(op.x("Ids"), op.x("W"), padding_idx=None if padding_idx == -1 else padding_idx,
+                      sparse=bool(op.attr("is_sparse", False)))  # fmt: skip
     return {"Out": out}
 
 
@@ -405,11 +406,24 @@ def _unsqueeze(op):
     return {"Out": paddle.unsqueeze(op.x("X"), list(op.attr("axes")))}
 
 
+def _known_int(v, what: str) -> int:
+    """The int a one-element tensor input holds: a constant (paddle writes paddle.full's and a Python int's as
+    fill_constant, which reads as a plain Tensor); one the Program computes is refused, naming `what`."""
+    if isinstance(v, Variable):
+        raise NotImplementedError(f"{what} {v.name!r} known only when the Program runs (minipaddle sizes the "
+                                  "outputs when the Program is built)")  # fmt: skip
+    return int(np.asarray(v.numpy()).reshape(-1)[0])
+
+
+def _axis(op) -> int:
+    """The op's axis: its AxisTensor's value when it has one, else its attribute."""
+    (axis,) = [_known_int(v, "an AxisTensor") for v in op.xs("AxisTensor")] or [op.attr("axis", 0)]
+    return axis
+
+
 @reads("concat")
 def _concat(op):
-    if op.xs("AxisTensor"):
-        raise NotImplementedError("concat with an AxisTensor input")
-    return {"Out": paddle.concat(op.xs("X"), axis=op.attr("axis", 0))}
+    return {"Out": paddle.concat(op.xs("X"), axis=_axis(op))}
 
 
 @reads("stack")
@@ -419,10 +433,10 @@ def _stack(op):
 
 @reads("split")
 def _split(op):
-    if op.xs("AxisTensor") or op.xs("SectionsTensorList"):
-        raise NotImplementedError("split with tensor sections or axis")
-    sections, num = list(op.attr("sections", [])), op.attr("num", 0)
-    outs = paddle.split(op.x("X"), sections if sections else num, axis=op.attr("axis", 0))
+    # SectionsTensorList holds every section (paddle writes a known one as an int32 fill_constant)
+    sections = [_known_int(v, "a section in SectionsTensorList") for v in op.xs("SectionsTensorList")]
+    sections, num = sections or list(op.attr("sections", [])), op.attr("num", 0)
+    outs = paddle.split(op.x("X"), sections if sections else num, axis=_axis(op))
     return {"Out": list(outs)}
 
 
@@ -1089,6 +1103,8 @@ def _w_embedding(op, var_of):
     if padding_idx is not None and padding_idx < 0:
         padding_idx += var_of(weight).shape[0]
     attrs = {"padding_idx": -1 if padding_idx is None else int(padding_idx)}
+    if op.attrs.get("sparse"):  # the table's gradient is SelectedRows in Paddle (static/paddle_grad_ops.py)
+        attrs["is_sparse"] = True
     return "lookup_table_v2", {"Ids": [ids], "W": [weight]}, {"Out": op.outputs["Out"][:1]}, attrs
 
 

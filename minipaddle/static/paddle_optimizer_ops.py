@@ -37,10 +37,11 @@ def _not_translated(op, why: str):
                                f"({why}; static/paddle_optimizer_ops.py)")  # fmt: skip
 
 
-def paddle_optimizer_ops(ops: list, is_adamw: bool) -> list:
+def paddle_optimizer_ops(ops: list, is_adamw: bool, clipped=()) -> list:
     """[(Paddle type, inputs {slot: names}, outputs, attrs {name: (Paddle AttrType name, value)})] for the
-    minipaddle optimize-role ops `ops`, one Paddle op per parameter in their order."""
-    ops, low_grads = _without_gradient_casts(ops)
+    minipaddle optimize-role ops `ops`, one Paddle op per parameter in their order; `clipped`: the variables a
+    gradient clip wrote the gradients into (ClipGradByNorm's, ClipGradByValue's), gradients as `p@GRAD` are."""
+    ops, low_grads = _without_gradient_casts(ops, set(clipped))
     out, i = [], 0
     while i < len(ops):
         op = ops[i]
@@ -60,13 +61,14 @@ def paddle_optimizer_ops(ops: list, is_adamw: bool) -> list:
     return [_with_low_grad(update, low_grads) for update in out]
 
 
-def _without_gradient_casts(ops: list) -> tuple:
+def _without_gradient_casts(ops: list, clipped: set) -> tuple:
     """The ops without multi_precision's casts of float16/bfloat16 gradients to float32, and {cast output: the
     gradient it casts}: Paddle's update op reads the gradient itself."""
     kept, low_grads = [], {}
     for op in ops:
         source = op.inputs["x"][0] if op.type == "cast" else None
-        if source is not None and source.endswith("@GRAD") and np.dtype(op.attrs["dtype"]) == np.float32:
+        grad = source is not None and (source.endswith("@GRAD") or source in clipped)
+        if grad and np.dtype(op.attrs["dtype"]) == np.float32:
             low_grads[op.outputs["Out"][0]] = source
         else:
             kept.append(op)

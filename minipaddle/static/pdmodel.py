@@ -955,7 +955,8 @@ def write_program_desc(program: Program) -> bytes:
     optimize = [op for op in ops if op.role == ROLE_OPTIMIZE]
     scaling, optimize, found_inf, amp_vars = paddle_loss_scaling_ops(optimize, var_of, program.amp_loss_scaling, taken)
     edits, update_ops, new_vars = paddle_grad_edits(optimize, var_of)
-    updates = paddle_optimizer_ops(update_ops, any(type(o).__name__ == "AdamW" for _, o in program.lr_feeds))
+    is_adamw = any(type(o).__name__ == "AdamW" for _, o in program.lr_feeds)
+    updates = paddle_optimizer_ops(update_ops, is_adamw, clipped=new_vars)
     copies, updates = with_skip_update(updates, found_inf, amp_vars, taken)
     loss = w.variables[seed.inputs["x"][0]]
     by_name = {vd.name: vd for vd in w.block.vars}

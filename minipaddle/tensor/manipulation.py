@@ -246,7 +246,9 @@ def flatten(x, start_axis=0, stop_axis=-1, name=None) -> Tensor:
     if start > stop:
         raise ValueError(f"flatten: start_axis ({start_axis}) must not come after stop_axis ({stop_axis})")
     s = x.shape
-    return ops.reshape(x, tuple(s[:start]) + (int(np.prod(s[start : stop + 1])),) + tuple(s[stop + 1 :]))
+    merged = s[start : stop + 1]
+    size = -1 if -1 in merged else int(np.prod(merged))  # a Program's unknown (None) size stays unknown
+    return ops.reshape(x, tuple(s[:start]) + (size,) + tuple(s[stop + 1 :]))
 
 
 def t(input, name=None) -> Tensor:

@@ -379,6 +379,15 @@ def data_parallel_features() -> None:
         dist.all_gather_object(everyone, grads)
         assert all(np.array_equal(a, b) for a, b in zip(everyone[0], everyone[1])), "ranks' gradients differ"
         model.clear_gradients()
+    # a parameter found unused by the walk but used in the loss after forward: its gradient would not be synced,
+    # so it is refused, as paddle's EagerReducer refuses a parameter marked ready twice
+    out = dp(paddle.ones([2, 6]))
+    try:
+        (out.sum() + model.spare.weight.sum()).backward()
+        raise AssertionError("no error for a gradient of a parameter found unused")
+    except RuntimeError as e:
+        assert "spare.weight" in str(e) and "marked ready" in str(e) and "3)" in str(e), e
+    model.clear_gradients()
 
     # gradient merge over k steps of batch B == one step of batch k*B
     k, b = 3, 2

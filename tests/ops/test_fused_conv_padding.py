@@ -1,6 +1,7 @@
-"""conv2d_fusion's few-positions im2col builds no padded copy of x: each kernel position copies the part of x it
-sees and zeros the rest. Checked against the conv2d kernel over paddings (asymmetric, wider than the kernel),
-strides and dilations."""
+"""conv2d_fusion's im2col, a chunk of the batch at a time (ops/fused_conv.py): copied from x one slice per kernel
+position (the border zeroed once), or each chunk padded into an array of its own and read through its windows.
+Checked against the conv2d kernel over paddings (asymmetric, wider than the kernel), strides, dilations and chunk
+sizes (one image, two of three, all)."""
 
 import itertools
 
@@ -8,8 +9,8 @@ import numpy as np
 import pytest
 
 from minipaddle.core.op import OPS
-from minipaddle.ops import fused
-from minipaddle.ops.fused import conv2d_fusion_into
+from minipaddle.ops import fused_conv
+from minipaddle.ops.fused_conv import conv2d_fusion_into
 
 KERNELS = [(3, 3), (1, 3), (3, 1), (2, 2), (1, 1)]
 GEOMETRY = list(itertools.product([(1, 1), (2, 1), (2, 3)], [(1, 1), (2, 1), (1, 3)]))
@@ -18,11 +19,14 @@ PADDINGS = [((0, 0), (0, 0)), ((1, 1), (1, 1)), ((2, 0), (0, 3)), ((4, 4), (5, 5
 
 @pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("paddings", PADDINGS)
-@pytest.mark.parametrize("unpadded_min", [0, 10**9])  # unpadded im2col; padded copy + one strided copy
-def test_unpadded_im2col_equals_conv2d(kernel, paddings, unpadded_min, monkeypatch):
-    monkeypatch.setattr(fused, "_UNPADDED_MIN", unpadded_min)
+@pytest.mark.parametrize("chunk", [1, 2, None])  # images per chunk (None: as many as the budget allows)
+@pytest.mark.parametrize("unpadded_min", [0, 10**9])  # slices per kernel position from x; a padded copy of each chunk
+def test_chunked_im2col_equals_conv2d(kernel, paddings, chunk, unpadded_min, monkeypatch):
+    monkeypatch.setattr(fused_conv, "_UNPADDED_MIN", unpadded_min)
+    if chunk is not None:
+        monkeypatch.setattr(fused_conv, "_images_per_chunk", lambda n, bytes_per_image: min(n, chunk))
     rng = np.random.default_rng(0)
-    x = rng.standard_normal((2, 3, 7, 6)).astype("float32")
+    x = rng.standard_normal((3, 3, 7, 6)).astype("float32")
     w = rng.standard_normal((4, 3, *kernel)).astype("float32")
     b = rng.standard_normal((1, 4, 1, 1)).astype("float32")
     for strides, dilations in GEOMETRY:

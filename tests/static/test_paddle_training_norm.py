@@ -160,18 +160,6 @@ def test_batch_norm_is_written_as_paddles_training_op_and_grad(static_mode, fres
         assert _attrs(bn)["momentum"] == pytest.approx(0.8)
 
 
-def test_a_switch_that_is_no_paddle_op_keeps_the_json_program(static_mode, fresh_scope, tmp_path):
-    main, startup = paddle.static.Program(), paddle.static.Program()
-    with paddle.static.program_guard(main, startup):
-        x = paddle.static.data("x", [None, 4, 3], "float32")
-        h = paddle.nn.functional.dropout(paddle.static.nn.fc(x, 3, num_flatten_dims=2), 0.5, axis=[0, 2])
-        paddle.optimizer.SGD(0.1).minimize(paddle.mean(h))
-    paddle.static.Executor().run(startup)
-    with pytest.warns(UserWarning, match="JSON program.*dropout built of .*'max'.*along axes, paddle 2.6 writes no"):
-        paddle.static.save(main, str(tmp_path / "dropout_axes"))
-    assert paddle.load(str(tmp_path / "dropout_axes.pdmodel")).global_block().ops  # still saved, as minipaddle's
-
-
 def _forward_in_training_mode(tmp_path) -> tuple:
     """A Program built in training mode, with no backward: Linear, BatchNorm1D, dropout; run once, static.saved,
     run again: (prefix, feed, [the batch norm's output, its moving mean], the values of those in the second run)."""

@@ -23,7 +23,9 @@ def embedding(x, weight, padding_idx=None, sparse=False, name=None) -> Tensor:
     Args:
         padding_idx: an id whose rows come out as zeros and whose table row gets no gradient (negative values
             count from the end).
-        sparse: accepted for compatibility; the gradient is always a dense tensor here.
+        sparse: Paddle's sparse (SelectedRows) gradient of the table: noted on the op, so a saved training
+            Program is Paddle's (is_sparse, a SELECTED_ROWS gradient); the gradient is a dense tensor here, of the
+            same values.
 
     Example:
         >>> table = paddle.to_tensor([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])
@@ -42,7 +44,7 @@ def embedding(x, weight, padding_idx=None, sparse=False, name=None) -> Tensor:
         if not -rows <= padding_idx < rows:
             raise ValueError(f"embedding: padding_idx must be within [-{rows}, {rows}), got {padding_idx}")
         padding_idx = int(padding_idx) % rows
-    return ops.embedding(x, weight, padding_idx)
+    return ops.embedding(x, weight, padding_idx, bool(sparse))
 
 
 def one_hot(x, num_classes, name=None) -> Tensor:
