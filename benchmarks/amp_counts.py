@@ -3,7 +3,7 @@
 - default: ops through the door and Python calls per amp_lenet training step (the wall-clock ratios of
   amp_lenet.py are noise on a loaded machine);
 - `--callgrind`: instructions per step of both workloads (valgrind's callgrind, each setting in its own process,
-  instrumentation on only around the counted steps through dp_counts.py's client request), each AMP step against
+  instrumentation on only around the counted steps through _callgrind.py's client requests), each AMP step against
   the float32 step of its model: the 1.3x target of benchmarks/README.md, counted.
 
     python benchmarks/amp_counts.py [--callgrind [--steps 3] [--workload amp_lenet]]
@@ -20,9 +20,9 @@ from collections import Counter
 from pathlib import Path
 
 import _amp_steps
+import _callgrind
 import amp_lenet
 import amp_mlp
-import dp_counts
 import lenet
 import mlp
 
@@ -81,16 +81,16 @@ def instructions(steps: int = 3, workloads=tuple(WORKLOADS)) -> dict:
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONHASHSEED="0")
     figures: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
-        library = dp_counts._client_library(tmp)
+        library = _callgrind.client_library(tmp)
         for workload in workloads:
             for level, dtype in SETTINGS:
                 label = _label(level, dtype)
                 out = f"{tmp}/cg.{workload}.{label.replace(' ', '_')}"
-                grind = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}"]
+                grind = _callgrind.valgrind_command(out)
                 job = json.dumps([workload, level, dtype, steps, library])
                 subprocess.run([*grind, sys.executable, __file__, "--as-counted", job], env=env, check=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-                figures.setdefault(workload, {})[label] = dp_counts._instructions(Path(tmp), Path(out).name) / steps
+                figures.setdefault(workload, {})[label] = _callgrind.instructions(Path(tmp), Path(out).name) / steps
     return figures
 
 
