@@ -26,6 +26,7 @@ import numpy as np
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.half_casts import from_float32, to_float32
 from minipaddle.ops.low_precision import LOW_CODES, gemm
 from minipaddle.ops.windows import add_windows, out_size, pad_spatial, windows
 
@@ -91,8 +92,7 @@ def _rounded(y, low):
     """y rounded to `low` (None: y as it is); overflow to Inf is IEEE's answer, the GradScaler's cue."""
     if low is None:
         return y
-    with np.errstate(over="ignore", invalid="ignore"):
-        return y.astype(low)
+    return from_float32(y, low)
 
 
 class _Conv(OpDef):
@@ -103,7 +103,7 @@ class _Conv(OpDef):
     def kernel(self, x, w, strides, paddings, dilations, groups):
         low = _low_precision(x, w)
         if low is not None:  # see _low_precision: the columns are built from x's float32 copy
-            x, w = x.astype(np.float32), w.astype(np.float32)
+            x, w = to_float32(x), to_float32(w)
         cols, out_sp = _im2col(x, w.shape[2:], strides, paddings, dilations, groups)
         out = _rounded(gemm(w.reshape(groups, w.shape[0] // groups, -1), cols), low)  # [g, O/g, P*N]: the one GEMM
         return _from_channel_rows(out, x.shape[0], out_sp)
@@ -137,10 +137,8 @@ class _ConvGradInput(OpDef):
         if dout.dtype.char in LOW_CODES and w.dtype == dout.dtype:
             # float16/bfloat16: the GEMM and col2im's sums in float32, one rounding at the end (the definition of
             # a white-list op; rounding the GEMM and then summing windows in float16 rounded many times, slowly)
-            dx = self.kernel(dout.astype(np.float32), w.astype(np.float32), input_size, strides, paddings, dilations,
-                             groups)  # fmt: skip
-            with np.errstate(over="ignore", invalid="ignore"):
-                return dx.astype(dout.dtype)
+            dx = self.kernel(to_float32(dout), to_float32(w), input_size, strides, paddings, dilations, groups)
+            return from_float32(dx, dout.dtype)
         n, o, c, kernel, nd = dout.shape[0], dout.shape[1], w.shape[1] * groups, w.shape[2:], dout.ndim - 2
         wt = w.reshape(groups, o // groups, -1).transpose(0, 2, 1)  # [g, C/g*K, O/g]
         dcols = gemm(wt, _channel_rows(dout, groups))  # [g, C/g*K, P*N]: the one GEMM
@@ -174,7 +172,7 @@ class _ConvGradFilter(OpDef):
     def kernel(self, x, dout, kernel_size, strides, paddings, dilations, groups):
         low = _low_precision(x, dout)
         if low is not None:  # see _low_precision
-            x, dout = x.astype(np.float32), dout.astype(np.float32)
+            x, dout = to_float32(x), to_float32(dout)
         cols, _ = _im2col(x, kernel_size, strides, paddings, dilations, groups)
         dw = _rounded(gemm(_channel_rows(dout, groups), cols.transpose(0, 2, 1)), low)  # [g, O/g, C/g*K]: the GEMM
         return dw.reshape(dout.shape[1], x.shape[1] // groups, *kernel_size)

@@ -15,6 +15,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import register
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.half_casts import from_float32, to_float32
 from minipaddle.ops.kinds import BinaryOp, UnaryOp, as_tensor
 from minipaddle.ops.low_precision import FLOAT16, LOW_CODES, both_float16, in_float32
 
@@ -254,8 +255,8 @@ class Scale(UnaryOp):
     def kernel(self, x, scale, bias=0.0):
         if x.dtype.char in LOW_CODES:  # float32 arithmetic, one rounding: paddle's kernel keeps scale and bias float32
             with np.errstate(over="ignore", invalid="ignore"):
-                out = x.astype(np.float32) * np.float32(scale)
-                return (out + np.float32(bias) if bias else out).astype(x.dtype)
+                out = to_float32(x) * np.float32(scale)
+                return from_float32(out + np.float32(bias) if bias else out, x.dtype)
         out = x * np.asarray(scale, dtype=x.dtype)
         return out + np.asarray(bias, dtype=x.dtype) if bias else out
 

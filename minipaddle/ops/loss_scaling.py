@@ -27,6 +27,7 @@ import numpy as np
 from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
+from minipaddle.ops.half_casts import from_float32, to_float32
 from minipaddle.ops.low_precision import LOW_CODES
 
 __all__ = ["check_finite_and_unscale", "update_loss_scaling"]
@@ -54,8 +55,8 @@ class CheckFiniteAndUnscale(LossScalingOp):
         with np.errstate(over="ignore", invalid="ignore"):  # Inf/NaN are the answer here, not an error
             for g in grads:
                 if g.dtype.char in LOW_CODES:  # float32 math, one rounding to the gradient's dtype
-                    unscaled = g.astype(np.float32) * inverse
-                    out = unscaled.astype(g.dtype)
+                    unscaled = to_float32(g) * inverse
+                    out = from_float32(unscaled, g.dtype)
                 else:
                     out = unscaled = g * inverse.astype(g.dtype)
                 if finite and not np.isfinite(unscaled).all():

@@ -24,6 +24,8 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
+from minipaddle.ops.half_casts import from_float32, to_float32
+
 __all__ = []  # kernel helpers, not ops
 
 LOW_PRECISION = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
@@ -49,19 +51,19 @@ def gemm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a @ b; when both are the same low-precision dtype, computed in float32 and rounded to that dtype."""
     if a.dtype.char in LOW_CODES and a.dtype == b.dtype:
         with np.errstate(over="ignore", invalid="ignore"):  # overflow to Inf is IEEE's answer; the GradScaler's cue
-            return np.matmul(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
+            return from_float32(np.matmul(to_float32(a), to_float32(b)), a.dtype)
     return a @ b
 
 
 def in_float32(ufunc, x: np.ndarray, y, out: np.ndarray | None = None) -> np.ndarray:
     """ufunc(x, y) for a float16 x, with y a float16 or bool array, computed in float32 and rounded once to float16
     (into `out` when given): bit for bit numpy's float16 result, faster (see the module docstring)."""
-    y32 = y.astype(np.float32) if y.dtype == FLOAT16 else y
+    y32 = to_float32(y) if y.dtype == FLOAT16 else y
     with np.errstate(over="ignore", invalid="ignore"):  # as numpy's float16 loops: Inf/NaN are values here
-        r = ufunc(x.astype(np.float32), y32)
+        r = ufunc(to_float32(x), y32)
         if out is None:
-            return r.astype(FLOAT16)
-        np.copyto(out, r, casting="unsafe")
+            return from_float32(r, FLOAT16)
+        out[...] = from_float32(r, FLOAT16)
     return out
 
 

@@ -17,6 +17,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops import half_casts
 
 __all__ = [
     "reshape",
@@ -225,7 +226,7 @@ class Cast(OpDef):
 
     def kernel(self, x, dtype):
         with np.errstate(over="ignore", invalid="ignore"):  # a float32 beyond float16's range becomes Inf (IEEE)
-            return x.astype(dtype, copy=False) if x.dtype != dtype else x.copy()
+            return half_casts.astype(x, dtype) if x.dtype != dtype else x.copy()
 
     def grad(self, node, g):
         return (cast(g, node.inputs[0].dtype),)

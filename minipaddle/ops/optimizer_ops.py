@@ -21,6 +21,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.half_casts import from_float32
 
 __all__ = [
     "sgd",
@@ -69,7 +70,7 @@ def _with_param(master: np.ndarray, param_dtype) -> np.ndarray | tuple:
     if param_dtype is None:
         return master
     with np.errstate(over="ignore", invalid="ignore"):
-        return master, master.astype(param_dtype)
+        return master, from_float32(master, param_dtype)
 
 
 def _scalar(a: np.ndarray) -> np.ndarray:

@@ -28,7 +28,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
-from minipaddle.ops.low_precision import FLOAT16, finfo, is_float
+from minipaddle.ops.low_precision import LOW_CODES, finfo, is_float
 from minipaddle.ops.windows import add_windows, apply_per_axis, crop_spatial, out_size, pad_spatial
 
 __all__ = [
@@ -117,6 +117,22 @@ def _scan_positions(xp, kernel, strides, out_sp, lowest):
     return best, pick
 
 
+def _low_keys(x: np.ndarray) -> np.ndarray:
+    """int16 keys of float16/bfloat16 values that order as the values do: a value's bits as int16 for a clear
+    sign bit; for a set one the other 15 bits flipped, plus one, so -0 and +0 share key 0 (a tie: the first wins,
+    as with `>` on the values); NaN gets int16's lowest key, below every value's, so it never wins (as `>` and fmax
+    pass over NaN)."""
+    v = x.view(np.int16)
+    negative = v >> np.int16(15)  # -1 where the sign bit is set, else 0
+    keys = v ^ (negative & np.int16(0x7FFF))
+    keys -= negative
+    magnitude = v & np.int16(0x7FFF)
+    infinity = np.array(np.inf, x.dtype).view(np.int16)
+    if magnitude.size and magnitude.max() > infinity:
+        keys[magnitude > infinity] = np.iinfo(np.int16).min
+    return keys
+
+
 def _flat_index(coords, sizes):
     """The flat input index (h*W + w) of every point of the grid whose coordinates along axis a are coords[a]."""
     flat = np.zeros((), dtype=np.int32)
@@ -138,20 +154,25 @@ class MaxPool(OpDef):
         pads = _pool_paddings(sizes, kernel_size, strides, paddings, ceil_mode)
         lowest = finfo(x.dtype).min if is_float(x.dtype) else np.iinfo(x.dtype).min
         out_sp = [out_size(d, k, s, 1, p, ceil_mode) for d, k, s, p in zip(sizes, kernel_size, strides, paddings)]
-        # float16 compares through float32: the conversion is exact and keeps the order, so the same values win, and
-        # numpy's float32 loops are faster (tests/amp/test_low_precision_kernels.py)
-        work = x.astype(np.float32) if x.dtype == FLOAT16 else x
-        best, pick = _scan_positions(pad_spatial(work, pads, lowest), kernel_size, strides, out_sp, lowest)
-        if work is not x:
-            best = best.astype(x.dtype)
+        # float16/bfloat16 scan their int16 keys (_low_keys): the same windows' winners, in numpy's integer loops
+        keyed = x.dtype.char in LOW_CODES
+        work, floor = (_low_keys(x), _low_keys(np.array([lowest], x.dtype))[0]) if keyed else (x, lowest)
+        best, pick = _scan_positions(pad_spatial(work, pads, floor), kernel_size, strides, out_sp, floor)
         # The mask: where each window starts in the input (o * stride - pad_before along each axis, as a flat
         # index) plus the winning kernel position's offset. A winner is never in the padding (it holds `lowest`).
         start = _flat_index([np.arange(o, dtype=np.int32) * s - b for o, s, (b, _) in zip(out_sp, strides, pads)],
                             sizes)  # fmt: skip
         offsets = _flat_index([np.arange(k, dtype=np.int32) for k in kernel_size], sizes).ravel()
         index = start + np.take(offsets, pick)
-        found = best > lowest
-        return best, index if found.all() else np.where(found, index, np.int32(-1))
+        found = best > floor
+        if not found.all():
+            index = np.where(found, index, np.int32(-1))
+        if keyed:  # the winners' own values (a key is shared by -0 and +0), `lowest` where nothing won
+            flat = x.reshape(*x.shape[:2], -1)
+            best = np.take_along_axis(flat, np.maximum(index, 0).reshape(*x.shape[:2], -1), axis=2).reshape(best.shape)
+            if not found.all():
+                best = np.where(found, best, np.asarray(lowest, x.dtype))
+        return best, index
 
     def grad(self, node, g, _):
         return (max_pool_grad(g, node.output(1), tuple(node.inputs[0].shape[2:])),)

@@ -17,6 +17,8 @@ import itertools
 import re
 
 from minipaddle.core.state import STATE, name_guard
+from minipaddle.static.amp.decorator import decorate_read
+from minipaddle.static.paddle_amp_ops import AMP_OPS, loss_scaling_of, unscaled_loss
 from minipaddle.static.paddle_clip_ops import CLIP_AND_DECAY_OPS, clip_and_decay_of
 
 __all__ = ["rebuild_training", "count_past", "count_past_taken_names"]
@@ -44,10 +46,14 @@ def install_optimizers(fn) -> None:
 def rebuild_training(program, left_out: list, attrs_of) -> str | None:
     """Append minipaddle's backward and optimizer to `program` (being read, in its program_guard) for the Paddle
     ops `left_out` (op descs), when they hold one loss and one kind of the optimizer ops above, and besides those
-    only the ops of a gradient clip and weight decay (static/paddle_clip_ops.py). Returns what was built, to tell
-    the user, or None (the Program then holds its forward ops only)."""
+    only the ops of a gradient clip and weight decay (static/paddle_clip_ops.py) and of static.amp's loss scaling
+    (static/paddle_amp_ops.py: the optimizer is then decorated again, around the unscaled loss). Returns what was
+    built, to tell the user, or None (the Program then holds its forward ops only)."""
     losses = [o for o in left_out if o.type == "fill_constant" and attrs_of(o).get("op_role") == _LOSS_GRAD]
     updating = [o for o in left_out if attrs_of(o).get("op_role", 0) & 0x2]
+    amp = loss_scaling_of(updating, attrs_of)  # static.amp.decorate's loss scaling (static/paddle_amp_ops.py)
+    if amp is not None:
+        updating = [o for o in updating if o.type not in AMP_OPS]
     kinds = {o.type for o in updating if o.type in _OPTIMIZERS}
     if len(losses) != 1 or len(kinds) != 1 or any(o.type not in {*_OPTIMIZERS, *CLIP_AND_DECAY_OPS} for o in updating):
         return None
@@ -67,6 +73,10 @@ def rebuild_training(program, left_out: list, attrs_of) -> str | None:
         return None
     gb = program.global_block()
     params = [gb.vars[n] for o in updating if o.type == kind for n in slots_of(o, "inputs")["Param"] if n in gb.vars]
+    if amp is not None:  # decorate multiplies the loss again: minimize the one paddle multiplied
+        loss_name = unscaled_loss(gb, loss_name)
+        if loss_name is None:
+            return None
     optimizer = optimizer_from_paddle_op(kind, attrs_of(first), clip, decays, params)
     # The update ops read Paddle's learning-rate variable, whose value is in the .pdopt (not in the .pdmodel): it
     # is registered as this optimizer's before minimize, which then uses it, and taken out of the variables the
@@ -74,12 +84,17 @@ def rebuild_training(program, left_out: list, attrs_of) -> str | None:
     program.lr_feeds.append((lr[0], optimizer))
     with name_guard():
         count_past_taken_names(program, with_state=False)
-        optimizer.minimize(program.global_block().var(loss_name))
+        minimizer = optimizer if amp is None else decorate_read(optimizer, **amp)
+        minimizer.minimize(program.global_block().var(loss_name))
     program.lr_feeds[:] = [(n, o) for n, o in program.lr_feeds if o is not optimizer]
     extras = [f"{clip[0]}({', '.join(map(str, clip[1]))})"] if clip else []
     extras += sorted({f"{kind}({coeff})" for kind, coeff in decays.values()})
     if attrs_of(first).get("regularization_method") == "l2_decay":  # Momentum's own L2Decay (no ops of its own)
         extras.append(f"L2Decay({attrs_of(first)['regularization_coeff']:.7g})")
+    if amp is not None:
+        extras.append(
+            f"static.amp.decorate ({'dynamic' if amp['use_dynamic_loss_scaling'] else 'static'} loss scaling)"
+        )
     with_ = f" with {' and '.join(extras)}" if extras else ""
     return f"{type(optimizer).__name__}{with_} on loss {loss_name!r}, learning rate {lr[0]!r} (from static.load)"
 

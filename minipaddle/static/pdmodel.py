@@ -36,6 +36,12 @@ from minipaddle.static import (  # noqa: F401 (they fill the tables)
     paddle_runtime_shapes,
 )
 from minipaddle.static.builder import enable_static
+from minipaddle.static.paddle_amp_ops import (
+    move_gradient_casts,
+    paddle_loss_scaling_ops,
+    with_skip_update,
+    without_same_dtype_casts,
+)
 from minipaddle.static.paddle_clip_ops import paddle_grad_edits
 from minipaddle.static.paddle_grad_ops import append_paddle_backward
 from minipaddle.static.paddle_op_defaults import op_defaults
@@ -120,6 +126,20 @@ def _attr_value(a):
 _FIELDS = {"INT": "i", "FLOAT": "f", "STRING": "s", "BOOLEAN": "b", "LONG": "l", "FLOAT64": "float64",
            "INTS": "ints", "FLOATS": "floats", "STRINGS": "strings", "BOOLEANS": "bools", "LONGS": "longs",
            "FLOAT64S": "float64s"}  # fmt: skip
+
+
+def _attr_of(od, name: str):
+    """The value of op desc `od`'s attribute `name`, or None."""
+    return next((_attr_value(a) for a in od.attrs if a.name == name), None)
+
+
+def _set_op_attr(od, name: str, kind: str | None, value) -> None:
+    """Set op desc `od`'s attribute `name` (kind None: remove it)."""
+    kept = [a for a in od.attrs if a.name != name]
+    del od.attrs[:]
+    od.attrs.extend(kept)
+    if kind is not None:
+        _set_typed_attr(od.attrs.add(), name, kind, value)
 
 
 def _set_typed_attr(a, name: str, kind: str, value) -> None:
@@ -900,7 +920,8 @@ def write_program_desc(program: Program) -> bytes:
     A training Program (one that holds minipaddle's backward and update ops) is written as Paddle's: its forward
     ops, then the `*_grad` ops Paddle's append_backward generates for them (static/paddle_grad_ops.py), then one
     sgd/momentum/adam/adamw op per parameter (static/paddle_optimizer_ops.py), after Paddle's ops of the gradient
-    clip and weight decay (static/paddle_clip_ops.py), so paddle 2.6 trains on from it. Its batch_norm and
+    clip and weight decay (static/paddle_clip_ops.py) and of static.amp's loss scaling (static/paddle_amp_ops.py),
+    so paddle 2.6 trains on from it. Its batch_norm and
     dropout, and those of a Program built in training mode without a backward, are Paddle's ops in training mode
     (static/paddle_train_switches.py).
 
@@ -923,14 +944,20 @@ def write_program_desc(program: Program) -> bytes:
                                   f"(its first op is '{seed.type}')")  # fmt: skip
     _switches_on(w, forward)
     forward = _without_the_flag(w, forward)
+    if program.amp_loss_scaling is not None:
+        forward = without_same_dtype_casts(forward, program.global_block().vars.get)
     # what the forward ops read (a max pool's indices only minipaddle's backward reads: pool2d then, as Paddle's)
     w.read = {n for op in forward for ns in op.inputs.values() for n in ns} | {seed.inputs["x"][0]}
     w.write_ops(forward)
-    # the gradients' clip and weight decay as Paddle's ops, then the update ops reading what those leave
-    edits, update_ops, new_vars = paddle_grad_edits([op for op in ops if op.role == ROLE_OPTIMIZE],
-                                                    program.global_block().vars.get)  # fmt: skip
+    # static.amp's loss scaling, the gradients' clip and weight decay as Paddle's ops, then the update ops reading
+    # what those leave
+    var_of, taken = program.global_block().vars.get, lambda n: n in program.global_block().vars or n in w.written
+    optimize = [op for op in ops if op.role == ROLE_OPTIMIZE]
+    scaling, optimize, found_inf, amp_vars = paddle_loss_scaling_ops(optimize, var_of, program.amp_loss_scaling, taken)
+    edits, update_ops, new_vars = paddle_grad_edits(optimize, var_of)
     is_adamw = any(type(o).__name__ == "AdamW" for _, o in program.lr_feeds)
     updates = paddle_optimizer_ops(update_ops, is_adamw, clipped=new_vars)
+    copies, updates = with_skip_update(updates, found_inf, amp_vars, taken)
     loss = w.variables[seed.inputs["x"][0]]
     by_name = {vd.name: vd for vd in w.block.vars}
 
@@ -946,9 +973,13 @@ def write_program_desc(program: Program) -> bytes:
 
     params = [inputs["Param"][0] for _, inputs, _, _ in updates]
     append_paddle_backward(w.block, loss.name, loss.shape, DTYPE_NUMBERS[loss.dtype.name], params, declare_grad)
-    for name, (shape, dtype) in new_vars.items():
+    amp = program.amp_loss_scaling
+    if amp is not None and not amp.bf16_decorator:
+        checked = [g for kind, ins, _, _ in scaling if kind == "check_finite_and_unscale" for g in ins["X"]]
+        move_gradient_casts(w.block, checked or [f"{p}@GRAD" for p in params], _attr_of, _set_op_attr)
+    for name, (shape, dtype) in {**new_vars, **amp_vars}.items():
         _var_desc(w.block, name, shape, dtype)
-    for kind, inputs, outputs, attrs in edits + updates:
+    for kind, inputs, outputs, attrs in scaling + copies + edits + updates:
         od = w.block.ops.add(type=kind)
         for slot in sorted(inputs):
             od.inputs.add(parameter=slot, arguments=inputs[slot])

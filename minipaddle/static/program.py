@@ -279,6 +279,7 @@ class Program:
         self.random_seed = 0
         self._version = 0
         self.lr_feeds: list = []  # (learning-rate variable name, optimizer): set by the Executor before each run
+        self.amp_loss_scaling = None  # what static.amp.decorate's minimize was asked for (static/paddle_amp_ops.py)
 
     # ---- structure ----
 
@@ -350,6 +351,7 @@ class Program:
         new.blocks = []
         new.random_seed = self.random_seed
         new.lr_feeds = list(self.lr_feeds)
+        new.amp_loss_scaling = self.amp_loss_scaling
         if hasattr(self, "lr_scheduler"):  # set by an optimizer with an LRScheduler, or by the user (as in Paddle)
             new.lr_scheduler = self.lr_scheduler
         for b in self.blocks:

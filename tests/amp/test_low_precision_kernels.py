@@ -139,6 +139,36 @@ def test_float16_max_pool_through_float32_picks_the_same_values_and_indices():
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_low_precision_max_pool_on_int16_keys_picks_what_the_values_would(dtype):
+    """float16/bfloat16 max pooling scans int16 keys (ops/pool.py _low_keys): on random bit patterns (every kind
+    of value: subnormals, -0, +-Inf, quiet and signaling NaNs) each window's value and index are those of the
+    first greatest non-NaN value, -0 and +0 tie (the first is kept, with its sign), and a window holding nothing
+    above the dtype's lowest value gives that value and index -1 (with padding, kernel 3, stride 2, ceil_mode)."""
+    low = np.dtype(ml_dtypes.bfloat16) if dtype == "bfloat16" else np.dtype(np.float16)
+    rng = np.random.default_rng(5)
+    codes = rng.integers(0, 65536, (2, 3, 9, 10)).astype(np.uint16)
+    codes[0, 0, :2, :2] = [[0x8000, 0], [0, 0x8000]]  # -0 first: kept
+    codes[0, 1, :3, :3] = np.array(-np.inf, low).view(np.uint16)  # nothing beats the lowest value
+    x = codes.view(low)
+    out, mask = paddle.nn.functional.max_pool2d(paddle.to_tensor(x), 3, stride=2, padding=1, ceil_mode=True,
+                                                return_mask=True)  # fmt: skip
+    out, mask = out.numpy(), mask.numpy()
+    values = x.astype(np.float64)
+    lowest = float(ml_dtypes.finfo(low).min)
+    for n, c, i, j in np.ndindex(out.shape):
+        rows, cols = range(max(2 * i - 1, 0), min(2 * i + 2, 9)), range(max(2 * j - 1, 0), min(2 * j + 2, 10))
+        best, where = lowest, -1
+        for r in rows:
+            for col in cols:
+                if values[n, c, r, col] > best:  # strictly greater: NaN never, the first of a tie
+                    best, where = values[n, c, r, col], r * 10 + col
+        assert mask[n, c, i, j] == where
+        expected = x[n, c].reshape(-1)[where] if where >= 0 else np.array(lowest, low)
+        assert out[n, c, i, j].view(np.uint16) == np.asarray(expected, low).view(np.uint16)
+    assert out[0, 0, 0, 0].view(np.uint16) == 0x8000  # the -0 that came first
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 def test_sum_and_mean_accumulate_in_float32_and_round_once(dtype):
     """paddle's GPU reductions add float16/bfloat16 in float32 (MPType); numpy would add in the low dtype, and 4096
     bfloat16 values of 0.1 would sum to 32."""

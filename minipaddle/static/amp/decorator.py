@@ -31,6 +31,7 @@ from minipaddle.core.op import get_op
 from minipaddle.core.state import unique_name
 from minipaddle.static.amp.fp16_utils import cast_parameters
 from minipaddle.static.backward import append_backward
+from minipaddle.static.paddle_amp_ops import AmpLossScaling
 from minipaddle.static.parameters import declare_persistable
 from minipaddle.static.passes.amp_cast import low_parameters, mark_dtype, rewrite_program
 from minipaddle.static.passes.amp_lists import AutoMixedPrecisionLists
@@ -38,7 +39,7 @@ from minipaddle.static.program import ROLE_OPTIMIZE, Variable
 from minipaddle.tensor import creation, manipulation
 from minipaddle.tensor import math as tmath
 
-__all__ = ["decorate", "OptimizerWithMixedPrecision"]
+__all__ = ["decorate", "OptimizerWithMixedPrecision", "decorate_read"]
 
 _ASSIGN = get_op("assign")
 
@@ -67,6 +68,8 @@ class OptimizerWithMixedPrecision:
         self._found_inf = None
         self._train_program = None
         self._to_fp16_var_names = None  # O2: the parameters computed in the low dtype, for amp_init
+        self._bf16_decorator = False  # set by bf16.decorate_bf16 (paddle's wrapper without loss scaling)
+        self._rewrites_program = True  # False for a Program paddle wrote (its casts are in it already)
 
     def get_loss_scaling(self) -> Variable:
         """The loss scale's variable (fetch it to watch the scale)."""
@@ -82,14 +85,19 @@ class OptimizerWithMixedPrecision:
             raise TypeError(f"OptimizerWithMixedPrecision.backward: loss must be a static Variable, got "
                             f"{type(loss).__name__}")  # fmt: skip
         self._train_program = program = loss.block.program
-        rewrite_program(program, self._amp_lists, self._dtype, self._level, self._use_fp16_guard,
-                        self._use_promote)  # fmt: skip
+        if self._rewrites_program:
+            rewrite_program(program, self._amp_lists, self._dtype, self._level, self._use_fp16_guard,
+                            self._use_promote)  # fmt: skip
         if self._level == "O2":
             self._to_fp16_var_names = low_parameters(program, self._dtype)
         self._loss_scaling = declare_persistable(unique_name("loss_scaling"),
                                                  np.array([self._init_loss_scaling], np.float32))  # fmt: skip
+        settings = AmpLossScaling(self._level, self._dtype, self._init_loss_scaling, self._use_dynamic_loss_scaling,
+                                  self._bf16_decorator)  # fmt: skip
+        program.amp_loss_scaling = settings  # what the .pdmodel writer follows (static/paddle_amp_ops.py)
         loss32 = loss if loss.dtype == dtypes.float32 else manipulation.cast(loss, "float32")
-        self._scaled_loss = tmath.multiply(loss32, self._loss_scaling)
+        # paddle multiplies by a scale that may change or is not 1.0 only (x * 1.0 is x: the same numbers)
+        self._scaled_loss = tmath.multiply(loss32, self._loss_scaling) if settings.scales_the_loss else loss32
         return append_backward(self._scaled_loss, parameter_list=parameter_list, no_grad_set=no_grad_set)
 
     def apply_gradients(self, params_grads: list) -> list:
@@ -128,8 +136,11 @@ class OptimizerWithMixedPrecision:
     def _update_loss_scaling(self, grads, found_inf) -> list:
         """paddle's update_loss_scaling op: zeroes a bad step's gradients and, with dynamic loss scaling, counts
         good and bad steps and updates the scale (persistable, so the counts carry over to the next run)."""
-        good = declare_persistable(unique_name("num_good_steps"), np.zeros([1], np.int32))
-        bad = declare_persistable(unique_name("num_bad_steps"), np.zeros([1], np.int32))
+        if self._use_dynamic_loss_scaling:
+            good = declare_persistable(unique_name("num_good_steps"), np.zeros([1], np.int32))
+            bad = declare_persistable(unique_name("num_bad_steps"), np.zeros([1], np.int32))
+        else:  # counters no one keeps (paddle declares none without dynamic scaling)
+            good, bad = creation.zeros([1], "int32"), creation.zeros([1], "int32")
         *grads, scale, good_now, bad_now = ops.update_loss_scaling(
             grads, found_inf, self._loss_scaling, good, bad, self._incr_every_n_steps,
             self._decr_every_n_nan_or_inf, self._incr_ratio, self._decr_ratio,
@@ -241,3 +252,15 @@ def decorate(optimizer, amp_lists=None, level="O1", dtype="float16", master_weig
                                        bool(use_dynamic_loss_scaling), incr_every_n_steps, decr_every_n_nan_or_inf,
                                        incr_ratio, decr_ratio, use_fp16_guard, use_promote,
                                        master_grad)  # fmt: skip
+
+
+def decorate_read(optimizer, **loss_scaling) -> OptimizerWithMixedPrecision:
+    """The decorated optimizer of a training Program paddle 2.6 wrote (static/paddle_training.py): its forward ops
+    hold paddle's casts already, so minimize does not rewrite it; `loss_scaling` are decorate's arguments read from
+    paddle's ops (static/paddle_amp_ops.py). O2's low-precision gradients follow the parameters' own dtypes."""
+    low = {p.dtype.name for p in optimizer._parameter_list or ()} & {"float16", "bfloat16"}
+    level = "O2" if low else "O1"
+    wrapped = decorate(optimizer, level=level, dtype=low.pop() if low else "float16", init_loss_scaling=2.0**15,
+                       master_weight=bool(optimizer._multi_precision), **loss_scaling)  # fmt: skip
+    wrapped._rewrites_program = False
+    return wrapped

@@ -57,9 +57,12 @@ def convert_float_to_uint16(in_list):
 
 def decorate_bf16(optimizer, amp_lists=None, use_pure_bf16=False, use_bf16_guard=None):
     """Wrap `optimizer` for static bfloat16 training: O1 casts (or pure bfloat16 with use_pure_bf16), no loss
-    scaling."""
+    scaling. As paddle's, it leaves the optimizer's multi_precision as it is (default False: pure bfloat16
+    parameters are updated in bfloat16; paddle's example sets multi_precision=True for float32 master weights)."""
     guard = bool(use_pure_bf16) if use_bf16_guard is None else use_bf16_guard
     opt = decorate(optimizer, amp_lists=None, level="O2" if use_pure_bf16 else "O1", dtype="bfloat16",
-                   use_dynamic_loss_scaling=False, init_loss_scaling=1.0, use_fp16_guard=guard)  # fmt: skip
+                   use_dynamic_loss_scaling=False, init_loss_scaling=1.0, use_fp16_guard=guard,
+                   master_weight=bool(getattr(optimizer, "_multi_precision", False)))  # fmt: skip
     opt._amp_lists = _lists(amp_lists)
+    opt._bf16_decorator = True
     return opt
