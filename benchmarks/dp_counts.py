@@ -29,6 +29,7 @@ import _callgrind
 HERE = Path(__file__).resolve().parent
 MODES = ("synced", "local")  # local: inside no_sync(), the step without its all-reduce
 
+
 def _rank(out_path: str, steps: int, mode: str, library: str) -> None:
     """What every rank runs: warm up, then count `steps` steps in `mode` (profile calls, or callgrind's region)."""
     import ctypes
