@@ -88,7 +88,8 @@ class QuantizationTransformPassV2:
     weight_bits, activation_bits, activation_quantize_type ('abs_max', 'range_abs_max', 'moving_average_abs_max':
     all become quantize_linear), weight_quantize_type ('channel_wise_abs_max' per channel; the others per
     tensor), window_size (accepted, unused as in Paddle's V2), moving_rate, skip_pattern, quantizable_op_type,
-    is_test (None: the graph's). The user-function hooks raise NotImplementedError.
+    is_test (None: the graph's), and the user functions (weight/act quantize and preprocess funcs with
+    optimizer_func and executor: user_functions.py, as Paddle's _insert_func).
     """
 
     def __init__(
