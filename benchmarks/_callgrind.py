@@ -36,6 +36,17 @@ def valgrind_command(out_file: str) -> list:
     return ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out_file}"]
 
 
+def count_steps(library: str, step, steps: int) -> None:
+    """Run `step` `steps` times with callgrind counting (the process runs under `valgrind_command`)."""
+    import ctypes
+
+    counted = ctypes.CDLL(library)
+    counted.counted_start()
+    for _ in range(steps):
+        step()
+    counted.counted_stop()
+
+
 def instructions(folder: Path, prefix: str) -> int:
     """The instructions of callgrind's "counted" dump (its `summary:` line) among the files `prefix*`."""
     for dump in Path(folder).glob(f"{prefix}*"):

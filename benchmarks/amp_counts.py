@@ -60,8 +60,6 @@ def _label(level, dtype) -> str:
 
 def _counted_steps(workload: str, level, dtype, steps: int, library: str) -> None:
     """What each process under valgrind runs: build the step, warm it up, count `steps` steps."""
-    import ctypes
-
     import minipaddle as paddle
 
     make_model, data = WORKLOADS[workload]
@@ -69,11 +67,7 @@ def _counted_steps(workload: str, level, dtype, steps: int, library: str) -> Non
     step = _amp_steps.amp_step(paddle, make_model, x, y, level, dtype)
     step()
     step()
-    counted = ctypes.CDLL(library)
-    counted.counted_start()
-    for _ in range(steps):
-        step()
-    counted.counted_stop()
+    _callgrind.count_steps(library, step, steps)
 
 
 def instructions(steps: int = 3, workloads=tuple(WORKLOADS)) -> dict:

@@ -13,7 +13,6 @@ instrumented (_callgrind.py), after a warm-up. Repeat runs of one tree agree to 
 from __future__ import annotations
 
 import argparse
-import ctypes
 import importlib
 import os
 import subprocess
@@ -46,11 +45,7 @@ def _child(library: str, workload: str, steps: int, warmup: int) -> None:
     step = getattr(importlib.import_module(module), factory)(paddle)
     for _ in range(warmup):
         step()
-    counted = ctypes.CDLL(library)
-    counted.counted_start()
-    for _ in range(steps):
-        step()
-    counted.counted_stop()
+    _callgrind.count_steps(library, step, steps)
 
 
 def count(checkout: str, workload: str, steps: int, warmup: int, library: str, tmp: str) -> float:
