@@ -216,13 +216,12 @@ def clear_grad(self, set_to_zero: bool = True) -> None:
     if not set_to_zero:
         self._grad = None
         self._grad_cleared = False
-    elif g._node is None and g._data.base is None and sys.getrefcount(g) == 3 and sys.getrefcount(g._data) == 2:
-        # (refcounts: self._grad, g and the call's argument; g._data and the argument)
-        state = PER_THREAD.__dict__["state"]  # this thread's state (see dispatch.apply)
-        if state.static_mode or state.dynamic_hooks:
-            apply_inplace(_FULL_LIKE, g, (g,), _ZERO)
-        else:
-            self._grad_cleared = True
+        return
+    state = PER_THREAD.__dict__["state"]  # this thread's state (see dispatch.apply)
+    # (refcounts: self._grad, g and the call's argument; g._data and the argument)
+    unshared = g._node is None and g._data.base is None and sys.getrefcount(g) == 3 and sys.getrefcount(g._data) == 2
+    if unshared and not (state.static_mode or state.dynamic_hooks):
+        self._grad_cleared = True
     else:  # full_like is not differentiable, so this records nothing even with grad enabled
         apply_inplace(_FULL_LIKE, g, (g,), _ZERO)
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from minipaddle.core.op import OPS
 from minipaddle.ops.low_precision import LOW_CODES, gemm
-from minipaddle.ops.windows import pad_spatial
+from minipaddle.ops.windows import out_size, pad_spatial
 
 __all__ = ["allocate", "bias_act", "conv2d_fusion_into"]
 
@@ -74,12 +74,6 @@ def _matmul_into(a, b, out) -> None:
 
 def _images_per_chunk(n: int, bytes_per_image: int) -> int:
     return max(1, min(n, _CHUNK_BYTES // max(1, bytes_per_image)))
-
-
-def _out_hw(padded_hw, kernel, strides, dilations) -> tuple:
-    """The output's (height, width) from the padded input's."""
-    (kh, kw), (sh, sw), (dh, dw) = kernel, strides, dilations
-    return (padded_hw[0] - dh * (kh - 1) - 1) // sh + 1, (padded_hw[1] - dw * (kw - 1) - 1) // sw + 1
 
 
 def _windows(xp, kernel, strides, dilations, out_hw):
@@ -155,7 +149,8 @@ def _few_positions(x, w, b, strides, paddings, dilations, activation, result, sc
     wm = weights() if layout is None else layout(weights)
     (pt, pb), (pl, pr) = paddings
     padded = (x.shape[2] + pt + pb, x.shape[3] + pl + pr)
-    oh, ow = _out_hw(padded, kernel, strides, dilations)
+    oh = out_size(x.shape[2], kernel[0], strides[0], dilations[0], paddings[0])
+    ow = out_size(x.shape[3], kernel[1], strides[1], dilations[1], paddings[1])
     k = c * kernel[0] * kernel[1]
     chunk = _images_per_chunk(n, (k + fold) * oh * ow * x.dtype.itemsize)
     cols = allocate(scratch, (chunk, k + fold, oh * ow), x.dtype)
@@ -204,7 +199,7 @@ def _many_positions(x, w, b, strides, paddings, dilations, activation, result, s
     xp = x if paddings == ((0, 0), (0, 0)) else pad_spatial(x, paddings)
     x_cl = np.ascontiguousarray(xp.transpose(0, 2, 3, 1))  # free when x is channels-last already
     n, h, wd, c = x_cl.shape
-    oh, ow = (h - dh * (kh - 1) - 1) // sh + 1, (wd - dw * (kw - 1) - 1) // sw + 1
+    oh, ow = out_size(h, kh, sh, dh, (0, 0)), out_size(wd, kw, sw, dw, (0, 0))  # (of the padded xp)
     s_n, s_h, s_w, s_c = x_cl.strides
     strides_of_win = (s_n, s_h * sh, s_w * sw, s_h * dh, s_w * dw, s_c)
     win = np.lib.stride_tricks.as_strided(x_cl, (n, oh, ow, kh, kw, c), strides_of_win, writeable=False)
