@@ -35,18 +35,19 @@ _TWO_112 = np.float32(2.0**112)
 
 
 def _f16_to_f32(x: np.ndarray) -> np.ndarray:
-    h = x.view(np.uint16).astype(_U32)
-    magnitude = h & _U32(0x7FFF)
-    special = magnitude.max() >= _U32(0x7C00)  # an Inf or a NaN somewhere
-    out = np.left_shift(magnitude, _U32(13), out=magnitude).view(np.float32)
-    out *= _TWO_112  # rebiases normals, normalizes subnormals: exact
-    bits = out.view(_U32)
-    if special:  # exponent 255, the significand kept
-        where = (h & _U32(0x7C00)) == _U32(0x7C00)
-        bits[where] = ((h[where] & _U32(0x3FF)) << _U32(13)) | _U32(0x7F800000)
-    h >>= _U32(15)
-    h <<= _U32(31)
-    bits |= h
+    out = np.empty(x.shape, np.float32)  # a fresh array (base None), as numpy's cast gives
+    bits = out.view(np.int32)
+    np.copyto(bits, x.view(np.int16))  # sign-extended: the sign lands in bit 31 (and 28-30, cleared next)
+    bits <<= 13
+    bits &= np.int32(-0x70000001)  # 0x8fffffff: the sign and the 15 bits of exponent and significand
+    out *= _TWO_112  # rebiases normals, normalizes subnormals, keeps the sign: exact
+    if not (out.max() < 65536.0 and out.min() > -65536.0):  # Inf/NaN (exponent 31) came out >= 2**16 (or NaN)
+        h = x.view(np.uint16)
+        where = (h & np.uint16(0x7C00)) == np.uint16(0x7C00)  # exponent 255, the significand and sign kept
+        hw = h[where].astype(_U32)
+        bits[where] = (((hw & _U32(0x3FF)) << _U32(13)) | _U32(0x7F800000) | ((hw >> _U32(15)) << _U32(31))).view(
+            np.int32
+        )
     return out
 
 
@@ -70,22 +71,34 @@ def _f32_to_f16(x: np.ndarray) -> np.ndarray:
     u = u >> _U32(16)
     u &= _U32(0x8000)
     h |= u
-    return h.astype(np.uint16).view(FLOAT16).reshape(np.shape(x))
+    out = np.empty(np.shape(x), FLOAT16)  # a fresh array (base None), as numpy's cast gives
+    np.copyto(out.view(np.uint16), h, casting="unsafe")
+    return out
 
 
 def _bf16_to_f32(x: np.ndarray) -> np.ndarray:
-    return (x.view(np.uint16).astype(_U32) << _U32(16)).view(np.float32)
+    out = np.empty(x.shape, np.float32)  # a fresh array (base None), as ml_dtypes' cast gives
+    bits = out.view(_U32)
+    np.copyto(bits, x.view(np.uint16))
+    bits <<= _U32(16)
+    return out
 
 
 def _f32_to_bf16(x: np.ndarray) -> np.ndarray:
     u = np.ascontiguousarray(x, np.float32).view(_U32)
-    b = u + _U32(0x7FFF)
-    b += (u >> _U32(16)) & _U32(1)
+    magnitude = u & _U32(0x7FFFFFFF)
+    nan = magnitude.max() > _U32(0x7F800000)
+    b = u >> _U32(16)
+    b &= _U32(1)
+    b += u
+    b += _U32(0x7FFF)
     b >>= _U32(16)
-    nan = (u & _U32(0x7FFFFFFF)) > _U32(0x7F800000)
-    if nan.any():
-        b[nan] = ((u[nan] >> _U32(16)) & _U32(0x8000)) | _U32(0x7FC0)
-    return b.astype(np.uint16).view(BFLOAT16).reshape(np.shape(x))
+    if nan:  # (rare) ml_dtypes' quiet NaN with the sign, no payload
+        where = magnitude > _U32(0x7F800000)
+        b[where] = ((u[where] >> _U32(16)) & _U32(0x8000)) | _U32(0x7FC0)
+    out = np.empty(np.shape(x), BFLOAT16)
+    np.copyto(out.view(np.uint16), b, casting="unsafe")
+    return out
 
 
 _UP = {FLOAT16: _f16_to_f32, BFLOAT16: _bf16_to_f32}
