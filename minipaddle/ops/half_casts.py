@@ -12,8 +12,9 @@ the array cost a few instructions a value:
   float32 -> float16   normal results: the rebiased bits plus 0xfff plus the lowest kept bit, shifted right by 13
                        (round half to even; a carry into the exponent gives the next binade or Inf); subnormal
                        results: |x| + 0.5 in float32, whose own rounding to nearest even is float16's, minus the
-                       bits of 0.5; |x| >= 65536, Inf and NaN as numpy (NaN keeps the top of its payload, never
-                       becomes Inf).
+                       bits of 0.5; the smaller of the two codes is the right one everywhere (no mask, no
+                       select: see _f32_to_f16); |x| >= 65536, Inf and NaN as numpy (NaN keeps the top of its
+                       payload, never becomes Inf).
   bfloat16 -> float32  the 16 bits shifted into the top half.
   float32 -> bfloat16  the bits plus 0x7fff plus the lowest kept bit, shifted right by 16 (ties to even); NaN as
                        ml_dtypes: the quiet NaN 0x7fc0 with the sign (no payload).
@@ -54,13 +55,19 @@ def _f16_to_f32(x: np.ndarray) -> np.ndarray:
 def _f32_to_f16(x: np.ndarray) -> np.ndarray:
     u = np.ascontiguousarray(x, np.float32).view(_U32)
     a = u & _U32(0x7FFFFFFF)
-    h = a - _U32(0x38000000 - 0xFFF)  # rebiased (wraps below float16's normals: replaced below)
-    h += (a >> _U32(13)) & _U32(1)
+    h = a >> _U32(13)
+    h &= _U32(1)  # the lowest kept bit: ties to even
+    h += a
+    h -= _U32(0x38800000 - 0xFFF)  # rebiased to exponent 1: wraps to 2**32 - ... below 2**-14 - 2**-25
     h >>= _U32(13)
-    # below float16's smallest normal (2**-14): |x| + 0.5 rounds as float16's subnormals do
+    h += _U32(0x400)  # the normal codes; below float16's normals a huge number or (just below 2**-14) 0x400
+    # the subnormal codes: |x| + 0.5 rounds in float32 as float16's subnormals do (ulp 2**-24). Below 2**-14 they
+    # are <= 0x400 and the normal formula's is not smaller; from 2**-14 up round(|x| * 2**24) is >= the normal
+    # code (equal in the first binade, then growing twice as fast): so the minimum of the two is the code.
     tiny = a.view(np.float32) + np.float32(0.5)
-    tiny.view(_U32)[...] -= _U32(0x3F000000)
-    np.copyto(h, tiny.view(_U32), where=a < _U32(0x38800000))
+    tiny_bits = tiny.view(_U32)
+    tiny_bits -= _U32(0x3F000000)
+    np.minimum(h, tiny_bits, out=h)  # (array with array: numpy's vector loop; with a scalar it is not)
     if a.max() >= _U32(0x47800000):  # 65536 and up, Inf, NaN (rare: fixed where they are)
         big = a >= _U32(0x47800000)
         ab = a[big]
