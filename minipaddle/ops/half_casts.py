@@ -36,7 +36,7 @@ _TWO_112 = np.float32(2.0**112)
 
 
 def _f16_to_f32(x: np.ndarray) -> np.ndarray:
-    out = np.empty(x.shape, np.float32)  # a fresh array (base None), as numpy's cast gives
+    out = np.empty_like(x, np.float32)  # fresh (base None) and laid out as x (a transposed x: no strided copy)
     bits = out.view(np.int32)
     np.copyto(bits, x.view(np.int16))  # sign-extended: the sign lands in bit 31 (and 28-30, cleared next)
     bits <<= 13
@@ -84,7 +84,7 @@ def _f32_to_f16(x: np.ndarray) -> np.ndarray:
 
 
 def _bf16_to_f32(x: np.ndarray) -> np.ndarray:
-    out = np.empty(x.shape, np.float32)  # a fresh array (base None), as ml_dtypes' cast gives
+    out = np.empty_like(x, np.float32)  # fresh (base None) and laid out as x (a transposed x: no strided copy)
     bits = out.view(_U32)
     np.copyto(bits, x.view(np.uint16))
     bits <<= _U32(16)
