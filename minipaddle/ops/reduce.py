@@ -16,6 +16,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.half_casts import from_float32, to_float32
 from minipaddle.ops.kinds import ReduceOp
 from minipaddle.ops.low_precision import LOW_CODES
 
@@ -27,6 +28,17 @@ __all__ = [
     "count_elements",
     "nanmedian",
 ]
+
+
+def _folds_rows(x: np.ndarray, axis) -> bool:
+    """Whether summing x over `axis` adds each output's terms one after another in index order, in float32 and
+    in float16 with dtype=float32 alike: x C-contiguous and its last axis kept (a Linear's bias gradient). A sum
+    along the contiguous axis is pairwise, in blocks that numpy's buffered cast of float16 would cut differently:
+    the same terms, other roundings."""
+    if axis is None or x.ndim == 0 or not x.flags.c_contiguous:
+        return False
+    last = x.ndim - 1
+    return all(a % x.ndim != last for a in ((axis,) if isinstance(axis, int) else axis))
 
 
 def _restore(g: Tensor, node) -> Tensor:
@@ -46,6 +58,8 @@ class Sum(ReduceOp):
 
     def kernel(self, x, axis=None, keepdim=False, dtype=None):
         if dtype is None and x.dtype.char in LOW_CODES:  # float32 accumulation (paddle's GPU kernels' MPType)
+            if _folds_rows(x, axis):  # numpy's cast of float16 goes element by element: convert on the bits first
+                return from_float32(np.add.reduce(to_float32(x), axis=axis, keepdims=keepdim), x.dtype)
             return np.add.reduce(x, axis=axis, dtype=np.float32, keepdims=keepdim).astype(x.dtype)
         if dtype is None and x.dtype in (np.bool_, np.int32):
             dtype = np.int64  # Paddle sums bool and int32 into int64 (int8/uint8/int16 keep their dtype)

@@ -184,3 +184,22 @@ def test_sum_and_mean_accumulate_in_float32_and_round_once(dtype):
         np.testing.assert_array_equal(m.numpy().astype(np.float32), want_mean.astype(np.float32))
     tenths = paddle.full([4096], 0.1, dtype)
     assert abs(float(paddle.sum(tenths)) - 409.6) < 2.0
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)], ids=str)
+@pytest.mark.parametrize(
+    "shape, axis", [((128, 256), 0), ((128, 10), (0,)), ((5000, 3), 0), ((4, 6, 5, 7), (0, 2)), ((3, 50000), 1),
+                    ((64, 6, 24, 24), (0, 2, 3)), ((40000,), 0), ((9, 4), None)],
+)  # fmt: skip
+def test_sum_of_low_precision_equals_numpys_float32_accumulation(dtype, shape, axis):
+    """sum over axes that keep the last one converts on the bits and folds in float32 (ops/reduce._folds_rows);
+    every sum equals numpy's float16/bfloat16 sum accumulated with dtype=float32, bit for bit, overflow included."""
+    rng = np.random.default_rng(1)
+    for scale in (1e-6, 1.0, 3e3):
+        x = (rng.standard_normal(shape) * scale).astype(dtype)
+        with np.errstate(over="ignore"):
+            expected = np.add.reduce(x, axis=axis, dtype=np.float32)
+            expected = expected.astype(dtype)
+        got = ops.sum(paddle.to_tensor(x), axis=axis).numpy()
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(got.view(np.uint16), np.asarray(expected).view(np.uint16))
