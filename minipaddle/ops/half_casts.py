@@ -52,7 +52,7 @@ def _f16_to_f32(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _f32_to_f16(x: np.ndarray) -> np.ndarray:
+def _f32_to_f16(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     u = np.ascontiguousarray(x, np.float32).view(_U32)
     a = u & _U32(0x7FFFFFFF)
     h = a >> _U32(13)
@@ -78,7 +78,8 @@ def _f32_to_f16(x: np.ndarray) -> np.ndarray:
     u = u >> _U32(16)
     u &= _U32(0x8000)
     h |= u
-    out = np.empty(np.shape(x), FLOAT16)  # a fresh array (base None), as numpy's cast gives
+    if out is None:
+        out = np.empty(np.shape(x), FLOAT16)  # a fresh array (base None), as numpy's cast gives
     np.copyto(out.view(np.uint16), h, casting="unsafe")
     return out
 
@@ -91,7 +92,7 @@ def _bf16_to_f32(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _f32_to_bf16(x: np.ndarray) -> np.ndarray:
+def _f32_to_bf16(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     u = np.ascontiguousarray(x, np.float32).view(_U32)
     magnitude = u & _U32(0x7FFFFFFF)
     nan = magnitude.max() > _U32(0x7F800000)
@@ -103,7 +104,8 @@ def _f32_to_bf16(x: np.ndarray) -> np.ndarray:
     if nan:  # (rare) ml_dtypes' quiet NaN with the sign, no payload
         where = magnitude > _U32(0x7F800000)
         b[where] = ((u[where] >> _U32(16)) & _U32(0x8000)) | _U32(0x7FC0)
-    out = np.empty(np.shape(x), BFLOAT16)
+    if out is None:
+        out = np.empty(np.shape(x), BFLOAT16)
     np.copyto(out.view(np.uint16), b, casting="unsafe")
     return out
 
@@ -118,10 +120,16 @@ def to_float32(x: np.ndarray) -> np.ndarray:
     return up(x) if up is not None and x.size and x.ndim else x.astype(FLOAT32)
 
 
-def from_float32(x: np.ndarray, dtype) -> np.ndarray:
-    """x.astype(dtype) for a float32 x and dtype float16 or bfloat16, through the bit conversions."""
+def from_float32(x: np.ndarray, dtype, out: np.ndarray | None = None) -> np.ndarray:
+    """x.astype(dtype) for a float32 x and dtype float16 or bfloat16, through the bit conversions; with `out` (an
+    array of x's shape and that dtype) written into it instead of a new array."""
     down = _DOWN.get(np.dtype(dtype)) if x.dtype == FLOAT32 else None
-    return down(x) if down is not None and x.size and x.ndim else x.astype(dtype)
+    if down is not None and x.size and x.ndim:
+        return down(x, out)
+    if out is None:
+        return x.astype(dtype)
+    out[...] = x
+    return out
 
 
 def astype(x: np.ndarray, dtype) -> np.ndarray:
