@@ -305,7 +305,7 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
         # clear_grad's zeros were never written and no one has seen them: write 0 + g (g + 0 gives the same bits,
         # -0.0 made 0.0 as the add of zeros would) into the storage, without reading zeros back
         leaf._grad_cleared = False
-        _write_plus_zero(g._data, leaf._grad._data)
+        write_plus_zero(g._data, leaf._grad._data)
         leaf._grad._bump_version()
     elif create_graph:
         leaf._grad = apply(OPS[_ADD], (leaf._grad, g))
@@ -318,7 +318,7 @@ _HALF_BITS = {"e": (0x7C00, 0x0200), "E": (0x7F80, 0x0040)}
 _MINUS_ZERO = np.int16(-32768)
 
 
-def _write_plus_zero(g: np.ndarray, out: np.ndarray) -> None:
+def write_plus_zero(g: np.ndarray, out: np.ndarray) -> None:
     """out[...] = g + 0, the bits of the add of clear_grad's zeros: -0 becomes +0, a NaN comes out quiet.
 
     float16/bfloat16 on the int16 view: numpy's float16 add and ml_dtypes' bfloat16 add convert one element at a

@@ -1,4 +1,4 @@
-"""A float16/bfloat16 gradient written over clear_grad's unwritten zeros (core/autograd._write_plus_zero) has the
+"""A float16/bfloat16 gradient written over clear_grad's unwritten zeros (core/autograd.write_plus_zero) has the
 bits of the add of those zeros, on every code; and under AMP with a GradScaler the zeros are left unwritten at
 all (the conversions of ops/half_casts.py give fresh arrays, so clear_grad finds the gradient unshared)."""
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import minipaddle as paddle
-from minipaddle.core.autograd import _write_plus_zero
+from minipaddle.core.autograd import write_plus_zero
 from minipaddle.ops.half_casts import from_float32, to_float32
 
 CODES = np.arange(65536, dtype=np.uint32).astype(np.uint16)
@@ -22,10 +22,10 @@ def test_every_code_gets_the_bits_of_adding_zero(dtype):
     with np.errstate(all="ignore"):
         expected = np.add(x, 0).view(np.uint16)
     out = np.empty_like(x)
-    _write_plus_zero(x, out)
+    write_plus_zero(x, out)
     np.testing.assert_array_equal(out.view(np.uint16), expected)
     grid, into = x.reshape(256, 256)[:, ::-1], np.empty((256, 256), dtype).T  # strided source and target
-    _write_plus_zero(grid, into)
+    write_plus_zero(grid, into)
     np.testing.assert_array_equal(into.view(np.uint16), expected.reshape(256, 256)[:, ::-1])
 
 

@@ -10,6 +10,7 @@ import pytest
 
 import minipaddle as paddle
 from minipaddle import ops
+from minipaddle.core.op import get_op
 from minipaddle.ops.low_precision import in_float32
 
 ALL_F16 = np.arange(65536, dtype=np.uint16).view(np.float16)  # every float16: +-0, subnormals, normals, Inf, NaN
@@ -203,3 +204,25 @@ def test_sum_of_low_precision_equals_numpys_float32_accumulation(dtype, shape, a
         got = ops.sum(paddle.to_tensor(x), axis=axis).numpy()
         assert got.dtype == dtype
         np.testing.assert_array_equal(got.view(np.uint16), np.asarray(expected).view(np.uint16))
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)], ids=str)
+@pytest.mark.parametrize("kernel, stride", [(2, 2), (3, 1), (3, 2)])
+def test_max_pool_grad_of_low_precision_equals_adding_into_zeros(dtype, kernel, stride):
+    """max_pool_grad on float16/bfloat16: with windows that do not overlap (each pixel named once) it writes the
+    16-bit codes of 0 + g (ops/pool.py); with overlapping ones it adds in the dtype. Either way the bits of
+    np.add.at in that dtype, on gradients holding -0, Inf, signalling and quiet NaNs."""
+    rng = np.random.default_rng(2)
+    x = paddle.to_tensor(rng.standard_normal((2, 3, 9, 9)).astype(dtype))
+    out, mask = get_op("max_pool").kernel(x.numpy(), (kernel, kernel), (stride, stride), ((0, 0), (0, 0)))
+    codes = rng.integers(0, 65536, out.size, dtype=np.uint32).astype(np.uint16)  # any bits: NaNs, -0, Inf too
+    codes[:4] = [0x8000, 0x7C01 if dtype == np.float16 else 0x7F81, 0xFC00, 0x0001]
+    g = codes.view(dtype).reshape(out.shape)
+    got = get_op("max_pool_grad").kernel(g, mask, (9, 9))
+    rows, pixels = 6, 81
+    m = mask.reshape(rows, -1)
+    target = (m + (np.arange(rows) * pixels)[:, None]).ravel()
+    expected = np.zeros(rows * pixels, dtype)
+    with np.errstate(all="ignore"):
+        np.add.at(expected, target, g.reshape(-1))
+    np.testing.assert_array_equal(got.reshape(-1).view(np.uint16), expected.view(np.uint16))
