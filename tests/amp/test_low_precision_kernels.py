@@ -13,6 +13,7 @@ from minipaddle import ops
 from minipaddle.core.op import get_op
 from minipaddle.ops.low_precision import in_float32
 
+BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 ALL_F16 = np.arange(65536, dtype=np.uint16).view(np.float16)  # every float16: +-0, subnormals, normals, Inf, NaN
 
 
@@ -40,6 +41,40 @@ def test_float32_loops_equal_numpys_float16_loops_for_every_float16(ufunc):
     assert got.dtype == np.float16 and _same(got, want)
     out = np.empty_like(want)
     assert in_float32(ufunc, x, y, out) is out and _same(out, want)
+
+
+@pytest.mark.parametrize("ufunc", [np.add, np.subtract, np.multiply])
+def test_float32_loops_equal_ml_dtypes_bfloat16_loops_for_every_bfloat16(ufunc):
+    """ml_dtypes computes bfloat16 arithmetic in float32 and rounds: the whole-array form gives its bits. Where
+    both operands are NaN the result is a NaN either way, its sign the first operand's here and not always in
+    ml_dtypes' compiled loop (IEEE leaves it open): _same counts any NaN equal to any NaN."""
+    every = np.arange(65536, dtype=np.uint16).view(BFLOAT16)
+    special = [0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 3e38, -3e38, 1e-38, 9.2e-41, np.inf, -np.inf, np.nan]
+    random_codes = np.random.default_rng(0).integers(0, 65536, 35, dtype=np.uint16).view(BFLOAT16)
+    partners = np.concatenate([np.array(special, np.float32).astype(BFLOAT16), random_codes])
+    x = np.broadcast_to(every[:, None], (65536, partners.size))
+    y = np.broadcast_to(partners[None, :], (65536, partners.size))
+    with np.errstate(all="ignore"):
+        want = ufunc(x, y)
+    got = in_float32(ufunc, x, y)
+    assert got.dtype == BFLOAT16 and _same(got, want)
+    one_nan = np.isnan(x.astype(np.float32)) != np.isnan(y.astype(np.float32))  # exact bits, NaNs' too
+    np.testing.assert_array_equal(got.view(np.uint16)[one_nan], want.view(np.uint16)[one_nan])
+    mask = np.broadcast_to((np.arange(partners.size) % 2 == 0)[None, :], x.shape)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(in_float32(np.multiply, x, mask).view(np.uint16), (x * mask).view(np.uint16))
+
+
+def test_bfloat16_ops_take_the_float32_path_with_the_same_results():
+    a = np.arange(65536, dtype=np.uint16).view(BFLOAT16)[::16].reshape(64, 64)
+    b = np.arange(65536, dtype=np.uint16).view(BFLOAT16)[7::16].reshape(64, 64)
+    ta, tb = paddle.to_tensor(a), paddle.to_tensor(b)
+    with np.errstate(all="ignore"):
+        for got, want in [(ta + tb, a + b), (ta - tb, a - b), (ta * tb, a * b), (ops.relu_grad(tb, ta), b * (a > 0))]:
+            np.testing.assert_array_equal(got.numpy().view(np.uint16), want.view(np.uint16))
+        acc = paddle.to_tensor(a.copy())
+        acc.add_(tb)  # kernel_into: gradient accumulation's path
+        np.testing.assert_array_equal(acc.numpy().view(np.uint16), (a + b).view(np.uint16))
 
 
 def test_ops_take_the_float32_path_with_the_same_results():
