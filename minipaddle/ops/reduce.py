@@ -30,15 +30,21 @@ __all__ = [
 ]
 
 
-def _folds_rows(x: np.ndarray, axis) -> bool:
-    """Whether summing x over `axis` adds each output's terms one after another in index order, in float32 and
-    in float16 with dtype=float32 alike: x C-contiguous and its last axis kept (a Linear's bias gradient). A sum
-    along the contiguous axis is pairwise, in blocks that numpy's buffered cast of float16 would cut differently:
-    the same terms, other roundings."""
-    if axis is None or x.ndim == 0 or not x.flags.c_contiguous:
+def _same_order_in_float32(x: np.ndarray, axis) -> bool:
+    """Whether numpy sums x over `axis` in float32 in the order it sums x's float16/bfloat16 values with
+    dtype=float32, so both give the same bits. x must be C-contiguous. Then each output is a fold over the outer
+    reduced axes of pairwise sums over the run of trailing reduced axes (contiguous in memory); the cast path
+    buffers np.getbufsize() values at a time and cuts a longer run into pieces, whose pairwise sums round
+    otherwise. So: the last axis kept (no run: a Linear's bias gradient), or a run within one buffer (a conv's
+    bias gradient over (0, 2, 3): H*W values). tests/amp/test_low_precision_kernels.py pins this against numpy."""
+    if x.ndim == 0 or not x.flags.c_contiguous:
         return False
-    last = x.ndim - 1
-    return all(a % x.ndim != last for a in ((axis,) if isinstance(axis, int) else axis))
+    reduced = set(range(x.ndim)) if axis is None else {a % x.ndim for a in ((axis,) if isinstance(axis, int) else axis)}
+    run, k = 1, x.ndim - 1
+    while k >= 0 and k in reduced:
+        run *= x.shape[k]
+        k -= 1
+    return run <= np.getbufsize()
 
 
 def _restore(g: Tensor, node) -> Tensor:
@@ -58,7 +64,7 @@ class Sum(ReduceOp):
 
     def kernel(self, x, axis=None, keepdim=False, dtype=None):
         if dtype is None and x.dtype.char in LOW_CODES:  # float32 accumulation (paddle's GPU kernels' MPType)
-            if _folds_rows(x, axis):  # numpy's cast of float16 goes element by element: convert on the bits first
+            if _same_order_in_float32(x, axis):  # numpy's cast goes element by element: convert on the bits first
                 return from_float32(np.add.reduce(to_float32(x), axis=axis, keepdims=keepdim), x.dtype)
             return np.add.reduce(x, axis=axis, dtype=np.float32, keepdims=keepdim).astype(x.dtype)
         if dtype is None and x.dtype in (np.bool_, np.int32):

@@ -225,11 +225,14 @@ def test_sum_and_mean_accumulate_in_float32_and_round_once(dtype):
 @pytest.mark.parametrize("dtype", [np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)], ids=str)
 @pytest.mark.parametrize(
     "shape, axis", [((128, 256), 0), ((128, 10), (0,)), ((5000, 3), 0), ((4, 6, 5, 7), (0, 2)), ((3, 50000), 1),
-                    ((64, 6, 24, 24), (0, 2, 3)), ((40000,), 0), ((9, 4), None)],
+                    ((64, 6, 24, 24), (0, 2, 3)), ((16, 16, 8, 8), (0, 2, 3)), ((2, 9, 64, 128), (0, 2, 3)),
+                    ((3, 5, 91, 91), (2, 3)), ((40000,), 0), ((8000,), 0), ((9, 4), None), ((7, 24, 24), (1, -1))],
 )  # fmt: skip
 def test_sum_of_low_precision_equals_numpys_float32_accumulation(dtype, shape, axis):
-    """sum over axes that keep the last one converts on the bits and folds in float32 (ops/reduce._folds_rows);
-    every sum equals numpy's float16/bfloat16 sum accumulated with dtype=float32, bit for bit, overflow included."""
+    """A sum whose order numpy keeps in float32 converts on the bits first (ops/reduce._same_order_in_float32: the
+    last axis kept, or a trailing run of reduced axes within one buffer, 8192 values at most); every sum equals
+    numpy's float16/bfloat16 sum accumulated with dtype=float32, bit for bit, overflow included, on both sides
+    of the buffer's size (a run of 8192 values and of 8281)."""
     rng = np.random.default_rng(1)
     for scale in (1e-6, 1.0, 3e3):
         x = (rng.standard_normal(shape) * scale).astype(dtype)
@@ -261,3 +264,24 @@ def test_max_pool_grad_of_low_precision_equals_adding_into_zeros(dtype, kernel, 
     with np.errstate(all="ignore"):
         np.add.at(expected, target, g.reshape(-1))
     np.testing.assert_array_equal(got.reshape(-1).view(np.uint16), expected.view(np.uint16))
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)], ids=str)
+def test_the_float32_order_rule_holds_in_float32_itself(dtype):
+    """Where ops/reduce._same_order_in_float32 says yes, numpy's float32 sum of the converted values has the very
+    float32 bits of its dtype=float32 sum of the float16/bfloat16 values (the rounding to the low dtype would
+    hide most differences); the cases it refuses do differ, so the rule is not vacuous."""
+    from minipaddle.ops.half_casts import to_float32
+    from minipaddle.ops.reduce import _same_order_in_float32
+
+    rng = np.random.default_rng(4)
+    cases = [((64, 6, 24, 24), (0, 2, 3)), ((2, 9, 64, 128), (0, 2, 3)), ((128, 256), (0,)), ((8000,), None),
+             ((3, 5, 91, 91), (2, 3)), ((3, 50000), (1,)), ((200000,), None)]  # fmt: skip
+    verdicts = []
+    for shape, axis in cases:
+        x = (rng.standard_normal(shape) * 30).astype(dtype)
+        same = np.array_equal(np.add.reduce(to_float32(x), axis=axis).view(np.uint32),
+                              np.add.reduce(x, axis=axis, dtype=np.float32).view(np.uint32))  # fmt: skip
+        verdicts.append((_same_order_in_float32(x, axis), same))
+    assert all(same for rule, same in verdicts if rule)
+    assert [rule for rule, _ in verdicts] == [True] * 4 + [False] * 3 and not any(s for r, s in verdicts if not r)
