@@ -42,9 +42,9 @@ def _f16_to_f32(x: np.ndarray) -> np.ndarray:
     bits <<= 13
     bits &= np.int32(-0x70000001)  # 0x8fffffff: the sign and the 15 bits of exponent and significand
     out *= _TWO_112  # rebiases normals, normalizes subnormals, keeps the sign: exact
-    if not (out.max() < 65536.0 and out.min() > -65536.0):  # Inf/NaN (exponent 31) came out >= 2**16 (or NaN)
+    if (x.view(np.uint16) & np.uint16(0x7FFF)).max() >= 0x7C00:  # Inf/NaN somewhere (16-bit passes: cheap)
         h = x.view(np.uint16)
-        where = (h & np.uint16(0x7C00)) == np.uint16(0x7C00)  # exponent 255, the significand and sign kept
+        where = (h & np.uint16(0x7C00)) == np.uint16(0x7C00)  # exponent 31: 255, significand and sign kept
         hw = h[where].astype(_U32)
         bits[where] = (((hw & _U32(0x3FF)) << _U32(13)) | _U32(0x7F800000) | ((hw >> _U32(15)) << _U32(31))).view(
             np.int32
