@@ -71,6 +71,12 @@ class OptimizerWithMixedPrecision:
         self._bf16_decorator = False  # set by bf16.decorate_bf16 (paddle's wrapper without loss scaling)
         self._rewrites_program = True  # False for a Program paddle wrote (its casts are in it already)
 
+    @property
+    def _cast_suffix(self) -> str:
+        """How the rewrite names casts to the low dtype: paddle's decorate writes `.cast_fp16` for bfloat16 too
+        (its float16 code path), decorate_bf16 `.cast_bf16`."""
+        return "bf16" if self._bf16_decorator else "fp16"
+
     def get_loss_scaling(self) -> Variable:
         """The loss scale's variable (fetch it to watch the scale)."""
         return self._loss_scaling
@@ -87,7 +93,7 @@ class OptimizerWithMixedPrecision:
         self._train_program = program = loss.block.program
         if self._rewrites_program:
             rewrite_program(program, self._amp_lists, self._dtype, self._level, self._use_fp16_guard,
-                            self._use_promote)  # fmt: skip
+                            self._use_promote, self._cast_suffix)  # fmt: skip
         if self._level == "O2":
             self._to_fp16_var_names = low_parameters(program, self._dtype)
         self._loss_scaling = declare_persistable(unique_name("loss_scaling"),
@@ -95,9 +101,10 @@ class OptimizerWithMixedPrecision:
         settings = AmpLossScaling(self._level, self._dtype, self._init_loss_scaling, self._use_dynamic_loss_scaling,
                                   self._bf16_decorator)  # fmt: skip
         program.amp_loss_scaling = settings  # what the .pdmodel writer follows (static/paddle_amp_ops.py)
-        loss32 = loss if loss.dtype == dtypes.float32 else manipulation.cast(loss, "float32")
+        loss32 = loss if loss.dtype == dtypes.float32 else _named_tmp(manipulation.cast(loss, "float32"))
         # paddle multiplies by a scale that may change or is not 1.0 only (x * 1.0 is x: the same numbers)
-        self._scaled_loss = tmath.multiply(loss32, self._loss_scaling) if settings.scales_the_loss else loss32
+        scaled = settings.scales_the_loss
+        self._scaled_loss = _named_tmp(tmath.multiply(loss32, self._loss_scaling)) if scaled else loss32
         return append_backward(self._scaled_loss, parameter_list=parameter_list, no_grad_set=no_grad_set)
 
     def apply_gradients(self, params_grads: list) -> list:
@@ -169,12 +176,23 @@ class OptimizerWithMixedPrecision:
                             self._optimizer._master_weights)  # fmt: skip
         if test_program is not None and (self._level == "O2" or use_fp16_test):
             rewrite_program(test_program, self._amp_lists, self._dtype, self._level, self._use_fp16_guard,
-                            self._use_promote)  # fmt: skip
+                            self._use_promote, self._cast_suffix)  # fmt: skip
             if self._level == "O2":  # the test Program reads the same, now float16, parameters
                 mark_dtype(test_program, low_parameters(test_program, self._dtype), self._dtype)
 
     def __getattr__(self, name):  # get_lr, set_lr, state_dict, ... of the wrapped optimizer
         return getattr(self._optimizer, name)
+
+
+def _named_tmp(var: Variable) -> Variable:
+    """`var`, just written by its block's last op, renamed as paddle names what its Variable arithmetic makes
+    (`loss.astype("float32")`, `loss * loss_scaling`): tmp_0, tmp_1, ..."""
+    block, old = var.block, var.name
+    var.name = unique_name("tmp")
+    block.vars[var.name] = block.vars.pop(old)
+    for names in block.ops[-1].outputs.values():
+        names[:] = [var.name if n == old else n for n in names]
+    return var
 
 
 def _skip_update_on(found_inf, block, append_update) -> None:
