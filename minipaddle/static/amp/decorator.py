@@ -4,9 +4,10 @@
 1. rewrites the Program with AMP's casts (the amp_cast pass: white ops low, black float32, gray as their inputs);
 2. multiplies the loss by the loss scale (a persistable variable `loss_scaling_0`) and appends backward;
 3. divides each gradient by the scale and checks them all for Inf/NaN (paddle's check_finite_and_unscale op). Under
-   O2 without master_grad the unscaled gradient is rounded to the low dtype, as paddle's float16 gradients of its
-   float16 parameters are (small ones underflow to zero); master_grad=True keeps it float32 (paddle casts to
-   float32 master gradients before unscaling);
+   O2 without master_grad the unscaled gradient of a low-precision parameter is rounded to the low dtype, as
+   paddle's float16 gradients of its float16 parameters are (small ones underflow to zero), while a parameter O2
+   keeps float32 (a layer_norm's) keeps its float32 gradient (paddle's float32 group); master_grad=True keeps all
+   float32 (paddle casts to float32 master gradients before unscaling);
 4. with dynamic loss scaling, updates the scale in the Program with paddle's `update_loss_scaling` op: after
    `decr_every_n_nan_or_inf` bad steps it shrinks (never below 1), after `incr_every_n_steps` good ones it grows
    (if still finite); a bad step's gradients are zeroed (paddle's stop_update);
@@ -112,11 +113,13 @@ class OptimizerWithMixedPrecision:
         program = self._loss_scaling.block.program
         first = len(program.global_block().ops)
         with program.role(ROLE_OPTIMIZE):
-            low_grads = self._level == "O2" and not self._master_grad
+            low_params = set(self._to_fp16_var_names or ())
             params = [p for p, _ in params_grads]
             grads = []
-            for _, g in params_grads:
-                if low_grads and g.dtype == dtypes.float32:  # the gradient paddle's low-precision parameter gets
+            for p, g in params_grads:
+                # the float16 gradient paddle's float16 parameter gets; a parameter O2 keeps float32 (a norm's)
+                # gets its float32 gradient, in paddle's float32 group
+                if not self._master_grad and p.name in low_params and g.dtype == dtypes.float32:
                     g = manipulation.cast(g, self._dtype)
                 grads.append(g)
             if not grads:
@@ -126,7 +129,6 @@ class OptimizerWithMixedPrecision:
             # one op unscales every gradient (float32 math, one rounding to its dtype) and checks for Inf/NaN
             *grads, found_inf = ops.check_finite_and_unscale(grads, self._loss_scaling)
             grads = self._update_loss_scaling(grads, found_inf)  # zeroes a bad step's gradients
-            low_params = set(self._to_fp16_var_names or ())
             if low_params:
                 # paddle's O2 parameters are float16 (after amp_init): the optimizer updates their float32
                 # master weights (multi_precision) and writes each back rounded, so they stay float16; without
