@@ -186,6 +186,10 @@ class ProgramRunner:
         self.forward_plan = compile_ops(self.program, [d for d in block.ops if d.role == ROLE_FORWARD])
         self.backward_plan = compile_ops(self.program, [d for d in block.ops if d.role == ROLE_BACKWARD])
         self.keeps_values = bool(self.backward_plan) or any(wanted)
+        # For each gradient run_backward returns: whether a matmul writes it (a weight's gradient), so it holds no
+        # -0.0 and autograd may give its array to a cleared .grad as is (Tensor._no_negative_zero)
+        products = {n for step in self.backward_plan if step.desc.type == "matmul" for n in step.writes}
+        self.product_grads = tuple([g in products for g, w in zip(self.grad_names, wanted) if w])
 
     def run_forward(self, arrays) -> tuple:
 
@@ -210,7 +214,8 @@ class ProgramRunner:
         for name, gname, w in zip(self.input_names, self.grad_names, wanted):
             if not w:
                 continue
-            result.append(env[gname] if gname is not None and gname in env else np.zeros_like(env[name]))
+            # (popped: a second backward of a retained graph computes it again, and the array is the caller's alone)
+            result.append(env.pop(gname) if gname is not None and gname in env else np.zeros_like(env[name]))
         return tuple(result)
 
 

@@ -45,9 +45,13 @@ class RunProgram(OpDef):
         return outs
 
     def grad(self, node, *grads):
-        wanted = node.attrs["runner"].wanted  # (the runner was compiled for exactly these inputs' gradients)
-        attrs = {"runner": node.attrs["runner"], "scope": node.attrs["scope"], "wanted": wanted, "serializable": False}
+        runner = node.attrs["runner"]
+        wanted = runner.wanted  # (the runner was compiled for exactly these inputs' gradients)
+        attrs = {"runner": runner, "scope": node.attrs["scope"], "wanted": wanted, "serializable": False}
         result = apply(RunProgramGrad, tuple(grads), attrs)
+        for g, product in zip(result, runner.product_grads):
+            if product:  # a matmul's result: no -0.0 in it (see Tensor._no_negative_zero)
+                g._no_negative_zero = True
         it = iter(result)
         return tuple([next(it) if w else None for w in wanted])  # (a list: a generator resumes once per input)
 
