@@ -31,6 +31,7 @@ STEPS = {
     "lenet": ("lenet", "paddle_api_step"),
     "static_mlp": ("static_mlp", "static_step"),
     "to_static_mlp": ("to_static_mlp", "to_static_step"),
+    "to_static_lenet": ("to_static_lenet", "to_static_step"),
     "numpy_mlp": ("mlp", "numpy_step"),  # the mlp floor: the same math by hand, which the ratios divide by
 }
 
