@@ -186,10 +186,12 @@ class ProgramRunner:
         self.forward_plan = compile_ops(self.program, [d for d in block.ops if d.role == ROLE_FORWARD])
         self.backward_plan = compile_ops(self.program, [d for d in block.ops if d.role == ROLE_BACKWARD])
         self.keeps_values = bool(self.backward_plan) or any(wanted)
-        # For each gradient run_backward returns: whether a matmul writes it (a weight's gradient), so it holds no
-        # -0.0 and autograd may give its array to a cleared .grad as is (Tensor._no_negative_zero)
+        # Which gradients run_backward returns a matmul writes (the weights'): they hold no -0.0, so autograd may
+        # give their arrays to a cleared .grad as they are (Tensor._no_negative_zero)
         products = {n for step in self.backward_plan if step.desc.type == "matmul" for n in step.writes}
-        self.product_grads = tuple([g in products for g, w in zip(self.grad_names, wanted) if w])
+        returned = [g for g, w in zip(self.grad_names, wanted) if w]  # the gradients run_backward returns, in order
+        self.product_grads = tuple([i for i, g in enumerate(returned) if g in products])  # (their positions)
+        self.wanted_last = all(wanted[wanted.index(True) :]) if any(wanted) else False  # no gap among the wanted
 
     def run_forward(self, arrays) -> tuple:
 

@@ -18,6 +18,8 @@ The other losses are compositions of ops, in minipaddle/nn/functional/loss.py.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from minipaddle import ops
@@ -44,8 +46,16 @@ def _at_labels(shape: tuple, safe: np.ndarray, axis: int) -> tuple:
     """The index that picks each sample's class along `axis` of an array of `shape` (safe: the class ids, shape's
     size 1 at axis): what np.take_along_axis / put_along_axis build on every call, behind their Python wrappers."""
     axis %= len(shape)
-    return tuple([safe if i == axis else np.arange(d).reshape((1,) * i + (d,) + (1,) * (len(shape) - i - 1))
-                  for i, d in enumerate(shape)])  # fmt: skip
+    before, after = _positions(shape, axis)
+    return (*before, safe, *after)
+
+
+@functools.lru_cache(maxsize=64)
+def _positions(shape: tuple, axis: int) -> tuple:
+    """The index arrays of every axis but `axis` (0..d-1, laid along their axis), before it and after it: the same
+    for every batch of one shape, so made once (index arrays are only read)."""
+    ranges = [np.arange(d).reshape((1,) * i + (d,) + (1,) * (len(shape) - i - 1)) for i, d in enumerate(shape)]
+    return tuple(ranges[:axis]), tuple(ranges[axis + 1 :])
 
 
 def _class_ids(n: int, ndim: int, axis: int) -> Tensor:

@@ -49,9 +49,10 @@ class RunProgram(OpDef):
         wanted = runner.wanted  # (the runner was compiled for exactly these inputs' gradients)
         attrs = {"runner": runner, "scope": node.attrs["scope"], "wanted": wanted, "serializable": False}
         result = apply(RunProgramGrad, tuple(grads), attrs)
-        for g, product in zip(result, runner.product_grads):
-            if product:  # a matmul's result: no -0.0 in it (see Tensor._no_negative_zero)
-                g._no_negative_zero = True
+        for i in runner.product_grads:  # a matmul's result: no -0.0 in it (see Tensor._no_negative_zero)
+            result[i]._no_negative_zero = True
+        if runner.wanted_last:  # (the common case: the parameters want gradients, the fed inputs before them not)
+            return (None,) * (len(wanted) - len(result)) + tuple(result)
         it = iter(result)
         return tuple([next(it) if w else None for w in wanted])  # (a list: a generator resumes once per input)
 
