@@ -19,7 +19,7 @@ import numpy as np
 
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
-from minipaddle.core.state import STATE, OpHook, no_grad, op_hook, unique_name
+from minipaddle.core.state import PER_THREAD, STATE, OpHook, no_grad, op_hook, unique_name
 from minipaddle.core.tensor import Parameter, Tensor
 from minipaddle.jit.error import reraise_runtime, stack_origin
 from minipaddle.ops.run_program import run_program
@@ -254,7 +254,7 @@ class PartialProgramLayer:
 
         c = self.concrete
         tensors = [*inputs, *self._parameter_tensors]
-        if STATE.grad_enabled:  # (all False when no input wants one: then no grad node either)
+        if PER_THREAD.__dict__["state"].grad_enabled:  # (STATE's fast path; all False: no grad node either)
             wanted = tuple([not t.stop_gradient for t in tensors])
         else:
             wanted = (False,) * len(tensors)
