@@ -307,7 +307,8 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
         # -0.0 made 0.0 as the add of zeros would) into the storage, without reading zeros back
         leaf._grad_cleared = False
         data = g._data
-        if g._no_negative_zero and data.base is None and sys.getrefcount(data) == 3:  # (data, g._data, the call's)
+        # (refcount 3: data, g._data and the call's argument; no hooks: one could have kept g, and with it the array)
+        if g._no_negative_zero and data.base is None and sys.getrefcount(data) == 3 and not leaf._hooks:
             leaf._grad._data = data  # 0 + g is g's own bits, and no one else holds its array: it becomes the storage
         else:
             np.add(data, 0, out=leaf._grad._data)

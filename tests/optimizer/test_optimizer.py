@@ -427,3 +427,14 @@ def test_a_cleared_grad_takes_a_gradient_array_only_when_it_has_no_negative_zero
     unmarked = Tensor(np.array([-0.0, 1.0, 2.0], np.float32))  # not marked: 0 + (-0.0) is 0.0
     _accumulate(w, unmarked, create_graph=False)
     assert w._grad._data is not unmarked._data and not np.signbit(w.grad.numpy()[0])
+    kept = []
+    w.register_hook(kept.append)  # a hook that keeps the gradient it is given: the array must not become .grad's
+    w.clear_grad()
+    seen = Tensor(np.array([7.0, 8.0, 9.0], np.float32))
+    seen._no_negative_zero = True
+    from minipaddle.core.autograd import _finish_leaf
+
+    _finish_leaf(w, seen, None, False)
+    del seen
+    assert kept and w._grad._data is not kept[0]._data
+    np.testing.assert_array_equal(w.grad.numpy(), [7.0, 8.0, 9.0])
