@@ -16,6 +16,7 @@ computation; with `create_graph=True` they are recorded like any forward op, whi
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 import numpy as np
@@ -305,7 +306,12 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
         # clear_grad's zeros were never written and no one has seen them: write 0 + g (g + 0 gives the same bits,
         # -0.0 made 0.0 as the add of zeros would) into the storage, without reading zeros back
         leaf._grad_cleared = False
-        np.add(g._data, 0, out=leaf._grad._data)
+        data = g._data
+        # (refcount 3: data, g._data and the call's argument; no hooks: one could have kept g, and with it the array)
+        if g._no_negative_zero and data.base is None and sys.getrefcount(data) == 3 and not leaf._hooks:
+            leaf._grad._data = data  # 0 + g is g's own bits, and no one else holds its array: it becomes the storage
+        else:
+            np.add(data, 0, out=leaf._grad._data)
         leaf._grad._bump_version()
     elif create_graph:
         leaf._grad = apply(OPS[_ADD], (leaf._grad, g))

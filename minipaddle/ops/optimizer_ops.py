@@ -98,8 +98,10 @@ class Sgd(ParamUpdateOp):
         return _with_param(out, param_dtype)
 
     def kernel_into(self, out, param, grad, lr):  # the same arithmetic, written into the parameter's storage
-        step = grad * -_scalar(lr)
-        np.add(step, param, out=out, casting="unsafe")
+        # param - lr * grad has the bits of param + (-lr * grad): IEEE subtraction adds the negation, and negating
+        # lr or the product is exact. (lr.reshape: the [] or [1] learning rate as a 0-d array, without _scalar.)
+        step = grad * lr.reshape(())
+        np.subtract(param, step, out=out, casting="unsafe")
 
 
 def sgd(param: Tensor, grad: Tensor, lr: Tensor) -> Tensor:
