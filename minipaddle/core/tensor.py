@@ -51,6 +51,7 @@ class Tensor:
     _backward_hooks = None  # {key: hook()} called once the leaf's gradient is accumulated (autograd.py)
     _retain_grads = False
     _grad_cleared = False  # clear_grad's zeros not yet written into .grad (tensor_methods.clear_grad): see `grad`
+    _selected_rows = None  # a sparse gradient's rows, a bool mask (Paddle's SelectedRows: ops/nn_common.py)
 
     def __init__(self, data: np.ndarray, stop_gradient: bool = True, node=None, out_index: int = 0, version=None):
         self._data = data
