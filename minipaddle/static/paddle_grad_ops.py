@@ -154,6 +154,9 @@ class _Backward:
             self.declare_grad(g, n)
             attrs = [("use_mkldnn", "BOOLEAN", False), ("mkldnn_data_type", "STRING", "float32")]
             _add_op(self.block, "sum", {"X": parts}, {"Out": [g]}, attrs, role_var)
+            types = {v.name: v.type.type for v in self.block.vars}
+            if all(types.get(part) == VarTypeEnum["SELECTED_ROWS"] for part in parts):  # (paddle's sum: rows too)
+                as_selected_rows(self.block, g)
         return g
 
 

@@ -214,3 +214,49 @@ def test_paddle_trains_on_minipaddles_sparse_embedding_with_its_losses(static_mo
     out = json.loads(result.stdout.strip().splitlines()[-1])
     assert out["type"].endswith("SELECTED_ROWS")
     np.testing.assert_allclose(out["losses"], losses, rtol=1e-6, atol=1e-7)
+
+
+TWO_LOOKUPS = """
+ids = paddle.static.data("ids", [None, 3], "int64")
+emb = paddle.nn.Embedding(10, 4, sparse=True)
+h = emb(ids) + emb(9 - ids[:, :1])
+loss = paddle.mean(paddle.static.nn.fc(h, 1, num_flatten_dims=2) ** 2)
+paddle.optimizer.Adam(0.1, grad_clip=paddle.nn.ClipGradByGlobalNorm(0.05)).minimize(loss)
+"""
+
+
+def _two_lookups(tmp_path) -> tuple:
+    """One table looked up twice (its gradient two SELECTED_ROWS shares and their sum), clipped and trained by
+    Adam: saved after a step, then STEPS more: (prefix, loss name, losses)."""
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+        scope = {"paddle": paddle}
+        exec(TWO_LOOKUPS, scope)
+    exe = paddle.static.Executor()
+    exe.run(startup)
+    exe.run(main, feed=_feed(0), fetch_list=[scope["loss"]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        paddle.static.save(main, str(tmp_path / "two"))
+    losses = [float(exe.run(main, feed=_feed(step), fetch_list=[scope["loss"]])[0]) for step in range(1, 1 + STEPS)]
+    return str(tmp_path / "two"), scope["loss"].name, losses
+
+
+def test_a_table_looked_up_twice_sums_its_rows_as_paddle(static_mode, tmp_path):
+    """paddle's sum of two SELECTED_ROWS shares is SELECTED_ROWS (its add_n kernel aborts on a LOD_TENSOR one)."""
+    block = ProgramDesc.FromString(open(_two_lookups(tmp_path)[0] + ".pdmodel", "rb").read()).blocks[0]
+    names = {number: name for name, number in VarTypeEnum.items()}
+    types = {v.name: names[v.type.type] for v in block.vars if v.name.startswith("embedding_0.w_0@GRAD")}
+    shares = [f"embedding_0.w_0@GRAD@RENAME@block0@{k}" for k in (0, 1)]
+    assert types == dict.fromkeys(["embedding_0.w_0@GRAD", *shares], "SELECTED_ROWS")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists(PADDLE_PYTHON), reason="real Paddle 2.6 is not installed here")
+def test_paddle_trains_a_table_looked_up_twice_with_minipaddles_losses(static_mode, tmp_path):
+    prefix, loss, losses = _two_lookups(tmp_path)
+    ids = json.dumps(RECORDED["ids"])
+    result = subprocess.run([PADDLE_PYTHON, "-c", PADDLE_TRAINS, prefix, loss, ids], capture_output=True, text=True,
+                            timeout=300, cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    np.testing.assert_allclose(json.loads(result.stdout.strip().splitlines()[-1])["losses"], losses, rtol=1e-6)
