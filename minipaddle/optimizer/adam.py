@@ -115,6 +115,15 @@ class Adam(Optimizer):
         self._use_multi_tensor = bool(use_multi_tensor)
         self._default_dict.update(beta1=beta1, beta2=beta2, epsilon=epsilon, lazy_mode=self._lazy_mode)
 
+    def _step(self) -> None:
+        if self.regularization is not None:  # paddle 2.6's dynamic Adam refuses it (a decay would make it dense)
+            sparse = [p.name for p in self._all_params() if p._grad is not None and p._grad._selected_rows is not None]
+            if sparse:
+                raise RuntimeError(f"Adam: weight_decay is not supported with a sparse gradient (that of "
+                                   f"{sparse[0]}, an nn.Embedding(sparse=True) table), as in paddle 2.6; set "
+                                   "weight_decay=None")  # fmt: skip
+        super()._step()
+
     def _update_param(self, param, grad, lr, options) -> None:
         self._warn_low_precision(param)
         adam_step(self, param, grad, lr, options)

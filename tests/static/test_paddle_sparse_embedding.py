@@ -165,6 +165,18 @@ def test_a_sparse_gradient_stays_sparse_only_when_all_of_it_is():
     assert emb.weight.grad.numpy()[3].tolist() == [1.0, 1.0] and emb.weight.grad.numpy().sum() == 2.0
 
 
+def test_dynamic_adam_refuses_weight_decay_on_a_sparse_gradient_as_paddle():
+    emb = paddle.nn.Embedding(10, 4, sparse=True)
+    opt = paddle.optimizer.Adam(0.1, parameters=emb.parameters(), weight_decay=0.01)
+    emb(paddle.to_tensor([[1, 2]])).sum().backward()
+    with pytest.raises(RuntimeError, match="Adam: weight_decay is not supported with a sparse gradient"):
+        opt.step()
+    dense = paddle.nn.Embedding(10, 4)  # a dense table decays
+    opt = paddle.optimizer.Adam(0.1, parameters=dense.parameters(), weight_decay=0.01)
+    dense(paddle.to_tensor([[1, 2]])).sum().backward()
+    opt.step()
+
+
 def test_a_sparse_embedding_trains_its_padding_row_as_paddle():
     """paddle 2.6.2's sparse gradient kernel leaves no id out, so the padding row gets its share (dense: none)."""
     grads = {}
