@@ -31,7 +31,7 @@ from minipaddle.core.tensor import Tensor
 # The two ops backward itself needs: summing gradients and casting one to its leaf's dtype. They are defined in
 # ops/, a floor above the core, so the core reaches them through the registry by name (core/op.py) rather than by
 # importing upward; ops/ registers both before any backward can run.
-_ADD, _CAST = "add", "cast"
+_ADD, _CAST, _OR = "add", "cast", "logical_or"
 
 
 def topological_order(roots) -> list[GradNode]:
@@ -229,7 +229,21 @@ def _add_leaf_grad(leaf_grads: dict, leaf: Tensor, g: Tensor) -> None:
 
 
 def _sum(a: Tensor, b: Tensor) -> Tensor:
-    return apply(OPS[_ADD], (a, b))
+    out = apply(OPS[_ADD], (a, b))
+    if a._selected_rows is not None and b._selected_rows is not None:
+        out._selected_rows = _merged_rows(a, b)
+    return out
+
+
+def sum_gradients(a: Tensor, b: Tensor) -> Tensor:
+    """a + b for two gradients of one tensor: a sparse gradient (Paddle's SelectedRows, marked with the rows it
+    holds: ops/nn_common.py) added to another stays sparse, holding the rows of both; added to a dense one it is
+    dense. (Static append_backward sums with it too.)"""
+    return _sum(a, b)
+
+
+def _merged_rows(a: Tensor, b: Tensor) -> Tensor:
+    return apply(OPS[_OR], (a._selected_rows, b._selected_rows))
 
 
 def _fill_missing(node: GradNode, out_grads: list) -> list:
@@ -298,6 +312,8 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
         # Own a copy: a grad rule may pass one gradient Tensor to several inputs (add), and later in-place
         # accumulation into one leaf's grad must not show up in another's.
         leaf._grad = g if create_graph else Tensor(g._data.copy(), stop_gradient=False)  # as Paddle prints it
+        if g._selected_rows is not None:  # a sparse gradient stays one (clear_grad drops it, as Paddle)
+            leaf._grad._selected_rows = g._selected_rows
     elif leaf._grad_cleared:
         if create_graph or state.PER_THREAD.__dict__["state"].dynamic_hooks:  # the add goes through the door
             leaf.write_cleared_grad()
@@ -313,10 +329,14 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
         else:
             np.add(data, 0, out=leaf._grad._data)
         leaf._grad._bump_version()
+        if g._selected_rows is not None:  # zeros and a sparse gradient: the sparse one (Paddle's add)
+            leaf._grad._selected_rows = g._selected_rows
     elif create_graph:
-        leaf._grad = apply(OPS[_ADD], (leaf._grad, g))
+        leaf._grad = _sum(leaf._grad, g)
     else:
         apply_inplace(OPS[_ADD], leaf._grad, (leaf._grad, g))
+        if leaf._grad._selected_rows is not None:  # sparse + sparse holds both's rows; sparse + dense is dense
+            leaf._grad._selected_rows = None if g._selected_rows is None else _merged_rows(leaf._grad, g)
 
 
 def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:

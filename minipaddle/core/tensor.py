@@ -54,6 +54,7 @@ class Tensor:
     # A gradient whose array holds no -0.0 (a matrix product's result: numpy's sums start from +0.0), so 0 + it has
     # its own bits: a cleared .grad may take the array as its storage instead of adding it to the zeros (autograd)
     _no_negative_zero = False
+    _selected_rows = None  # a sparse gradient's rows, a bool mask (Paddle's SelectedRows: ops/nn_common.py)
 
     def __init__(self, data: np.ndarray, stop_gradient: bool = True, node=None, out_index: int = 0, version=None):
         self._data = data

@@ -433,8 +433,9 @@ def _stack(op):
 
 @reads("split")
 def _split(op):
-    # SectionsTensorList holds every section (paddle writes a known one as an int32 fill_constant)
-    sections = [_known_int(v, "a section in SectionsTensorList") for v in op.xs("SectionsTensorList")]
+    # SectionsTensorList holds every section (paddle writes a known one as an int32 fill_constant); one the Program
+    # computes stays a Variable, so paddle.split cuts when the Program runs (ops/runtime_split.py)
+    sections = [v if isinstance(v, Variable) else _known_int(v, "a section") for v in op.xs("SectionsTensorList")]
     sections, num = sections or list(op.attr("sections", [])), op.attr("num", 0)
     outs = paddle.split(op.x("X"), sections if sections else num, axis=_axis(op))
     return {"Out": list(outs)}
