@@ -31,6 +31,8 @@ STEPS = {
     "lenet": ("lenet", "paddle_api_step"),
     "static_mlp": ("static_mlp", "static_step"),
     "to_static_mlp": ("to_static_mlp", "to_static_step"),
+    "int8_lenet_infer.float32": ("int8_lenet_infer", "float32_step"),
+    "int8_lenet_infer.int8": ("int8_lenet_infer", "int8_step"),
 }
 
 

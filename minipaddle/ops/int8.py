@@ -46,7 +46,9 @@ class QuantizeInt8(OpDef):
     def kernel(self, x, scale, quant_axis=-1, bit_length=8):
         s = np.asarray(scale, x.dtype)
         s = s.reshape(1) if quant_axis < 0 else s.reshape(channel_shape(x, quant_axis))
-        return quantize_values(x, s, bit_length, 0).astype(np.int8)
+        if not x.ndim:
+            return quantize_values(x, s, bit_length, 0).astype(np.int8)
+        return quantize_values(x, s, bit_length, 0, out=np.empty(np.broadcast_shapes(x.shape, s.shape), np.int8))
 
     def infer_meta(self, x: Meta, scale: Meta, **attrs):
 
@@ -97,7 +99,7 @@ class DequantizeInt32(OpDef):
         ws = np.asarray(w_scale, np.float32).reshape(-1) / np.float32(bin_count(weight_bits))
         if ws.size > 1:
             ws = ws.reshape(channel_shape(acc, axis % acc.ndim))
-        return acc.astype(np.float32) * (xs * ws)
+        return np.multiply(acc, xs * ws, dtype=np.float32)  # (cast chunk by chunk inside the product: no float copy)
 
     def infer_meta(self, acc: Meta, *rest, **attrs):
 
