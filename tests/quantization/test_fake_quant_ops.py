@@ -126,3 +126,24 @@ def test_in_place_levels_equal_the_formula_bit_for_bit(dtype):
         q8 = OPS["quantize_int8"].kernel(finite, np.asarray(s).reshape(-1), quant_axis=1 if np.size(s) > 1 else -1)
         assert q8.dtype == np.int8
         np.testing.assert_array_equal(q8, _levels_by_the_formula(finite, s, 8).astype(np.int8))
+
+
+def test_dequantize_int32_bit_for_bit():
+    """The rescale with the per-channel scales spelled out over the trailing axes is acc * (sx/127 * sw[c]/127)
+    elementwise in float32, as with [1, C, 1, 1] broadcasting: same bits, conv ([N, C, H, W], axis 1) and matmul
+    ([N, C], axis -1), and one scale."""
+    from minipaddle.core.op import OPS
+
+    rng = np.random.default_rng(0)
+    kernel = OPS["dequantize_int32"].kernel
+    xs = np.float32(0.7)
+    for shape, axis in (((4, 6, 5, 5), 1), ((4, 9), -1), ((2, 3, 4), 1)):
+        acc = rng.integers(-(2**23), 2**23, shape).astype(np.int32)
+        ws = rng.uniform(0.01, 2, shape[axis]).astype(np.float32)
+        per = [shape[axis] if i == axis % len(shape) else 1 for i in range(len(shape))]
+        want = acc.astype(np.float32) * ((xs / np.float32(127)) * (ws / np.float32(127))).reshape(per)
+        assert kernel(acc, xs, ws, axis=axis).tobytes() == want.tobytes()
+        one = kernel(acc, xs, ws[:1], axis=axis)
+        assert (
+            one.tobytes() == (acc.astype(np.float32) * ((xs / np.float32(127)) * (ws[:1] / np.float32(127)))).tobytes()
+        )
