@@ -1,15 +1,16 @@
-"""Record paddle 2.6.2's QAT training of a Program with a cond (run with /work/paddle-venv/bin/python from the
+"""Record paddle 2.6.2's QAT training of Programs with control flow (run with /work/paddle-venv/bin/python from the
 repository root).
 
     /work/paddle-venv/bin/python tests/golden/quantization/make_control_flow_train_golden.py
 
-make_control_flow_golden.py's "cond" network (an fc, then a cond whose branches are an fc and relu + fc) with
-loss = mean(out * out) and SGD(0.1) minimized, from its start weights (control_flow.npz); quant_aware(main,
-for_test=False) in both formats, then FEEDS steps on the batches that take the true and the false branch in turn.
-Paddle's transform pass points the grad ops of block 0 at the dequantized variables, but each branch's grad block is
-a sub-graph of its own whose mul_grad still reads the un-quantized input and weight: recorded as `as_run`; and with
-every mul_grad pointed at the inputs its forward mul reads (`fixed`, what minipaddle's grad rules give). Writes
-control_flow_train.json: per format and run, the losses and the trained weights.
+make_control_flow_golden.py's networks ("cond": an fc, then a cond whose branches are an fc and relu + fc;
+"while": the same, then a while_loop applying an fc twice) with loss = mean(out * out) and SGD(0.1) minimized, from
+its start weights (control_flow.npz); quant_aware(main, for_test=False) in both formats, then FEEDS steps on the
+batches that take the true and the false branch in turn. Paddle's transform pass points the grad ops of block 0 at
+the dequantized variables, but each sub-block's grad block is a sub-graph of its own whose mul_grad still reads the
+un-quantized input and weight: recorded as `as_run`; and with every mul_grad pointed at the inputs its forward mul
+reads (`fixed`, what minipaddle's grad rules give). Writes control_flow_train.json: per network, format and run,
+the losses and the trained weights.
 """
 
 import json
@@ -45,18 +46,18 @@ def grad_ops_read_forward_inputs(program) -> list:
     return changed
 
 
-def run(onnx_format: bool, fix: bool, start: dict) -> dict:
+def run(kind: str, onnx_format: bool, fix: bool, start: dict) -> dict:
     place = paddle.CPUPlace()
     exe = paddle.static.Executor(place)
     main_p, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.static.program_guard(main_p, startup), paddle.utils.unique_name.guard():
-        out = network("cond")
+        out = network(kind)
         loss = paddle.mean(out * out)
         paddle.optimizer.SGD(0.1).minimize(loss)
     scope = paddle.static.Scope()
     exe.run(startup, scope=scope)
     for p in main_p.all_parameters():
-        scope.find_var(p.name).get_tensor().set(start[f"cond/param/{p.name}"], place)
+        scope.find_var(p.name).get_tensor().set(start[f"{kind}/param/{p.name}"], place)
     with paddle.static.scope_guard(scope):
         q = quant_aware(main_p, place, {"onnx_format": onnx_format}, for_test=False, return_program=True)
         renamed = grad_ops_read_forward_inputs(q) if fix else []
@@ -68,8 +69,8 @@ def run(onnx_format: bool, fix: bool, start: dict) -> dict:
 def main():
     paddle.enable_static()
     start = np.load(os.path.join(HERE, "control_flow.npz"))
-    out = {f"{fmt}/{kind}": run(onnx_format, kind == "fixed", start)
-           for fmt, onnx_format in FORMATS.items() for kind in ("as_run", "fixed")}  # fmt: skip
+    out = {f"{kind}/{fmt}/{how}": run(kind, onnx_format, how == "fixed", start) for kind in ("cond", "while")
+           for fmt, onnx_format in FORMATS.items() for how in ("as_run", "fixed")}  # fmt: skip
     out["feeds"] = list(FEEDS)
     with open(os.path.join(HERE, "control_flow_train.json"), "w") as fh:
         json.dump(out, fh, indent=1, sort_keys=True)
