@@ -33,6 +33,8 @@ STEPS = {
     "to_static_mlp": ("to_static_mlp", "to_static_step"),
     "to_static_lenet": ("to_static_lenet", "to_static_step"),
     "numpy_mlp": ("mlp", "numpy_step"),  # the mlp floor: the same math by hand, which the ratios divide by
+    "int8_lenet_infer.float32": ("int8_lenet_infer", "float32_step"),
+    "int8_lenet_infer.int8": ("int8_lenet_infer", "int8_step"),
 }
 
 
