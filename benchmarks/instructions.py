@@ -31,6 +31,10 @@ STEPS = {
     "lenet": ("lenet", "paddle_api_step"),
     "static_mlp": ("static_mlp", "static_step"),
     "to_static_mlp": ("to_static_mlp", "to_static_step"),
+    "to_static_lenet": ("to_static_lenet", "to_static_step"),
+    "numpy_mlp": ("mlp", "numpy_step"),  # the mlp floor: the same math by hand, which the ratios divide by
+    "int8_lenet_infer.float32": ("int8_lenet_infer", "float32_step"),
+    "int8_lenet_infer.int8": ("int8_lenet_infer", "int8_step"),
 }
 
 
@@ -42,7 +46,8 @@ def _child(library: str, workload: str, steps: int, warmup: int) -> None:
     import minipaddle as paddle
 
     module, factory = STEPS[workload]
-    step = getattr(importlib.import_module(module), factory)(paddle)
+    build = getattr(importlib.import_module(module), factory)
+    step = build() if workload.startswith("numpy_") else build(paddle)
     for _ in range(warmup):
         step()
     _callgrind.count_steps(library, step, steps)

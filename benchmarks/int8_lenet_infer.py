@@ -111,6 +111,23 @@ def inference_step(prefix: str, x: np.ndarray) -> Callable[[], np.ndarray]:
     return step
 
 
+def _counted_step(paddle, which: str) -> Callable[[], np.ndarray]:
+    """The float32 or int8 step of a LeNet trained briefly (300 digits: under callgrind training is slow, and the
+    step's instructions do not depend on how well the weights are trained), for benchmarks/instructions.py."""
+    (xtr, ytr), (xte, _) = digits(300, BATCH)
+    folder = tempfile.mkdtemp(prefix="int8_lenet_counted_")
+    fp32, int8 = save_float_and_int8(train_lenet(xtr, ytr), [xtr[:250]], folder)
+    return inference_step(fp32 if which == "float32" else int8, xte[:BATCH])
+
+
+def float32_step(paddle) -> Callable[[], np.ndarray]:
+    return _counted_step(paddle, "float32")
+
+
+def int8_step(paddle) -> Callable[[], np.ndarray]:
+    return _counted_step(paddle, "int8")
+
+
 def run(min_time: float = 0.2, repeats: int = 7, train_samples: int = 3000, test_samples: int = 1000) -> dict:
     (xtr, ytr), (xte, yte) = digits(train_samples, test_samples)
     net = train_lenet(xtr, ytr)

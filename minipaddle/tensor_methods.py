@@ -213,7 +213,7 @@ def clear_grad(self, set_to_zero: bool = True) -> None:
     g = self._grad
     if g is None:
         return
-    if not set_to_zero:
+    if not set_to_zero or g._selected_rows is not None:  # (Paddle clears a sparse gradient to None either way)
         self._grad = None
         self._grad_cleared = False
         return

@@ -16,6 +16,7 @@ computation; with `create_graph=True` they are recorded like any forward op, whi
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 import numpy as np
@@ -30,7 +31,7 @@ from minipaddle.core.tensor import Tensor
 # The two ops backward itself needs: summing gradients and casting one to its leaf's dtype. They are defined in
 # ops/, a floor above the core, so the core reaches them through the registry by name (core/op.py) rather than by
 # importing upward; ops/ registers both before any backward can run.
-_ADD, _CAST = "add", "cast"
+_ADD, _CAST, _OR = "add", "cast", "logical_or"
 
 
 def topological_order(roots) -> list[GradNode]:
@@ -228,7 +229,21 @@ def _add_leaf_grad(leaf_grads: dict, leaf: Tensor, g: Tensor) -> None:
 
 
 def _sum(a: Tensor, b: Tensor) -> Tensor:
-    return apply(OPS[_ADD], (a, b))
+    out = apply(OPS[_ADD], (a, b))
+    if a._selected_rows is not None and b._selected_rows is not None:
+        out._selected_rows = _merged_rows(a, b)
+    return out
+
+
+def sum_gradients(a: Tensor, b: Tensor) -> Tensor:
+    """a + b for two gradients of one tensor: a sparse gradient (Paddle's SelectedRows, marked with the rows it
+    holds: ops/nn_common.py) added to another stays sparse, holding the rows of both; added to a dense one it is
+    dense. (Static append_backward sums with it too.)"""
+    return _sum(a, b)
+
+
+def _merged_rows(a: Tensor, b: Tensor) -> Tensor:
+    return apply(OPS[_OR], (a._selected_rows, b._selected_rows))
 
 
 def _fill_missing(node: GradNode, out_grads: list) -> list:
@@ -297,6 +312,8 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
         # Own a copy: a grad rule may pass one gradient Tensor to several inputs (add), and later in-place
         # accumulation into one leaf's grad must not show up in another's.
         leaf._grad = g if create_graph else Tensor(g._data.copy(), stop_gradient=False)  # as Paddle prints it
+        if g._selected_rows is not None:  # a sparse gradient stays one (clear_grad drops it, as Paddle)
+            leaf._grad._selected_rows = g._selected_rows
     elif leaf._grad_cleared:
         if create_graph or state.PER_THREAD.__dict__["state"].dynamic_hooks:  # the add goes through the door
             leaf.write_cleared_grad()
@@ -305,12 +322,21 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
         # clear_grad's zeros were never written and no one has seen them: write 0 + g (g + 0 gives the same bits,
         # -0.0 made 0.0 as the add of zeros would) into the storage, without reading zeros back
         leaf._grad_cleared = False
-        write_plus_zero(g._data, leaf._grad._data)
+        data = g._data
+        # (refcount 3: data, g._data and the call's argument; no hooks: one could have kept g, and with it the array)
+        if g._no_negative_zero and data.base is None and sys.getrefcount(data) == 3 and not leaf._hooks:
+            leaf._grad._data = data  # 0 + g is g's own bits, and no one else holds its array: it becomes the storage
+        else:
+            write_plus_zero(data, leaf._grad._data)  # (float16/bfloat16 on their 16-bit codes)
         leaf._grad._bump_version()
+        if g._selected_rows is not None:  # zeros and a sparse gradient: the sparse one (Paddle's add)
+            leaf._grad._selected_rows = g._selected_rows
     elif create_graph:
-        leaf._grad = apply(OPS[_ADD], (leaf._grad, g))
+        leaf._grad = _sum(leaf._grad, g)
     else:
         apply_inplace(OPS[_ADD], leaf._grad, (leaf._grad, g))
+        if leaf._grad._selected_rows is not None:  # sparse + sparse holds both's rows; sparse + dense is dense
+            leaf._grad._selected_rows = None if g._selected_rows is None else _merged_rows(leaf._grad, g)
 
 
 # float16 and bfloat16 (ml_dtypes) codes as int16: the sign bit, +inf (the NaNs lie above it), the quiet bit

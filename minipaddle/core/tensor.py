@@ -51,6 +51,10 @@ class Tensor:
     _backward_hooks = None  # {key: hook()} called once the leaf's gradient is accumulated (autograd.py)
     _retain_grads = False
     _grad_cleared = False  # clear_grad's zeros not yet written into .grad (tensor_methods.clear_grad): see `grad`
+    # A gradient whose array holds no -0.0 (a matrix product's result: numpy's sums start from +0.0), so 0 + it has
+    # its own bits: a cleared .grad may take the array as its storage instead of adding it to the zeros (autograd)
+    _no_negative_zero = False
+    _selected_rows = None  # a sparse gradient's rows, a bool mask (Paddle's SelectedRows: ops/nn_common.py)
 
     def __init__(self, data: np.ndarray, stop_gradient: bool = True, node=None, out_index: int = 0, version=None):
         self._data = data

@@ -19,7 +19,7 @@ import numpy as np
 
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
-from minipaddle.core.state import STATE, OpHook, no_grad, op_hook, unique_name
+from minipaddle.core.state import PER_THREAD, STATE, OpHook, no_grad, op_hook, unique_name
 from minipaddle.core.tensor import Parameter, Tensor
 from minipaddle.jit.error import reraise_runtime, stack_origin
 from minipaddle.ops.run_program import run_program
@@ -186,6 +186,12 @@ class ProgramRunner:
         self.forward_plan = compile_ops(self.program, [d for d in block.ops if d.role == ROLE_FORWARD])
         self.backward_plan = compile_ops(self.program, [d for d in block.ops if d.role == ROLE_BACKWARD])
         self.keeps_values = bool(self.backward_plan) or any(wanted)
+        # Which gradients run_backward returns a matmul writes (the weights'): they hold no -0.0, so autograd may
+        # give their arrays to a cleared .grad as they are (Tensor._no_negative_zero)
+        products = {n for step in self.backward_plan if step.desc.type == "matmul" for n in step.writes}
+        returned = [g for g, w in zip(self.grad_names, wanted) if w]  # the gradients run_backward returns, in order
+        self.product_grads = tuple([i for i, g in enumerate(returned) if g in products])  # (their positions)
+        self.wanted_last = all(wanted[wanted.index(True) :]) if any(wanted) else False  # no gap among the wanted
 
     def run_forward(self, arrays) -> tuple:
 
@@ -210,7 +216,8 @@ class ProgramRunner:
         for name, gname, w in zip(self.input_names, self.grad_names, wanted):
             if not w:
                 continue
-            result.append(env[gname] if gname is not None and gname in env else np.zeros_like(env[name]))
+            # (popped: a second backward of a retained graph computes it again, and the array is the caller's alone)
+            result.append(env.pop(gname) if gname is not None and gname in env else np.zeros_like(env[name]))
         return tuple(result)
 
 
@@ -247,7 +254,7 @@ class PartialProgramLayer:
 
         c = self.concrete
         tensors = [*inputs, *self._parameter_tensors]
-        if STATE.grad_enabled:  # (all False when no input wants one: then no grad node either)
+        if PER_THREAD.__dict__["state"].grad_enabled:  # (STATE's fast path; all False: no grad node either)
             wanted = tuple([not t.stop_gradient for t in tensors])
         else:
             wanted = (False,) * len(tensors)

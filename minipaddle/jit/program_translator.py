@@ -27,7 +27,7 @@ import weakref
 from collections import OrderedDict
 
 from minipaddle import ops
-from minipaddle.core.state import STATE
+from minipaddle.core.state import PER_THREAD, STATE
 from minipaddle.core.tensor import Tensor
 from minipaddle.jit import logging_utils
 from minipaddle.jit.ast_transform import convert_to_static, transform_function
@@ -264,7 +264,7 @@ class StaticFunction:
             return self._call_dygraph(*args, **kwargs)
         if building():  # called from another function being traced: trace this one inline
             return self._inline_callable()(*args, **kwargs)
-        if STATE.static_mode:
+        if PER_THREAD.__dict__["state"].static_mode:  # (STATE.static_mode's fast path: this runs every call)
             raise RuntimeError(
                 f"Failed to run the callable object {self._dygraph_function.__name__} decorated by "
                 "'@paddle.jit.to_static', because it is NOT in dynamic mode. Please disable the static graph mode "

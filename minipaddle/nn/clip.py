@@ -25,7 +25,15 @@ def _skips(param) -> bool:
 
 def _clip_each(params_grads: list, clip) -> list:
     """(param, clip(grad)) for each pair that has a gradient, one gradient at a time; need_clip=False keeps it."""
-    return [(p, g if _skips(p) else clip(g)) for p, g in params_grads if g is not None]
+    return [(p, g if _skips(p) else _rows_of(g, clip(g))) for p, g in params_grads if g is not None]
+
+
+def _rows_of(g: Tensor, clipped: Tensor) -> Tensor:
+    """`clipped`, sparse as `g` is (nn.Embedding(sparse=True)'s gradient, marked with its rows: Paddle's clip,
+    clip_by_norm and multiply of a SelectedRows gradient give SelectedRows, of its merged rows)."""
+    if g._selected_rows is not None:
+        clipped._selected_rows = g._selected_rows
+    return clipped
 
 
 class ClipGradBase:
@@ -168,7 +176,7 @@ class ClipGradByGlobalNorm(ClipGradBase):
                 continue
             if scale is not None and not _skips(p):
                 factor = scale if scale.dtype == g.dtype else ops.cast(scale, g.dtype)
-                g = ops.multiply(g, factor)
+                g = _rows_of(g, ops.multiply(g, factor))
             out.append((p, g))
         return out
 

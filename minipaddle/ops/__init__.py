@@ -63,6 +63,7 @@ from minipaddle.ops.run_program import *  # noqa: F403
 from minipaddle.ops.runtime_shape import *  # noqa: F403
 from minipaddle.ops.runtime_slice import *  # noqa: F403
 from minipaddle.ops.runtime_source import *  # noqa: F403
+from minipaddle.ops.runtime_split import *  # noqa: F403
 from minipaddle.ops.search import *  # noqa: F403
 from minipaddle.ops.sequence_ops import *  # noqa: F403
 from minipaddle.ops.signal_ops import *  # noqa: F403

@@ -102,6 +102,7 @@ KEEP_OPS = {
     "momentum_velocity",
     "momentum_param",
     "adam_param",
+    "sparse_adam_param",
     "adamax_param",
     "adamax_inf_norm",
     "adagrad_moment",
@@ -112,6 +113,8 @@ KEEP_OPS = {
     "lamb_param",
     "ema",
     "ema_square",
+    "lazy_ema",
+    "lazy_ema_square",
     "check_finite_and_unscale",  # loss scaling: each gradient keeps its dtype
     "update_loss_scaling",
 }

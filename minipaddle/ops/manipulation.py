@@ -160,6 +160,8 @@ class Concat(OpDef):
 
     def grad(self, node, g):
         sizes = tuple(input_shape(node, i)[node.attrs["axis"]] for i in range(len(node.inputs)))
+        if sizes.count(-1) > 1:  # (a Program's inputs of sizes known only when it runs: cut as they come then)
+            return ops.split_like(g, node.inputs, node.attrs["axis"])
         return split(g, sizes, node.attrs["axis"])
 
 

@@ -1,6 +1,11 @@
 """Ops behind common layers: dropout (with its mask as an input), embedding (a row lookup whose gradient is its
 own scatter-add op) and one_hot.
 
+A sparse embedding's gradient (Paddle's SelectedRows: the looked-up rows only) is here the dense gradient of the
+same values, marked with the rows it holds: `grad._selected_rows`, a bool mask over the table's rows from the
+embedding_rows op. Autograd keeps the mark when it sums and accumulates gradients (core/autograd.py), and the
+optimizers whose Paddle kernels treat a SelectedRows gradient otherwise read it (Adam: optimizer/adam.py).
+
 Random masks are drawn by the public function (from STATE.rng) and passed in, so the op itself is a
 deterministic function of its inputs: its gradient can be checked, and a graph shows which mask was used.
 """
@@ -15,7 +20,7 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
 
-__all__ = ["dropout", "embedding", "one_hot"]  # the raw op functions; ops/__init__.py gathers them
+__all__ = ["dropout", "embedding", "embedding_rows", "one_hot"]  # the raw op functions; ops/__init__.py gathers them
 
 
 @register
@@ -43,8 +48,9 @@ def dropout(x: Tensor, mask: Tensor, scale: float) -> Tensor:
 @register
 class Embedding(OpDef):
     """out[..., :] = weight[ids[...], :]; rows asked for by `padding_idx` come out as zeros. `sparse` (set only
-    when True) is Paddle's is_sparse, noted for the file writers: the gradient is a dense array here either way,
-    with the same values as Paddle's rows (SelectedRows)."""
+    when True) is Paddle's is_sparse: the gradient is the dense array of the values of Paddle's rows
+    (SelectedRows), marked with the rows (see the module docstring). As paddle 2.6.2's sparse gradient kernel,
+    it leaves no row out: the padding row gets its share too, and trains."""
 
     name = "embedding"
     amp = "fp32"
@@ -62,8 +68,12 @@ class Embedding(OpDef):
 
     def grad(self, node, g):
         ids, weight = node.inputs
-        attrs = {"rows": weight.shape[0], "padding_idx": node.attrs["padding_idx"]}
-        return None, apply(EmbeddingGrad, (g, ids), attrs)
+        sparse = node.attrs.get("sparse", False)
+        attrs = {"rows": weight.shape[0], "padding_idx": None if sparse else node.attrs["padding_idx"]}
+        grad = apply(EmbeddingGrad, (g, ids), attrs)
+        if sparse:
+            grad._selected_rows = apply(EmbeddingRows, (ids,), {"rows": weight.shape[0]})
+        return None, grad
 
     def infer_meta(self, ids: Meta, weight: Meta, padding_idx=None, sparse=False) -> Meta:
         return Meta(tuple(ids.shape) + (weight.shape[1],), weight.dtype)
@@ -89,6 +99,28 @@ class EmbeddingGrad(OpDef):
 
     def infer_meta(self, g: Meta, ids: Meta, rows, padding_idx=None) -> Meta:
         return Meta((rows, g.shape[-1]), g.dtype)
+
+
+@register
+class EmbeddingRows(OpDef):
+    """The rows of the table that `ids` look up, as a bool mask over its `rows` rows: the rows a sparse
+    gradient (Paddle's SelectedRows) holds."""
+
+    name = "embedding_rows"
+    differentiable = False
+    saves_inputs = False
+
+    def kernel(self, ids, rows):
+        out = np.zeros(rows, dtype=bool)
+        out[ids.reshape(-1)] = True
+        return out
+
+    def infer_meta(self, ids: Meta, rows) -> Meta:
+        return Meta((rows,), dtypes.bool_)
+
+
+def embedding_rows(ids: Tensor, rows: int) -> Tensor:
+    return apply(EmbeddingRows, (ids,), {"rows": rows})
 
 
 def embedding(ids: Tensor, weight: Tensor, padding_idx=None, sparse: bool = False) -> Tensor:

@@ -18,6 +18,8 @@ The other losses are compositions of ops, in minipaddle/nn/functional/loss.py.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from minipaddle import ops
@@ -44,8 +46,16 @@ def _at_labels(shape: tuple, safe: np.ndarray, axis: int) -> tuple:
     """The index that picks each sample's class along `axis` of an array of `shape` (safe: the class ids, shape's
     size 1 at axis): what np.take_along_axis / put_along_axis build on every call, behind their Python wrappers."""
     axis %= len(shape)
-    return tuple([safe if i == axis else np.arange(d).reshape((1,) * i + (d,) + (1,) * (len(shape) - i - 1))
-                  for i, d in enumerate(shape)])  # fmt: skip
+    before, after = _positions(shape, axis)
+    return (*before, safe, *after)
+
+
+@functools.lru_cache(maxsize=64)
+def _positions(shape: tuple, axis: int) -> tuple:
+    """The index arrays of every axis but `axis` (0..d-1, laid along their axis), before it and after it: the same
+    for every batch of one shape, so made once (index arrays are only read)."""
+    ranges = [np.arange(d).reshape((1,) * i + (d,) + (1,) * (len(shape) - i - 1)) for i, d in enumerate(shape)]
+    return tuple(ranges[:axis]), tuple(ranges[axis + 1 :])
 
 
 def _class_ids(n: int, ndim: int, axis: int) -> Tensor:
@@ -83,14 +93,15 @@ class SoftmaxWithCrossEntropy(OpDef):
             raise ValueError(f"label must have the rank of logits ({logits.ndim}, size 1 along axis {axis}), "
                              f"got shape {list(label.shape)}")  # fmt: skip
         ignored = label == ignore_index
-        safe = np.where(ignored, 0, label).astype(np.int64)
+        safe = np.where(ignored, 0, label).astype(np.int64, copy=False)
         n = logits.shape[axis]
-        if safe.size and (safe.min() < 0 or safe.max() >= n):
+        # (the ufuncs' reduce: ndarray.min and .max each call a Python wrapper first)
+        if safe.size and (np.minimum.reduce(safe, axis=None) < 0 or np.maximum.reduce(safe, axis=None) >= n):
             raise ValueError(f"labels must be in [0, {n}) or equal ignore_index ({ignore_index}), "
                              f"got values in [{label.min()}, {label.max()}]")  # fmt: skip
         loss = -log_p[_at_labels(log_p.shape, safe, axis)]
         loss[ignored] = 0
-        return prob.astype(logits.dtype), loss.astype(logits.dtype)
+        return prob.astype(logits.dtype, copy=False), loss.astype(logits.dtype, copy=False)  # (both are new arrays)
 
     def grad(self, node, g_prob, g_loss):
         logits, label = node.inputs
@@ -135,8 +146,8 @@ class SoftmaxWithCrossEntropyGrad(OpDef):
             d *= g_loss
             return d.astype(prob.dtype, copy=False)
         valid = label != ignore_index
-        safe = np.where(valid, label, 0).astype(np.int64)
-        g = np.where(valid, g_loss, 0).astype(prob.dtype)  # ignored samples: no gradient
+        safe = np.where(valid, label, 0).astype(np.int64, copy=False)
+        g = np.where(valid, g_loss, 0).astype(prob.dtype, copy=False)  # ignored samples: no gradient
         at = _at_labels(prob.shape, safe, axis)
         if use_softmax:  # prob - one_hot(label), for the valid samples
             d = prob * g

@@ -1,6 +1,6 @@
 """The update rules of the optimizers, one op per state they change: sgd, momentum_velocity, momentum_param, ema,
-ema_square, adam_param, adamax_inf_norm, adamax_param, adagrad_moment, adagrad_param, adadelta_direction,
-rmsprop_moment, rmsprop_param, lamb_param.
+ema_square, lazy_ema, lazy_ema_square, adam_param, sparse_adam_param, adamax_inf_norm, adamax_param,
+adagrad_moment, adagrad_param, adadelta_direction, rmsprop_moment, rmsprop_param, lamb_param.
 
 An optimizer applies these ops in place (core/inplace.apply_inplace) under no_grad: `param <- sgd(param, grad, lr)`.
 Each op computes the new value of ONE tensor (the parameter or one accumulator) from the current values, so a step
@@ -29,7 +29,10 @@ __all__ = [
     "momentum_param",
     "ema",
     "ema_square",
+    "lazy_ema",
+    "lazy_ema_square",
     "adam_param",
+    "sparse_adam_param",
     "adamax_inf_norm",
     "adamax_param",
     "adagrad_moment",
@@ -114,8 +117,10 @@ class Sgd(ParamUpdateOp):
         return _with_param(out, param_dtype)
 
     def kernel_into(self, out, param, grad, lr):  # the same arithmetic, written into the parameter's storage
-        step = grad * -_scalar(lr)
-        np.add(step, param, out=out, casting="unsafe")
+        # param - lr * grad has the bits of param + (-lr * grad): IEEE subtraction adds the negation, and negating
+        # lr or the product is exact. (lr.reshape: the [] or [1] learning rate as a 0-d array, without _scalar.)
+        step = grad * lr.reshape(())
+        np.subtract(param, step, out=out, casting="unsafe")
 
 
 def sgd(param: Tensor, grad: Tensor, lr: Tensor) -> Tensor:
@@ -195,6 +200,40 @@ def ema_square(acc: Tensor, x: Tensor, decay: float) -> Tensor:
     return apply(EmaSquare, (acc, x), {"decay": decay})
 
 
+@register
+class LazyEma(UpdateOp):
+    """ema in the rows of the bool mask `rows` only (a sparse gradient's, over axis 0); the other rows keep their
+    value: Adam's moments with lazy_mode on a sparse gradient."""
+
+    name = "lazy_ema"
+
+    def kernel(self, acc, x, rows, decay):
+        return _in_rows(Ema.kernel(acc, x, decay), acc, rows)
+
+
+def lazy_ema(acc: Tensor, x: Tensor, rows: Tensor, decay: float) -> Tensor:
+    return apply(LazyEma, (acc, x, rows), {"decay": decay})
+
+
+@register
+class LazyEmaSquare(UpdateOp):
+    """ema_square in the rows of `rows` only (lazy_ema's square)."""
+
+    name = "lazy_ema_square"
+
+    def kernel(self, acc, x, rows, decay):
+        return _in_rows(EmaSquare.kernel(acc, x, decay), acc, rows)
+
+
+def lazy_ema_square(acc: Tensor, x: Tensor, rows: Tensor, decay: float) -> Tensor:
+    return apply(LazyEmaSquare, (acc, x, rows), {"decay": decay})
+
+
+def _in_rows(new: np.ndarray, old: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """`new` in the rows of the bool mask `rows` (over axis 0), `old` in the others."""
+    return np.where(rows.reshape((-1,) + (1,) * (new.ndim - 1)), new, old)
+
+
 # ---- Adam, AdamW, Adamax -------------------------------------------------------------------------------------
 
 
@@ -223,6 +262,42 @@ class AdamParam(ParamUpdateOp):
 
 def adam_param(param, moment1, moment2, lr, beta1_pow, beta2_pow, epsilon, coeff=0.0) -> Tensor:
     return apply(AdamParam, (param, moment1, moment2, lr, beta1_pow, beta2_pow), {"epsilon": epsilon, "coeff": coeff})
+
+
+@register
+class SparseAdamParam(ParamUpdateOp):
+    """Adam's step on a sparse gradient (Paddle's SelectedRows, whose rows are the bool mask `rows`), as paddle
+    2.6.2's CPU kernel adam_dense_param_sparse_grad computes it, which differs from the dense step (adam_param)
+    twice:
+
+        beta1_pow, beta2_pow = beta1 * beta1_pow, beta2 * beta2_pow      (the powers of the NEXT step)
+        lr_t  = lr * sqrt(1 - beta2_pow) / (1 - beta1_pow)
+        param = param - lr_t * moment1 / (sqrt(moment2) + epsilon * sqrt(1 - beta2_pow))   (in rows)
+        param = param - lr_t * moment1 / (sqrt(moment2) + epsilon)                         (the other rows)
+
+    The kernel writes the new powers before it reads them (Beta1PowOut is the Beta1Pow variable), so every step
+    uses the powers one step on; and the rows the gradient does not hold (moments only decayed) take epsilon
+    unscaled (SparseAdamFunctor). With lazy_mode those rows do not move at all.
+    """
+
+    name = "sparse_adam_param"
+
+    def kernel(self, param, moment1, moment2, lr, beta1_pow, beta2_pow, rows, epsilon, beta1, beta2,
+               lazy_mode=False, param_dtype=None):  # fmt: skip
+        lr = _scalar(lr)
+        b1p = _const(beta1, beta1_pow) * _scalar(beta1_pow)
+        b2p = _const(beta2, beta2_pow) * _scalar(beta2_pow)
+        lr_t = lr * (np.sqrt(1 - b2p) / (1 - b1p))
+        eps = _const(epsilon, param)
+        held = rows.reshape((-1,) + (1,) * (param.ndim - 1))
+        new = param - lr_t * (moment1 / (np.sqrt(moment2) + np.where(held, eps * np.sqrt(1 - b2p), eps)))
+        return _with_param(_in_rows(new, param, rows) if lazy_mode else new, param_dtype)
+
+
+def sparse_adam_param(param, moment1, moment2, lr, beta1_pow, beta2_pow, rows, epsilon, beta1, beta2,
+                      lazy_mode=False) -> Tensor:  # fmt: skip
+    attrs = {"epsilon": epsilon, "beta1": beta1, "beta2": beta2, "lazy_mode": lazy_mode}
+    return apply(SparseAdamParam, (param, moment1, moment2, lr, beta1_pow, beta2_pow, rows), attrs)
 
 
 @register

@@ -91,6 +91,9 @@ class Mean(ReduceOp):
     def kernel(self, x, axis=None, keepdim=False):
         if x.dtype.char in LOW_CODES:  # float32 accumulation, one rounding (paddle's GPU rule, as sum)
             return np.mean(x, axis=axis, keepdims=keepdim, dtype=np.float32).astype(x.dtype)
+        if axis is None and not keepdim and x.size and x.dtype.kind == "f":  # a loss's mean, on every step:
+            total = np.add.reduce(x, axis=None, dtype=x.dtype)  # np.mean's own arithmetic (the sum divided by an
+            return total.dtype.type(total / np.intp(x.size))  # intp count), without its two Python frames
         return np.mean(x, axis=axis, keepdims=keepdim, dtype=x.dtype)
 
     def grad(self, node, g):

@@ -45,9 +45,14 @@ class RunProgram(OpDef):
         return outs
 
     def grad(self, node, *grads):
-        wanted = node.attrs["runner"].wanted  # (the runner was compiled for exactly these inputs' gradients)
-        attrs = {"runner": node.attrs["runner"], "scope": node.attrs["scope"], "wanted": wanted, "serializable": False}
+        runner = node.attrs["runner"]
+        wanted = runner.wanted  # (the runner was compiled for exactly these inputs' gradients)
+        attrs = {"runner": runner, "scope": node.attrs["scope"], "wanted": wanted, "serializable": False}
         result = apply(RunProgramGrad, tuple(grads), attrs)
+        for i in runner.product_grads:  # a matmul's result: no -0.0 in it (see Tensor._no_negative_zero)
+            result[i]._no_negative_zero = True
+        if runner.wanted_last:  # (the common case: the parameters want gradients, the fed inputs before them not)
+            return (None,) * (len(wanted) - len(result)) + tuple(result)
         it = iter(result)
         return tuple([next(it) if w else None for w in wanted])  # (a list: a generator resumes once per input)
 

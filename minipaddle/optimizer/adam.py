@@ -12,7 +12,9 @@ __all__ = ["Adam"]
 
 _EMA = get_op("ema")
 _EMA_SQUARE = get_op("ema_square")
+_LAZY_EMA, _LAZY_EMA_SQUARE = get_op("lazy_ema"), get_op("lazy_ema_square")
 _ADAM_PARAM = get_op("adam_param")
+_SPARSE_ADAM_PARAM = get_op("sparse_adam_param")
 
 
 def check_betas(cls: str, beta1, beta2, epsilon) -> tuple[float, float, float]:
@@ -33,25 +35,38 @@ def moments_dtype(param):
     return dtypes.float32 if param.dtype in (dtypes.float16, dtypes.bfloat16) else param.dtype
 
 
-def update_moments(opt: Optimizer, param, grad, beta1: float, beta2: float) -> tuple:
-    """The Adam-family state of `param` (Adam, AdamW, Lamb), its moments moved by this step's gradient:
-    (moment1, moment2, beta1_pow_acc, beta2_pow_acc). The caller scales the powers once it has updated param."""
+def update_moments(opt: Optimizer, param, grad, beta1: float, beta2: float, rows=None) -> tuple:
+    """The Adam-family state of `param` (Adam, AdamW, Lamb), its moments moved by this step's gradient (only in
+    the bool mask `rows` when given: lazy_mode): (moment1, moment2, beta1_pow_acc, beta2_pow_acc). The caller
+    scales the powers once it has updated param."""
     acc_dtype = moments_dtype(param)
     moment1 = opt._add_accumulator("moment1", param, dtype=acc_dtype)
     moment2 = opt._add_accumulator("moment2", param, dtype=acc_dtype)
     beta1_pow = opt._add_accumulator("beta1_pow_acc", param, fill_value=beta1, shape=[1], dtype=acc_dtype)
     beta2_pow = opt._add_accumulator("beta2_pow_acc", param, fill_value=beta2, shape=[1], dtype=acc_dtype)
-    apply_inplace(_EMA, moment1, (moment1, grad), {"decay": beta1})
-    apply_inplace(_EMA_SQUARE, moment2, (moment2, grad), {"decay": beta2})
+    if rows is None:
+        apply_inplace(_EMA, moment1, (moment1, grad), {"decay": beta1})
+        apply_inplace(_EMA_SQUARE, moment2, (moment2, grad), {"decay": beta2})
+    else:
+        apply_inplace(_LAZY_EMA, moment1, (moment1, grad, rows), {"decay": beta1})
+        apply_inplace(_LAZY_EMA_SQUARE, moment2, (moment2, grad, rows), {"decay": beta2})
     return moment1, moment2, beta1_pow, beta2_pow
 
 
 def adam_step(opt: Optimizer, param, grad, lr, options: dict, coeff: float = 0.0) -> None:
-    """One Adam update of `param` with the optimizer's accumulators (AdamW passes its decay `coeff`)."""
+    """One Adam update of `param` with the optimizer's accumulators (AdamW passes its decay `coeff`). Adam on a
+    sparse gradient (nn.Embedding(sparse=True): the gradient marked with its rows, ops/nn_common.py) is paddle's
+    SelectedRows kernel, sparse_adam_param (lazy_mode: the rows the gradient does not hold stay as they are)."""
     beta1, beta2 = options["beta1"], options["beta2"]
-    moment1, moment2, beta1_pow, beta2_pow = update_moments(opt, param, grad, beta1, beta2)
-    attrs = {"epsilon": options["epsilon"], "coeff": coeff}
-    opt._write_param(_ADAM_PARAM, param, (param, moment1, moment2, lr, beta1_pow, beta2_pow), attrs, options)
+    rows = None if opt._decoupled_decay else grad._selected_rows  # (AdamW's sparse kernel is not rebuilt here)
+    lazy = rows is not None and options["lazy_mode"]
+    moment1, moment2, beta1_pow, beta2_pow = update_moments(opt, param, grad, beta1, beta2, rows if lazy else None)
+    inputs = (param, moment1, moment2, lr, beta1_pow, beta2_pow)
+    if rows is None:
+        opt._write_param(_ADAM_PARAM, param, inputs, {"epsilon": options["epsilon"], "coeff": coeff}, options)
+    else:
+        attrs = {"epsilon": options["epsilon"], "beta1": beta1, "beta2": beta2, "lazy_mode": lazy}
+        opt._write_param(_SPARSE_ADAM_PARAM, param, (*inputs, rows), attrs, options)
     opt._scale_in_place(beta1_pow, beta1)
     opt._scale_in_place(beta2_pow, beta2)
 
@@ -74,8 +89,8 @@ class Adam(Optimizer):
         parameters: the Tensors to update, or a list of parameter-group dicts.
         weight_decay: a float (L2 coefficient), L1Decay/L2Decay, or None.
         grad_clip: a paddle.nn.ClipGradBy* object, or None.
-        lazy_mode: Paddle's option for sparse gradients; minipaddle's gradients are dense, for which Paddle
-            ignores it too.
+        lazy_mode: for a sparse gradient (nn.Embedding(sparse=True)), move only the rows it holds; a dense
+            gradient ignores it, as in Paddle.
         multi_precision: keep a float32 copy of float16 parameters and update that.
         use_multi_tensor: Paddle's fused kernel; same results, so it changes nothing here.
         name: a prefix for the optimizer's state names.
@@ -99,6 +114,15 @@ class Adam(Optimizer):
         self._multi_precision = bool(multi_precision)
         self._use_multi_tensor = bool(use_multi_tensor)
         self._default_dict.update(beta1=beta1, beta2=beta2, epsilon=epsilon, lazy_mode=self._lazy_mode)
+
+    def _step(self) -> None:
+        if self.regularization is not None:  # paddle 2.6's dynamic Adam refuses it (a decay would make it dense)
+            sparse = [p.name for p in self._all_params() if p._grad is not None and p._grad._selected_rows is not None]
+            if sparse:
+                raise RuntimeError(f"Adam: weight_decay is not supported with a sparse gradient (that of "
+                                   f"{sparse[0]}, an nn.Embedding(sparse=True) table), as in paddle 2.6; set "
+                                   "weight_decay=None")  # fmt: skip
+        super()._step()
 
     def _update_param(self, param, grad, lr, options) -> None:
         self._warn_low_precision(param)

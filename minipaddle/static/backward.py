@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 
 from minipaddle import ops
+from minipaddle.core.autograd import sum_gradients
 from minipaddle.core.op import get_op
 from minipaddle.core.state import STATE
 from minipaddle.static.block_ops import block_grad
@@ -106,7 +107,7 @@ def backward_ops(block, targets, target_grads, no_grad: set, sources=()) -> dict
             if grad_of_block_op is not None:  # cond / while: their gradients are control flow too
                 arriving = {n: grads[n] for n in out_names if n in grads}
                 for name, g in grad_of_block_op(desc, block, arriving, wanted, no_grad).items():
-                    grads[name] = g if name not in grads else ops.add(grads[name], g)
+                    grads[name] = g if name not in grads else sum_gradients(grads[name], g)
                 continue
             op = get_op(desc.type)
             if not op.differentiable:
@@ -124,7 +125,7 @@ def backward_ops(block, targets, target_grads, no_grad: set, sources=()) -> dict
             for v, g in zip(node.inputs, in_grads):
                 if g is None or v is None or v.name not in wanted:
                     continue
-                grads[v.name] = g if v.name not in grads else ops.add(grads[v.name], g)
+                grads[v.name] = g if v.name not in grads else sum_gradients(grads[v.name], g)
     return grads
 
 
@@ -147,7 +148,7 @@ def _name_grads(block, grads: dict, names) -> dict:
                 else:  # it is also something else (a forward value, another variable's gradient): copy it
                     out = ops.assign(g)
                     _rename(block, out.name, want)
-                    g = block.vars[want]
+                    out._selected_rows, g = g._selected_rows, block.vars[want]  # (a sparse gradient stays one)
             named[name] = g
     return named
 

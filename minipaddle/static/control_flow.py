@@ -342,6 +342,16 @@ def _elements_from_trial(program, body, loop_vars, arrays: set) -> None:
             v.var = ops.create_array(written.dtype.np.name, tuple(written.var.shape[1:]))
 
 
+def in_place_names(plan: list) -> list:
+    """The names an op of `plan` reads and writes again: state updated in place (a moving-average quantizer's
+    state and accum, batch norm's running statistics), which is the body's state too, besides the loop's own."""
+    names = []
+    for step in plan:
+        if step.sub_plans is None:
+            names += [n for n in step.writes if n in step.reads and n not in names]
+    return names
+
+
 class WhileStep:
     """Executor step for `while`. With `keep_history` (set when a backward goes through the loop), it saves the
     values each iteration started from, for the backward pass."""
@@ -356,6 +366,7 @@ class WhileStep:
         self.cond_out = desc.attrs["cond_outs"][0]
         self.body_outs = desc.attrs["body_outs"]
         self.history_key = self.outs[0] + "@HISTORY"
+        self.in_place = in_place_names(sub_plans["body_block"])
 
     def run(self, env: dict) -> None:
         history = [] if self.desc.attrs.get("keep_history") else None
@@ -364,7 +375,7 @@ class WhileStep:
             if not bool(np.asarray(env[self.cond_out]).reshape(-1)[0]):
                 break
             if history is not None:
-                history.append({n: env[n] for n in self.state})
+                history.append({n: env[n] for n in self.state + [n for n in self.in_place if n in env]})
             run_plan(self.sub_plans["body_block"], env)
             new = [env[n] for n in self.body_outs]
             for n, v in zip(self.state, new):
@@ -495,6 +506,9 @@ class WhileGradStep:
         for name, n in zip(self.desc.inputs["out_grads"], a["state"]):
             carry.append(env[name] if name is not None else np.zeros_like(env[n]))
         ext_total = [np.zeros_like(env[n]) for n in a["ext"]]
+        # The recomputation of each iteration starts from that iteration's in-place state (recorded with the loop
+        # state) and must not leave it updated again: the forward's final values are put back afterwards.
+        final = {n: env[n] for n in in_place_names(self.sub_plans["body_block"]) if n in env}
         for values in reversed(history):
             env.update(values)
             run_plan(self.sub_plans["body_block"], env)  # recompute the iteration's inner values from its start
@@ -511,6 +525,7 @@ class WhileGradStep:
             carry = new_carry
             for i, n in enumerate(a["ext_grads"]):
                 ext_total[i] = ext_total[i] + env[n]
+        env.update(final)
         outs = self.desc.outputs["Out"]
         float_carry = [g for g, f in zip(carry, state_float) if f]
         for name, value in zip(outs, float_carry + ext_total):

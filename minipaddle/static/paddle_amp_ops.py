@@ -21,7 +21,7 @@ the one it reads back from the file (static/paddle_training.py), keeps every par
 decorate_bf16 (and decorate without dynamic scaling at a scale of 1.0) writes no loss scaling op at all, as paddle.
 
 What the decorator was asked for (level, dtype, scale, dynamic) is in `program.amp_loss_scaling`
-(AmpLossScaling, set by minimize); a Program without it (read from minipaddle's JSON file) is written by the ops
+(AmpLossScaling, set by minimize, kept by minipaddle's JSON file); a Program without it is written by the ops
 alone: a loss multiplied by its scale and paddle's checks. The scaled-loss elementwise_mul gets op_role Loss as the
 loss op does, and under decorate (not decorate_bf16) the backward's casts of float16 gradients to the float32
 gradients of float32 parameters move behind the backward with op_role Optimize, as paddle's update_role_var_grad

@@ -7,6 +7,9 @@ backward and its optimizer ops (all with op_role Optimize, clipping first, then 
                           and summed again, and the factor cast to each low-precision gradient's dtype
     ClipGradByNorm        clip_by_norm(max_norm) per gradient, into a new variable
     ClipGradByValue       clip(min, max) per gradient, into a new variable
+    (a SELECTED_ROWS gradient, nn.Embedding(sparse=True)'s: its global norm squares get_tensor_from_selected_rows of
+    merge_selected_rows of it; clip_by_norm's output is SELECTED_ROWS too, clip's is declared a LOD_TENSOR; the
+    kernels merge the rows first, so each computes what the dense gradient of the same values gives)
     L2Decay(coeff)        scale(param, coeff), then sum(grad, that) into the gradient, in place
     L1Decay(coeff)        sign(param), scale(coeff), sum, likewise
 (Momentum takes an L2Decay in its own op, regularization_method: no ops here, in Paddle as in minipaddle.)
@@ -39,7 +42,8 @@ ROLE_OPTIMIZE = 0x2
 _GRAD_MATH = frozenset({"multiply", "sum", "add", "sqrt", "assign_value", "maximum", "minimum", "divide", "sign"})
 # Paddle's ops a clip or a regularizer is made of, in a training Program it wrote
 CLIP_AND_DECAY_OPS = frozenset({"squared_l2_norm", "sum", "sqrt", "fill_constant", "elementwise_max", "elementwise_div",
-                                "elementwise_mul", "clip_by_norm", "clip", "scale", "sign", "cast"})  # fmt: skip
+                                "elementwise_mul", "clip_by_norm", "clip", "scale", "sign", "cast",
+                                "merge_selected_rows", "get_tensor_from_selected_rows"})  # fmt: skip
 _LOW = ("float16", "bfloat16")
 
 
@@ -70,16 +74,17 @@ def _shortest(value: float, dtype: str) -> float:
     return value
 
 
-def paddle_grad_edits(ops: list, var_of) -> tuple:
+def paddle_grad_edits(ops: list, var_of, sparse=frozenset()) -> tuple:
     """Split minipaddle's optimize-role ops `ops` into (Paddle's clip and decay ops as [(type, inputs, outputs,
     attrs {name: (AttrType name, value)})], the update ops with their gradient inputs renamed to the variables
-    those ops leave the gradients in, the new variables {name: (shape, dtype name)}). `var_of(name)` is the
-    minipaddle Variable of a name."""
+    those ops leave the gradients in, the new variables {name: (shape, dtype name)}, the names of those that are
+    SELECTED_ROWS). `var_of(name)` is the minipaddle Variable of a name; `sparse`: the gradients that are
+    SELECTED_ROWS in Paddle (nn.Embedding(sparse=True)'s)."""
     update_reads = {n for op in ops if op.type != "cast" and not _is_grad_math(op, set()) for n in op.input_names()}
     stage = [op for op in ops if _is_grad_math(op, update_reads)]
     if not stage:
-        return [], [op for op in ops], {}
-    edits = _Edits(stage, var_of)
+        return [], [op for op in ops], {}, set()
+    edits = _Edits(stage, var_of, sparse)
     updates = [op for op in ops if not _is_grad_math(op, update_reads)]
     finals = list(dict.fromkeys(n for op in updates for n in op.input_names() if n in edits.made))
     plans = [edits.plan(n) for n in finals]
@@ -94,13 +99,15 @@ def paddle_grad_edits(ops: list, var_of) -> tuple:
             edits.write_decay(param, rename[final], decay)
     renamed = [type(op)(op.type, {s: [rename.get(n, n) for n in ns] for s, ns in op.inputs.items()}, op.outputs,
                         op.attrs, op.role) for op in updates]  # fmt: skip
-    return edits.out, renamed, edits.new_vars
+    return edits.out, renamed, edits.new_vars, edits.rows_vars
 
 
 class _Edits:
     """The expressions of the gradients over minipaddle's clip and decay ops, and Paddle's ops written for them."""
 
-    def __init__(self, stage: list, var_of) -> None:
+    def __init__(self, stage: list, var_of, sparse=frozenset()) -> None:
+        self.sparse = sparse  # the gradients that are SELECTED_ROWS in Paddle
+        self.rows_vars: set = set()  # the new variables that are SELECTED_ROWS
         self.made = {op.outputs["Out"][0]: op for op in stage}
         self.index = {id(op): i for i, op in enumerate(stage)}
         self.first_square: dict = {}  # raw gradient -> where its sum of squares is (the parameters' order)
@@ -272,6 +279,8 @@ class _Edits:
         if clip[0] == "norm":
             new = self._fresh("clip_by_norm_{}.tmp_0", param)
             self._add("clip_by_norm", {"X": [raw]}, {"Out": [new]}, [param, new], max_norm=("FLOAT", clip[1]))
+            if raw in self.sparse:  # (Paddle's clip_by_norm declares its output as its input; its clip does not)
+                self.rows_vars.add(new)
             return new
         _, factor, limit, groups = clip
         if factor not in self.factors:  # the norm once, at the first gradient it scales
@@ -286,8 +295,15 @@ class _Edits:
         raws = sorted((raw for _, rs in groups for raw in rs), key=self.first_square.get)
         squares = {}
         for raw in raws:  # in the parameters' order, each of its gradient's dtype
+            role_var, dense = [raw.removesuffix("@GRAD"), raw], raw
+            if raw in self.sparse:  # the norm of a SELECTED_ROWS gradient: of its rows merged, as a dense tensor
+                merged = self._fresh("merge_selected_rows_{}.tmp_0", role_var[0])
+                dense = self._fresh("get_tensor_from_selected_rows_{}.tmp_0", role_var[0])
+                self.rows_vars.add(merged)
+                self._add("merge_selected_rows", {"X": [raw]}, {"Out": [merged]}, role_var)
+                self._add("get_tensor_from_selected_rows", {"X": [merged]}, {"Out": [dense]}, role_var)
             squares[raw] = self._fresh("squared_l2_norm_{}.tmp_0", None, self._dtype(raw))
-            self._add("squared_l2_norm", {"X": [raw]}, {"Out": [squares[raw]]}, [raw.removesuffix("@GRAD"), raw])
+            self._add("squared_l2_norm", {"X": [dense]}, {"Out": [squares[raw]]}, role_var)
         last = [raws[-1].removesuffix("@GRAD"), raws[-1]]  # Paddle's shared ops carry the last gradient's names
         add_n = {"use_mkldnn": ("BOOLEAN", False), "mkldnn_data_type": ("STRING", "float32")}
         totals = []

@@ -20,7 +20,7 @@ from collections import Counter
 
 from minipaddle.static.paddle_proto import AttrType, VarTypeEnum
 
-__all__ = ["GRAD_OPS", "append_paddle_backward"]
+__all__ = ["GRAD_OPS", "append_paddle_backward", "as_selected_rows"]
 
 ROLE_BACKWARD, ROLE_LOSS = 0x1, 0x100
 
@@ -154,6 +154,9 @@ class _Backward:
             self.declare_grad(g, n)
             attrs = [("use_mkldnn", "BOOLEAN", False), ("mkldnn_data_type", "STRING", "float32")]
             _add_op(self.block, "sum", {"X": parts}, {"Out": [g]}, attrs, role_var)
+            types = {v.name: v.type.type for v in self.block.vars}
+            if all(types.get(part) == VarTypeEnum["SELECTED_ROWS"] for part in parts):  # (paddle's sum: rows too)
+                as_selected_rows(self.block, g)
         return g
 
 
@@ -227,7 +230,7 @@ def _grad_op(w: _Backward, od, needed: set, params: set) -> None:
                 w.declare_grad(f"{fixed}@GRAD", fixed)
     if od.type == "lookup_table_v2" and any(a.name == "is_sparse" and a.b for a in od.attrs):
         for name in write_args.get("W@GRAD", []):  # nn.Embedding(sparse=True): Paddle's table gradient is rows
-            _as_selected_rows(w.block, name)
+            as_selected_rows(w.block, name)
     kind, empty_slots = _GRAD_AS_OP.get(od.type, (f"{od.type}_grad", ()))
     g = w.block.ops.add(type=kind)
     if od.type in _GRAD_AS_OP:
@@ -254,7 +257,7 @@ def _grad_op(w: _Backward, od, needed: set, params: set) -> None:
     g.attrs.add(name="op_role_var", type=AttrType["STRINGS"]).strings.extend(role_var)
 
 
-def _as_selected_rows(block, name: str) -> None:
+def as_selected_rows(block, name: str) -> None:
     """Declare the gradient variable `name` SELECTED_ROWS (the rows a sparse lookup's gradient touches, in Paddle)
     with its tensor's dtype and shape."""
     (vd,) = [v for v in block.vars if v.name == name]

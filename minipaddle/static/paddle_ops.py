@@ -19,12 +19,17 @@ An op outside the table is a NotImplementedError naming the op and the model (pd
 
 from __future__ import annotations
 
+import copy
+import inspect
+
 import numpy as np
 
 import minipaddle.nn.functional as F
 from minipaddle import ops
 from minipaddle.core import dtype as dtypes
+from minipaddle.core.op import OPS
 from minipaddle.static import tensor_api as paddle
+from minipaddle.static.builder import input_slots
 from minipaddle.static.program import Variable
 
 __all__ = ["READERS", "WRITERS", "PADDLE_DTYPES", "Shape", "Steps", "Temp", "VarAttr", "dtype_of",
@@ -433,8 +438,9 @@ def _stack(op):
 
 @reads("split")
 def _split(op):
-    # SectionsTensorList holds every section (paddle writes a known one as an int32 fill_constant)
-    sections = [_known_int(v, "a section in SectionsTensorList") for v in op.xs("SectionsTensorList")]
+    # SectionsTensorList holds every section (paddle writes a known one as an int32 fill_constant); one the Program
+    # computes stays a Variable, so paddle.split cuts when the Program runs (ops/runtime_split.py)
+    sections = [v if isinstance(v, Variable) else _known_int(v, "a section") for v in op.xs("SectionsTensorList")]
     sections, num = sections or list(op.attr("sections", [])), op.attr("num", 0)
     outs = paddle.split(op.x("X"), sections if sections else num, axis=_axis(op))
     return {"Out": list(outs)}
@@ -887,6 +893,43 @@ def _w_fake_channel_wise_dequantize_max_abs(op, var_of):
              "x_num_col_dims": int(op.attrs.get("x_num_col_dims", 1))}  # fmt: skip
     inputs = {"X": op.inputs["x"][:1], "Scales": list(op.inputs["scales"])}
     return op.type, inputs, {"Out": op.outputs["Out"][:1]}, attrs
+
+
+# paddle-mobile's quantize / dequantize (static/quantization/mobile.py renames a frozen Program's fake ops to them,
+# keeping their inputs, outputs and attributes). Paddle 2.6.2 saves such a Program although it cannot run it: its
+# save_inference_model clips every op against Paddle's own op of that name (framework.py _remove_training_info,
+# clip_extra), here oneDNN's quantize / dequantize (slots Input -> Output, attributes Scale, Shift, ...), which
+# keeps an input slot the proto lacks but drops such output slots and attributes. So the file has the fake op's
+# inputs (X, InScale / X, Scale(s)) and neither its outputs nor its attributes: a record of the graph, not a model
+# anything runs.
+_MOBILE_FAKE_OPS = {
+    "quantize": ("fake_quantize_moving_average_abs_max", "fake_quantize_range_abs_max", "fake_quantize_abs_max",
+                 "fake_channel_wise_quantize_abs_max"),
+    "dequantize": ("fake_channel_wise_dequantize_max_abs", "fake_dequantize_max_abs"),
+}  # fmt: skip
+_MOBILE_PROTO_ATTRS = {"quantize": ("Scale", "Shift", "is_negative_input", "output_format", "bfloat16"),
+                       "dequantize": ("Scale", "Shift")}  # fmt: skip
+
+
+def _fake_op_renamed(op):
+    """The fake op a mobile quantize / dequantize was: the one with exactly its input slots (each fake op's are
+    different) and whose kernel takes its attributes."""
+    for kind in _MOBILE_FAKE_OPS[op.type]:
+        slots = tuple(slot.lstrip("*") for slot in input_slots(OPS[kind]))  # (*scales: a variadic slot)
+        if tuple(op.inputs) == slots and set(op.attrs) <= set(inspect.signature(OPS[kind].kernel).parameters):
+            return kind
+    raise NotImplementedError(f"write_pdmodel: the mobile op {op.type!r} with inputs {sorted(op.inputs)} and "
+                              f"attributes {sorted(op.attrs)} was none of Paddle's fake quantize ops")  # fmt: skip
+
+
+def _w_mobile(op, var_of):
+    was = copy.copy(op)
+    was.type = _fake_op_renamed(op)
+    _, inputs, _, attrs = WRITERS[was.type](was, var_of)
+    return op.type, inputs, {}, {k: v for k, v in attrs.items() if k in _MOBILE_PROTO_ATTRS[op.type]}
+
+
+WRITERS["quantize"] = WRITERS["dequantize"] = _w_mobile
 
 
 WRITERS["moving_average_abs_max_scale"] = _w_fake_quant(("X", "InAccum", "InState"), _MOVING[1],

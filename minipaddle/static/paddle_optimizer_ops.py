@@ -9,6 +9,8 @@ so the translation is by pattern, per parameter:
     momentum_velocity, momentum_param                -> momentum (mu, use_nesterov, l2 decay, rescale_grad)
     ema, ema_square, adam_param, scale, scale        -> adam, or adamw when the optimizer is AdamW
                                                         (beta1 = ema's decay, beta2 = ema_square's, epsilon, coeff)
+    ema, ema_square, sparse_adam_param, scale, scale -> adam on a sparse gradient (and lazy_ema, lazy_ema_square
+                                                        first with lazy_mode)
 
 With multi_precision (a float16/bfloat16 parameter updated through its float32 master weight) minipaddle casts the
 gradient to float32 and its update op writes the master and the parameter (`param_dtype`, Out = [master, param]);
@@ -32,6 +34,14 @@ _ADAM_SLOTS = (["Beta1Pow", "Beta1Tensor", "Beta2Pow", "Beta2Tensor", "EpsilonTe
                ["Beta1PowOut", "Beta2PowOut", "Moment1Out", "Moment2Out", "ParamOut"])  # fmt: skip
 
 
+_ADAM = ["ema", "ema_square", "adam_param", "scale", "scale"]
+# On a sparse gradient: Paddle's same adam op, whose SelectedRows Grad picks its sparse kernel (the rows: the mask
+# input, which Paddle's gradient holds itself).
+# With lazy_mode the moments too move in the gradient's rows only.
+_SPARSE_ADAM = (["ema", "ema_square", "sparse_adam_param", "scale", "scale"],
+                ["lazy_ema", "lazy_ema_square", "sparse_adam_param", "scale", "scale"])  # fmt: skip
+
+
 def _not_translated(op, why: str):
     return NotImplementedError(f"write_program_desc: the optimizer op '{op.type}' has no Paddle optimizer op here "
                                f"({why}; static/paddle_optimizer_ops.py)")  # fmt: skip
@@ -53,7 +63,7 @@ def paddle_optimizer_ops(ops: list, is_adamw: bool, clipped=()) -> list:
         elif op.type == "momentum_velocity":
             out.append(_momentum(op, ops[i + 1] if i + 1 < len(ops) else None))
             i += 2
-        elif op.type == "ema":
+        elif op.type in ("ema", "lazy_ema"):
             out.append(_adam(ops[i : i + 5], is_adamw))
             i += 5
         else:
@@ -110,8 +120,9 @@ def _momentum(vel, step) -> tuple:
 
 def _adam(group: list, is_adamw: bool) -> tuple:
     kinds = [op.type for op in group]
-    if kinds != ["ema", "ema_square", "adam_param", "scale", "scale"]:
-        raise _not_translated(group[0], f"an Adam update is ema, ema_square, adam_param, scale, scale, not {kinds}")
+    if kinds not in (_ADAM, *_SPARSE_ADAM):
+        raise _not_translated(group[0], f"an Adam update is ema, ema_square, adam_param (or sparse_adam_param), "
+                                        f"scale, scale, not {kinds}")  # fmt: skip
     m1, m2, step, s1, s2 = group
     p, g = step.inputs["param"][0], m1.inputs["x"][0]
     b1, b2 = step.inputs["beta1_pow"][0], step.inputs["beta2_pow"][0]
@@ -122,7 +133,8 @@ def _adam(group: list, is_adamw: bool) -> tuple:
     inputs = {slot: names.get(slot, []) for slot in _ADAM_SLOTS[0]}
     outputs = {slot: names[slot.removesuffix("Out")] for slot in _ADAM_SLOTS[1]}
     attrs = {"beta1": ("FLOAT", float(m1.attrs["decay"])), "beta2": ("FLOAT", float(m2.attrs["decay"])),
-             "epsilon": ("FLOAT", float(step.attrs["epsilon"])), "lazy_mode": ("BOOLEAN", False),
+             "epsilon": ("FLOAT", float(step.attrs["epsilon"])),
+             "lazy_mode": ("BOOLEAN", bool(step.attrs.get("lazy_mode", False))),
              "min_row_size_to_use_multithread": ("LONG", 1000), "multi_precision": ("BOOLEAN", False),
              "use_global_beta_pow": ("BOOLEAN", False)}  # fmt: skip
     coeff = float(step.attrs.get("coeff", 0.0))

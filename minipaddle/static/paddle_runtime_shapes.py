@@ -9,6 +9,9 @@
 - `runtime_source` of arange (paddle.arange(n), ops/runtime_source.py) is Paddle's `range`, with the bounds known
   when the Program was built written as fill_constant ops;
 - eye's Tensor sizes are VAR attributes naming their variables (paddle 2.6.2's form);
+- `runtime_split` (paddle.split with a section a Tensor the Program computes, ops/runtime_split.py) is Paddle's
+  `split` with every section in SectionsTensorList, the known ones int32 fill_constant ops (a -1 too), the
+  `sections` attribute -1 at the computed ones;
 - the sized ops of ops/runtime_shape.py (paddle.reshape / expand / tile / full with a Tensor in the shape) are
   Paddle's reshape2 / expand_v2 / tile / fill_constant: a shape that is one 1-D Tensor goes in the op's whole-shape
   slot, a list holding Tensors in its tensor-list slot, one int32 fill_constant per size known when the Program
@@ -106,6 +109,26 @@ def _w_runtime_set_value(op, var_of):
         attrs[slot.lower()] = [] if lists[slot] else values[slot]
         inputs[f"{slot}TensorList"] = lists[slot]
     steps.append(("set_value", inputs, {"Out": op.outputs["Out"][:1]}, attrs))
+    return Steps(steps, temps)
+
+
+@writes("runtime_split")
+def _w_runtime_split(op, var_of):
+    """paddle.split with computed sections as Paddle's split: every section in SectionsTensorList (a known one,
+    -1 too, as an int32 fill_constant), the attribute holding -1 at the computed ones, num 0."""
+    sizes, steps, temps, entries = iter(op.inputs["sizes"]), [], {}, []
+    for i, s in enumerate(op.attrs["sections"]):
+        if s is None:
+            entries.append(next(sizes))
+            continue
+        const = f"{op.outputs['Out'][0]}@section{i}"
+        temps[const] = Temp([1], np.int32)
+        steps.append(_w_constant(const, int(s), np.dtype(np.int32)))
+        entries.append(const)
+    attrs = {"axis": int(op.attrs["axis"]), "num": 0, "sections": [-1 if s is None else int(s)
+                                                                   for s in op.attrs["sections"]]}  # fmt: skip
+    inputs = {"X": op.inputs["x"][:1], "SectionsTensorList": entries, "AxisTensor": []}
+    steps.append(("split", inputs, {"Out": list(op.outputs["Out"])}, attrs))
     return Steps(steps, temps)
 
 

@@ -9,9 +9,10 @@ which its kernel runs in training mode and append_backward gives a grad op (stat
     dropout      X, is_test False                               -> Out, Mask (uint8, 1 where a value was kept)
 
 Dropout with p=1 (minipaddle's training branch is scale(x, 0)) is that dropout op with dropout_prob 1.0, as paddle
-writes it (its mode from the inference branch: downscale_in_infer scales there). Dropout along axes has no Paddle
-op: paddle 2.6 writes it as F.dropout's own ops, which are written here alike (with Paddle's backward of them:
-elementwise_mul_grad, cast, scale):
+writes it (its mode from the inference branch: downscale_in_infer scales there); so is p=1 along axes with
+upscale_in_train, which paddle 2.6.2 cannot build (it divides by 1 - p = 0). Dropout along axes has no Paddle op:
+paddle 2.6 writes it as F.dropout's own ops, which are written here alike (with Paddle's backward of them:
+elementwise_mul_grad, cast, scale), p=1 with downscale_in_infer too (the mask all zeros, no scale):
 
     scale(X, 1 / (1 - p)) (upscale_in_train only), shape(X), slice of each dropped axis's size, fill_constant 1 of
     the others, uniform_random over that shape (ShapeTensorList), fill_constant p, greater_equal, cast of the

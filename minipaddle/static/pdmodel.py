@@ -43,7 +43,7 @@ from minipaddle.static.paddle_amp_ops import (
     without_same_dtype_casts,
 )
 from minipaddle.static.paddle_clip_ops import paddle_grad_edits
-from minipaddle.static.paddle_grad_ops import append_paddle_backward
+from minipaddle.static.paddle_grad_ops import append_paddle_backward, as_selected_rows
 from minipaddle.static.paddle_op_defaults import op_defaults
 from minipaddle.static.paddle_op_versions import OP_VERSIONS
 from minipaddle.static.paddle_ops import DTYPE_NUMBERS, INDEX_WRITERS, READERS, WRITERS, Shape, Steps, VarAttr, dtype_of
@@ -954,7 +954,8 @@ def write_program_desc(program: Program) -> bytes:
     var_of, taken = program.global_block().vars.get, lambda n: n in program.global_block().vars or n in w.written
     optimize = [op for op in ops if op.role == ROLE_OPTIMIZE]
     scaling, optimize, found_inf, amp_vars = paddle_loss_scaling_ops(optimize, var_of, program.amp_loss_scaling, taken)
-    edits, update_ops, new_vars = paddle_grad_edits(optimize, var_of)
+    sparse = {f"{op.inputs['weight'][0]}@GRAD" for op in forward if op.type == "embedding" and op.attrs.get("sparse")}
+    edits, update_ops, new_vars, rows_vars = paddle_grad_edits(optimize, var_of, sparse)
     is_adamw = any(type(o).__name__ == "AdamW" for _, o in program.lr_feeds)
     updates = paddle_optimizer_ops(update_ops, is_adamw, clipped=new_vars)
     copies, updates = with_skip_update(updates, found_inf, amp_vars, taken)
@@ -979,6 +980,8 @@ def write_program_desc(program: Program) -> bytes:
         move_gradient_casts(w.block, checked or [f"{p}@GRAD" for p in params], _attr_of, _set_op_attr)
     for name, (shape, dtype) in {**new_vars, **amp_vars}.items():
         _var_desc(w.block, name, shape, dtype)
+        if name in rows_vars:
+            as_selected_rows(w.block, name)
     for kind, inputs, outputs, attrs in scaling + copies + edits + updates:
         od = w.block.ops.add(type=kind)
         for slot in sorted(inputs):

@@ -5,7 +5,9 @@
      "blocks": [{"idx": 0, "parent_idx": -1, "vars": [...], "ops": [{"type", "inputs", "outputs", "attrs",
                                                                    "role", "scope"}, ...]}]}
 
-(an op of a saved quantized model also has "quant_attrs": its thresholds, see OpDesc)
+(an op of a saved quantized model also has "quant_attrs": its thresholds, see OpDesc; a Program that
+paddle.static.amp.decorate minimized also has "amp_loss_scaling": {"level", "dtype", "init_loss_scaling",
+"dynamic", "bf16_decorator"}, what the decorator was asked for, which the .pdmodel writer follows)
 
 Attributes are plain data, but richer than JSON, so some values are tagged on the way out and rebuilt exactly:
 
@@ -23,6 +25,7 @@ so the file is strict JSON that any JSON reader accepts.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import math
@@ -34,6 +37,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.op import OPS
 from minipaddle.static.block_ops import BLOCK_OPS
 from minipaddle.static.op_groups import OpGroup
+from minipaddle.static.paddle_amp_ops import AmpLossScaling
 from minipaddle.static.parameters import StaticParameter
 from minipaddle.static.program import Block, OpDesc, Program, Variable
 
@@ -153,15 +157,18 @@ def program_to_dict(program: Program, feed_names=(), fetch_names=()) -> dict:
                 op["quant_attrs"] = {k: encode_attr(v, f"{where}, quant attribute {k!r}")
                                      for k, v in op["quant_attrs"].items()}  # fmt: skip
     types = sorted({op["type"] for b in body["blocks"] for op in b["ops"]})
-    return {
+    out = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "op_versions": {t: op_version(t) for t in types},
         "random_seed": body["random_seed"],
         "feed_names": list(feed_names),
         "fetch_names": list(fetch_names),
-        "blocks": body["blocks"],
     }
+    if program.amp_loss_scaling is not None:  # (absent otherwise: the JSON of a Program without AMP is unchanged)
+        out["amp_loss_scaling"] = encode_attr(dataclasses.asdict(program.amp_loss_scaling), "amp_loss_scaling")
+    out["blocks"] = body["blocks"]
+    return out
 
 
 def program_to_bytes(program: Program, feed_names=(), fetch_names=()) -> bytes:
@@ -264,6 +271,7 @@ def program_from_dict(data: dict, what: str = "the data") -> Program:
         program = Program()
         program.random_seed = data.get("random_seed", 0)
         program.blocks = [_block_from_dict(program, b, what) for b in data["blocks"]]
+        program.amp_loss_scaling = _amp_loss_scaling_from_dict(data.get("amp_loss_scaling"), what)
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         if isinstance(e, ValueError) and str(e).startswith(what):
             raise
@@ -305,6 +313,27 @@ def _group_from_dict(data, what: str) -> OpGroup:
         raise ValueError(f"{what} has a damaged 'group': expected {{'paddle_op': str, 'inputs': [str or null, ...], "
                          f"'output': str}}, got {data!r}")  # fmt: skip
     return OpGroup(data["paddle_op"], tuple(data["inputs"]), data["output"])
+
+
+def _amp_loss_scaling_from_dict(data, what: str) -> AmpLossScaling | None:
+    """The Program's AmpLossScaling (None when the file has none), checked field by field."""
+    if data is None:
+        return None
+    data = decode_attr(data)
+    expected = ("{'level': 'O1' | 'O2', 'dtype': 'float16' | 'bfloat16', 'init_loss_scaling': a number, "
+                "'dynamic': bool, 'bf16_decorator': bool}")  # fmt: skip
+    ok = (
+        isinstance(data, dict)
+        and set(data) == {f.name for f in dataclasses.fields(AmpLossScaling)}
+        and data["level"] in ("O1", "O2")
+        and data["dtype"] in ("float16", "bfloat16")
+        and _fits(data["init_loss_scaling"], float)
+        and isinstance(data["dynamic"], bool)
+        and isinstance(data["bf16_decorator"], bool)
+    )
+    if not ok:
+        raise ValueError(f"{what} has a damaged 'amp_loss_scaling': expected {expected}, got {data!r:.200}")
+    return AmpLossScaling(**{**data, "init_loss_scaling": float(data["init_loss_scaling"])})
 
 
 # Inputs added to an op after files were written: an older file's op does not name them (they are absent).

@@ -346,10 +346,18 @@ def roll(x, shifts, axis=None, name=None) -> Tensor:
 
 
 def split(x, num_or_sections, axis=0, name=None) -> list:
-    """Cut x along `axis` into num_or_sections equal parts, or into parts of the listed sizes (one may be -1)."""
+    """Cut x along `axis` into num_or_sections equal parts, or into parts of the listed sizes (one may be -1). A
+    size may be a Tensor the Program computes (static mode, to_static): the parts are cut when it runs."""
     check_tensor(x, "split")
     axis = normalize_axis(axis, x.ndim, "split")
     d = x.shape[axis]
+    computed = runtime_shape(num_or_sections, "split") if isinstance(num_or_sections, (list, tuple)) else None
+    if computed is not None:  # a section the Program computes: cut when it runs (ops/runtime_split.py)
+        sections, sizes = computed
+        known = [s for s in sections if s is not None]
+        if known.count(-1) > 1 or any(s < -1 for s in known):
+            raise ValueError(f"split: sections may hold one -1 and otherwise sizes >= 0, got {list(sections)}")
+        return list(ops.runtime_split(x, sizes, axis, sections))
     if isinstance(num_or_sections, (int, np.integer)) and not isinstance(num_or_sections, bool):
         n = int(num_or_sections)
         if n <= 0 or d % n:

@@ -1,7 +1,7 @@
 """Op-table section: the ops of dynamic-to-static (shape, assert, run_program and its grad, run_program_grad) and
 the ops whose sizes come from Tensors (full/reshape/expand/tile_with_..., a batch-agnostic converted model's;
-runtime_slice, x[:n] with n a Tensor; runtime_source / runtime_random_source, arange / eye / linspace / uniform ...
-with such sizes)."""
+runtime_slice, x[:n] with n a Tensor; runtime_split, paddle.split(x, [n, -1]) with n a Tensor; runtime_source /
+runtime_random_source, arange / eye / linspace / uniform ... with such sizes)."""
 
 from __future__ import annotations
 
@@ -128,7 +128,31 @@ def _slice_index(ndim, bounds, axes, spans):
     return index
 
 
+def _split(x, *sizes, axis, sections):
+    """Each part's own sum of squares, times its place (a concat of the parts, as split's entry joins them, has no
+    static gradient when their sizes are known only at run time)."""
+    parts = ops.runtime_split(x, sizes, axis, sections)
+    return paddle.stack([(p * p).sum() * (i + 1.0) for i, p in enumerate(parts)])
+
+
+def _split_ref(x, *sizes, axis, sections):
+    given = iter(int(n) for n in sizes)
+    parts = [next(given) if s is None else s for s in sections]
+    parts = [x.shape[axis] - (sum(parts) + 1) if s == -1 else s for s in parts]
+    return np.stack([(p * p).sum() * (i + 1.0) for i, p in enumerate(np.split(x, np.cumsum(parts)[:-1], axis))])
+
+
 ENTRIES += [
+    OpInfo("runtime_split", _split, _split_ref,
+           lambda rng: [Sample((r(rng, 2, 7), _size(2)), {"axis": 1, "sections": (None, -1, 1)}, "[n, -1, 1]"),
+                        Sample((r(rng, 5, 2), _size(1), _size(-1)), {"axis": 0, "sections": (None, 3, None)},
+                               "a Tensor -1")]),
+    OpInfo("split_like", lambda g, *likes, axis: paddle.stack([(p * p).sum() * (i + 1.0) for i, p in
+                                                                enumerate(ops.split_like(g, likes, axis))]),
+           lambda g, *likes, axis: np.stack([(p * p).sum() * (i + 1.0) for i, p in enumerate(
+               np.split(g, np.cumsum([like.shape[axis] for like in likes])[:-1], axis))]),
+           lambda rng: [Sample((r(rng, 2, 6), r(rng, 2, 1), r(rng, 2, 3), r(rng, 2, 2)), {"axis": 1})],
+           no_grad_args=(1, 2, 3)),
     OpInfo("runtime_slice", lambda x, *b, axes, spans: ops.runtime_slice(x, b, axes, spans), _slice_ref,
            _slice_samples, double_grad=True),
     OpInfo("runtime_set_value", lambda x, v, *b, axes, spans: ops.runtime_set_value(x, v, b, axes, spans),

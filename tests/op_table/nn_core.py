@@ -13,6 +13,7 @@ import numpy as np
 
 import minipaddle as paddle
 import minipaddle.nn.functional as F
+from minipaddle import ops
 from tests.op_table.common import OpInfo, Sample, distinct, pos, r, unary_samples
 
 
@@ -170,10 +171,15 @@ def embedding_samples(rng):
         Sample((ids, r(rng, 4, 3)), {}, "repeated ids"),
         Sample((ids, r(rng, 4, 3)), {"padding_idx": 1}, "padding_idx"),
         Sample((np.array([2, 2, 0]), r(rng, 3, 2)), {"padding_idx": -1}, "negative padding_idx"),
+        Sample((ids, r(rng, 4, 3)), {"sparse": True}, "sparse"),
     ]
 
 
-def embedding_ref(ids, weight, padding_idx=None):
+def embedding_rows_ref(ids, rows):
+    return np.isin(np.arange(rows), ids)
+
+
+def embedding_ref(ids, weight, padding_idx=None, sparse=False):
     out = weight[ids]
     if padding_idx is not None:
         out[ids == padding_idx % weight.shape[0]] = 0
@@ -621,6 +627,9 @@ ENTRIES: list[OpInfo] = [
     OpInfo("bilinear", F.bilinear, bilinear_ref,
            lambda rng: [Sample((r(rng, 4, 2), r(rng, 4, 3), r(rng, 5, 2, 3), r(rng, 1, 5)))]),
     OpInfo("embedding", F.embedding, embedding_ref, embedding_samples, double_grad=True),
+    OpInfo("embedding_rows", ops.embedding_rows, embedding_rows_ref,
+           lambda rng: [Sample((np.array([[1, 3, 1], [0, 3, 3]]), 5)), Sample((np.array([2]), 3), label="one id")],
+           grad=False),
     OpInfo("one_hot", F.one_hot, lambda x, num_classes: np.eye(num_classes, dtype=np.float32)[x],
            lambda rng: [Sample((np.array([0, 3, 1]), 4)), Sample((np.array([[1, 1], [0, 2]]), 3))], grad=False),
     OpInfo("label_smooth", F.label_smooth,

@@ -55,6 +55,19 @@ def adam_param_ref(p, m, v, lr, b1p, b2p, epsilon, coeff=0.0):
     return p - lr * m_hat / (np.sqrt(v_hat) + epsilon)
 
 
+def in_rows_ref(new, old, rows):
+    return np.where(np.reshape(rows, (-1,) + (1,) * (np.ndim(new) - 1)), new, old)
+
+
+def sparse_adam_param_ref(p, m, v, lr, b1p, b2p, rows, epsilon, beta1, beta2, lazy_mode=False):
+    """Paddle's SelectedRows Adam: the next step's powers; the gradient's rows the textbook step, the others
+    epsilon unscaled by the bias correction (lazy_mode: the others unchanged)."""
+    b1, b2 = beta1 * b1p, beta2 * b2p
+    held = p - lr * (m / (1 - b1)) / (np.sqrt(v / (1 - b2)) + epsilon)
+    other = p if lazy_mode else p - lr * np.sqrt(1 - b2) / (1 - b1) * m / (np.sqrt(v) + epsilon)
+    return in_rows_ref(held, other, rows)
+
+
 def adamax_inf_norm_ref(u, g, beta2, epsilon):
     return np.maximum(beta2 * u + epsilon, np.abs(g))
 
@@ -86,6 +99,9 @@ def pows(rng):
     return np.array([0.9**3]), np.array([0.999**3])
 
 
+ROWS = np.array([True, False, True, False])  # the rows a sparse gradient holds (ops.embedding_rows)
+BETAS = {"beta1": 0.9, "beta2": 0.999}
+
 ENTRIES: list[OpInfo] = [
     OpInfo("sgd", ops.sgd, sgd_ref, _samples(lambda rng, s: ((r(rng, *s), r(rng, *s), lr()), {})), grad=False),
     OpInfo("momentum_velocity", ops.momentum_velocity, momentum_velocity_ref,
@@ -99,11 +115,22 @@ ENTRIES: list[OpInfo] = [
     OpInfo("ema", ops.ema, ema_ref, _samples(lambda rng, s: ((r(rng, *s), r(rng, *s)), {"decay": 0.9})), grad=False),
     OpInfo("ema_square", ops.ema_square, ema_square_ref,
            _samples(lambda rng, s: ((pos(rng, *s), r(rng, *s)), {"decay": 0.999})), grad=False),
+    OpInfo("lazy_ema", ops.lazy_ema, lambda acc, x, rows, decay: in_rows_ref(ema_ref(acc, x, decay), acc, rows),
+           lambda rng: [Sample((r(rng, 4, 3), r(rng, 4, 3), ROWS), {"decay": 0.9})], grad=False),
+    OpInfo("lazy_ema_square", ops.lazy_ema_square,
+           lambda acc, x, rows, decay: in_rows_ref(ema_square_ref(acc, x, decay), acc, rows),
+           lambda rng: [Sample((pos(rng, 4, 3), r(rng, 4, 3), ROWS), {"decay": 0.999})], grad=False),
     OpInfo("adam_param", ops.adam_param, adam_param_ref,
            lambda rng: [Sample((r(rng, 3, 4), r(rng, 3, 4), pos(rng, 3, 4), lr(), *pows(rng)),
                                {"epsilon": 1e-8}, "adam"),
                         Sample((r(rng, 5), r(rng, 5), pos(rng, 5), lr(), *pows(rng)),
                                {"epsilon": 1e-3, "coeff": 0.01}, "adamw")],
+           grad=False),
+    OpInfo("sparse_adam_param", ops.sparse_adam_param, sparse_adam_param_ref,
+           lambda rng: [Sample((r(rng, 4, 3), r(rng, 4, 3), pos(rng, 4, 3) * 1e-12, lr(), *pows(rng), ROWS),
+                               {**BETAS, "epsilon": 1e-6}, "tiny moment2: epsilon decides"),
+                        Sample((r(rng, 4, 3), r(rng, 4, 3), pos(rng, 4, 3), lr(), *pows(rng), ROWS),
+                               {**BETAS, "epsilon": 1e-8, "lazy_mode": True}, "lazy_mode")],
            grad=False),
     OpInfo("adamax_inf_norm", ops.adamax_inf_norm, adamax_inf_norm_ref,
            _samples(lambda rng, s: ((pos(rng, *s), r(rng, *s)), {"beta2": 0.999, "epsilon": 1e-8})), grad=False),

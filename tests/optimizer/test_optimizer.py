@@ -399,3 +399,42 @@ def test_training_with_deferred_zeros_equals_zeroing_in_place():
 
     for a, b in zip(train(hold=False), train(hold=True)):
         np.testing.assert_array_equal(a, b)
+
+
+def test_a_cleared_grad_takes_a_gradient_array_only_when_it_has_no_negative_zero_and_no_other_holder():
+    """autograd._accumulate: a gradient marked _no_negative_zero (a matmul's result in a converted Program) becomes
+    a cleared .grad's storage when nothing else holds its array; otherwise 0 + g is written into the storage."""
+    from minipaddle.core.autograd import _accumulate
+    from minipaddle.core.tensor import Tensor
+
+    w = paddle.create_parameter([3], "float32")
+    (w * 2.0).sum().backward()
+    w.clear_grad()
+    mine = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    mine._no_negative_zero = True
+    _accumulate(w, mine, create_graph=False)
+    assert w._grad._data is mine._data and not w._grad_cleared
+    del mine  # (else clear_grad zeroes the storage in place at once)
+    w.clear_grad()
+    assert w._grad_cleared
+    held = np.array([4.0, 5.0, 6.0], np.float32)  # a name on the array: it is copied, never shared
+    shared = Tensor(held)
+    shared._no_negative_zero = True
+    _accumulate(w, shared, create_graph=False)
+    assert w._grad._data is not held
+    np.testing.assert_array_equal(w.grad.numpy(), held)
+    w.clear_grad()
+    unmarked = Tensor(np.array([-0.0, 1.0, 2.0], np.float32))  # not marked: 0 + (-0.0) is 0.0
+    _accumulate(w, unmarked, create_graph=False)
+    assert w._grad._data is not unmarked._data and not np.signbit(w.grad.numpy()[0])
+    kept = []
+    w.register_hook(kept.append)  # a hook that keeps the gradient it is given: the array must not become .grad's
+    w.clear_grad()
+    seen = Tensor(np.array([7.0, 8.0, 9.0], np.float32))
+    seen._no_negative_zero = True
+    from minipaddle.core.autograd import _finish_leaf
+
+    _finish_leaf(w, seen, None, False)
+    del seen
+    assert kept and w._grad._data is not kept[0]._data
+    np.testing.assert_array_equal(w.grad.numpy(), [7.0, 8.0, 9.0])

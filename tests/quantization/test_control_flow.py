@@ -132,8 +132,7 @@ def test_both_branches_compute_as_paddles(kind, fmt):
 def test_a_minimized_program_with_a_cond_trains_quantized():
     """quant_aware on a Program after SGD's minimize: the backward's cond blocks are dropped with the rest of the
     backward, the forward blocks quantized, and minimize's backward made again: each branch's weights train when
-    its branch runs. (Not compared with paddle's values: its grad blocks are sub-graphs of their own, so their
-    grad ops are not pointed at the forward blocks' dequantized variables.)"""
+    its branch runs. (Paddle's values: test_quantized_cond_trains_as_paddles.)"""
     paddle.enable_static()
     try:
         main, startup = paddle.static.Program(), paddle.static.Program()
@@ -156,3 +155,41 @@ def test_a_minimized_program_with_a_cond_trains_quantized():
             assert moved.count(True) == 1, (sign, weights, moved)  # (the branch that ran)
     finally:
         paddle.disable_static()
+
+
+TRAIN = json.loads((GOLDEN / "quantization" / "control_flow_train.json").read_text())
+
+
+@pytest.mark.parametrize("fmt", ["onnx", "legacy"])
+@pytest.mark.parametrize("kind", ["cond", "while"])
+def test_quantized_control_flow_trains_as_paddles(kind, fmt):
+    """QAT training of the cond and cond + while_loop Programs (make_control_flow_train_golden.py): four SGD steps,
+    the branches in turn, losses and trained weights equal paddle 2.6.2's once each sub-block's mul_grad reads what
+    its forward mul read (`fixed`; paddle's grad blocks are sub-graphs of their own, not pointed at the dequantized
+    variables, so as paddle runs them those weights get the gradients of the un-quantized inputs: `as_run`,
+    recorded). In the while_loop the body's moving-average quantizers update their state once per iteration, as
+    paddle's: while_grad's recomputation of the body starts from each iteration's state and leaves the final."""
+    paddle.enable_static()
+    try:
+        main, startup = paddle.static.Program(), paddle.static.Program()
+        # (one guard around the build and quant_aware, whose backward names then follow the forward's)
+        with paddle.static.program_guard(main, startup), paddle.utils.unique_name.guard():
+            out = network(kind)
+            loss = paddle.mean(out * out)
+            paddle.optimizer.SGD(0.1).minimize(loss)
+            scope, exe = paddle.static.Scope(), paddle.static.Executor()
+            exe.run(startup, scope=scope)
+            names = [p.name for p in main.all_parameters()]
+            for n in names:
+                scope.vars[n] = G[f"{kind}/param/{n}"].copy()
+            q = quant_aware(main, None, {"onnx_format": fmt == "onnx"}, scope=scope, return_program=True)
+        losses = [exe.run(q, feed={"x": G[f"x_{s}"]}, fetch_list=[loss], scope=scope)[0] for s in TRAIN["feeds"]]
+    finally:
+        paddle.disable_static()
+    want = TRAIN[f"{kind}/{fmt}/fixed"]
+    assert len(want["renamed"]) == {"cond": 4, "while": 6}[kind]  # (each sub-block's mul_grad: input and weight)
+    np.testing.assert_allclose(losses, want["losses"], rtol=1e-5)
+    for n in names:
+        np.testing.assert_allclose(scope.vars[n], want["weights"][n], rtol=1e-5, atol=1e-6, err_msg=n)
+    as_run = TRAIN[f"{kind}/{fmt}/as_run"]["losses"]
+    assert losses[0] == pytest.approx(as_run[0], rel=1e-6) and not np.allclose(losses[2:], as_run[2:], rtol=1e-3)

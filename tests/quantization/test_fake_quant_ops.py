@@ -92,3 +92,58 @@ def test_errors_name_the_function():
         paddle.quantization.PTQ(cfg).quantize(paddle.nn.Linear(2, 2))
     with pytest.raises(TypeError, match="quanter factory"):
         paddle.quantization.QuantConfig(activation="abs_max", weight=None)
+
+
+def _levels_by_the_formula(x, s, bits):
+    """round_type 0's levels as written: clip(round(bnt / s * x), -bnt - 1, bnt), in x's dtype (Paddle's order)."""
+    bnt = np.asarray((1 << (bits - 1)) - 1, x.dtype)
+    return np.clip(np.round(bnt * (np.ones((), x.dtype) / s) * x), -bnt - 1, bnt)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_in_place_levels_equal_the_formula_bit_for_bit(dtype):
+    """quantize_values' in-place path (clip skipped when nothing leaves the range, clip before rounding, rounding
+    into int8 for quantize_int8) gives the formula's bits: ties, -0.0, NaN, +-inf, values far out of range, per
+    channel, and a tensor that stays inside its range (where the clip is skipped)."""
+    from minipaddle.core.op import OPS
+    from minipaddle.ops.fake_quant import dequantize_values, quantize_values
+
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal((4, 3, 5, 5)) * 3).astype(dtype)
+    x.flat[:10] = [0.5, -0.5, 2.5, -2.5, -0.0, np.nan, np.inf, -np.inf, 1e30, -1e30]
+    inside = rng.uniform(-1, 1, (64, 7)).astype(dtype)
+    ties = (np.arange(-600, 600) / 4).astype(dtype)
+    cases = [(x, np.asarray([3.0], dtype)), (x, np.abs(x[0, :, 0, 0]).reshape(1, 3, 1, 1) + 1),
+             (inside, np.asarray([1.0], dtype)), (ties, dtype(127))]  # fmt: skip
+    for arr, s in cases:
+        for bits in (8, 4):
+            got, want = quantize_values(arr, s, bits, 0), _levels_by_the_formula(arr, s, bits)
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+            np.testing.assert_array_equal(
+                dequantize_values(got, s, bits), want * s / np.asarray(2 ** (bits - 1) - 1, dtype)
+            )
+        finite = np.nan_to_num(arr)
+        q8 = OPS["quantize_int8"].kernel(finite, np.asarray(s).reshape(-1), quant_axis=1 if np.size(s) > 1 else -1)
+        assert q8.dtype == np.int8
+        np.testing.assert_array_equal(q8, _levels_by_the_formula(finite, s, 8).astype(np.int8))
+
+
+def test_dequantize_int32_bit_for_bit():
+    """The rescale with the per-channel scales spelled out over the trailing axes is acc * (sx/127 * sw[c]/127)
+    elementwise in float32, as with [1, C, 1, 1] broadcasting: same bits, conv ([N, C, H, W], axis 1) and matmul
+    ([N, C], axis -1), and one scale."""
+    from minipaddle.core.op import OPS
+
+    rng = np.random.default_rng(0)
+    kernel = OPS["dequantize_int32"].kernel
+    xs = np.float32(0.7)
+    for shape, axis in (((4, 6, 5, 5), 1), ((4, 9), -1), ((2, 3, 4), 1)):
+        acc = rng.integers(-(2**23), 2**23, shape).astype(np.int32)
+        ws = rng.uniform(0.01, 2, shape[axis]).astype(np.float32)
+        per = [shape[axis] if i == axis % len(shape) else 1 for i in range(len(shape))]
+        want = acc.astype(np.float32) * ((xs / np.float32(127)) * (ws / np.float32(127))).reshape(per)
+        assert kernel(acc, xs, ws, axis=axis).tobytes() == want.tobytes()
+        one = kernel(acc, xs, ws[:1], axis=axis)
+        assert (
+            one.tobytes() == (acc.astype(np.float32) * ((xs / np.float32(127)) * (ws[:1] / np.float32(127)))).tobytes()
+        )

@@ -10,8 +10,10 @@ Momentum, the rest by SGD; same start weights and data):
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import tempfile
 from collections import Counter
 
 import numpy as np
@@ -70,7 +72,9 @@ def run_flow(name: str) -> dict:
         for mine, theirs in zip(names, T["params"]):
             scope.vars[mine] = G[f"param/{theirs}"].copy()
         kw = dict(scope=scope, optimizer_func=lambda: paddle.optimizer.Momentum(0.05, 0.9), executor=exe, **funcs)
-        out = {"params": names, "train": quant_aware(main, None, config, return_program=True, **kw)}
+        with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):  # (the legacy flow writes paddle's
+            # ./mapping_table_for_saving_inference_model: test_mapping_table.py)
+            out = {"params": names, "train": quant_aware(main, None, config, return_program=True, **kw)}
         out["test"] = quant_aware(test, None, config, for_test=True, **kw)
         out["alphas"] = sorted(v.name for v in out["train"].list_vars() if v.name.endswith("_pact"))
         out["losses"], out["alpha_values"] = [], []

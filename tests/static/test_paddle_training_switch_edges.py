@@ -1,8 +1,9 @@
 """The train/eval switches that used to save as minipaddle's JSON program are Paddle's, both ways
 (static/paddle_train_switches.py): dropout with p=1 (Paddle's dropout op, dropout_prob 1.0), dropout along axes
 (no dropout op: F.dropout's own uniform_random / greater_equal / elementwise_mul, with elementwise_mul_grad, cast and
-scale in the backward) and BatchNorm with weight_attr=False / bias_attr=False (an empty Scale / Bias; with a
-backward, which paddle 2.6.2 cannot build for it, a fixed scale of ones and shift of zeros). The ops are compared
+scale in the backward; with p=1 and downscale_in_infer those ops too, the mask all zeros) and BatchNorm with
+weight_attr=False / bias_attr=False (an empty Scale / Bias; with a backward, which paddle 2.6.2 cannot build for it,
+a fixed scale of ones and shift of zeros). The ops are compared
 with those paddle 2.6.2 writes for the same nets (recorded by tests/golden/paddle_models/make_switch_edges.py, its
 Programs kept beside), minipaddle trains on its files and on paddle's, and where paddle is installed, paddle trains
 on minipaddle's: BatchNorm with minipaddle's losses and moving statistics, dropout (other random streams) with the
@@ -134,16 +135,18 @@ def test_minipaddle_trains_on_its_files(static_mode, tmp_path, name):
 
 
 def test_minipaddle_trains_on_paddles_dropout_programs(static_mode, tmp_path):
-    """paddle's p = 1 Program with minipaddle's parameters gives minipaddle's losses (only the path around the
-    dropouts is left); its along-axes Program trains on, each mask shared along the axes not dropped."""
-    prefix, loss, losses, _ = _saved("dropout_p1", tmp_path, train=True)
-    with paddle.static.scope_guard(paddle.static.Scope()):
-        with pytest.warns(UserWarning, match="rebuilt them as minipaddle's own backward and SGD"):
-            program = paddle.load(str(GOLDEN / "dropout_p1") + ".pdmodel")
-        exe = paddle.static.Executor()
-        paddle.static.load(program, prefix, exe)
-        again = [float(exe.run(program, feed=_feed("dropout_p1"), fetch_list=[loss])[0]) for _ in range(STEPS)]
-    np.testing.assert_allclose(again, losses, rtol=1e-6)
+    """paddle's p = 1 Programs (its dropout op; along axes its ops with a mask of zeros) with minipaddle's
+    parameters give minipaddle's losses (only the path around the dropouts is left); its along-axes Program trains
+    on, each mask shared along the axes not dropped."""
+    for name in ("dropout_p1", "dropout_p1_axes"):
+        prefix, loss, losses, _ = _saved(name, tmp_path, train=True)
+        with paddle.static.scope_guard(paddle.static.Scope()):
+            with pytest.warns(UserWarning, match="rebuilt them as minipaddle's own backward and SGD"):
+                program = paddle.load(str(GOLDEN / name) + ".pdmodel")
+            exe = paddle.static.Executor()
+            paddle.static.load(program, prefix, exe)
+            again = [float(exe.run(program, feed=_feed(name), fetch_list=[loss])[0]) for _ in range(STEPS)]
+        np.testing.assert_allclose(again, losses, rtol=1e-6)
     prefix, loss, _, _ = _saved("dropout_axes", tmp_path, train=True)  # (the same parameter names as paddle's)
     with pytest.warns(UserWarning, match="rebuilt them as minipaddle's own backward and SGD"):
         program = paddle.load(str(GOLDEN / "dropout_axes") + ".pdmodel")
@@ -174,11 +177,12 @@ def test_paddle_trains_on_minipaddles_batch_norm_without_scale_equal(static_mode
 @pytest.mark.slow
 @needs_paddle
 def test_paddle_runs_minipaddles_dropout_files(static_mode, tmp_path):
-    """p = 1: paddle's losses are minipaddle's; along axes, whatever mask paddle draws, Out = X * mask / (1 - p)
-    (or X * mask) with the mask shared along the axes not dropped, and training runs on."""
-    prefix, loss, losses, _ = _saved("dropout_p1", tmp_path, train=True)
-    out = _paddle_trains(prefix, _feed("dropout_p1"), loss)
-    np.testing.assert_allclose([run[0] for run in out["runs"]], losses, rtol=1e-6, atol=1e-7)
+    """p = 1 (also along axes): paddle's losses are minipaddle's; along axes, whatever mask paddle draws, Out =
+    X * mask / (1 - p) (or X * mask) with the mask shared along the axes not dropped, and training runs on."""
+    for name in ("dropout_p1", "dropout_p1_axes"):
+        prefix, loss, losses, _ = _saved(name, tmp_path, train=True)
+        out = _paddle_trains(prefix, _feed(name), loss)
+        np.testing.assert_allclose([run[0] for run in out["runs"]], losses, rtol=1e-6, atol=1e-7)
     prefix, loss, _, _ = _saved("dropout_axes", tmp_path, train=True)
     ops = list(_desc(prefix + ".pdmodel").blocks[0].ops)
     muls = [op for op in ops if op.type == "elementwise_mul" and _slots(op, "inputs")["Y"][0].endswith("@mask")]

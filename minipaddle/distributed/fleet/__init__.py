@@ -3,6 +3,7 @@
     fleet.init(is_collective=True, strategy=strategy)
     model = fleet.distributed_model(model)            # a DataParallel, configured by the strategy
     optimizer = fleet.distributed_optimizer(optimizer) # steps every k_steps with strategy.gradient_merge
+    scaler = fleet.distributed_scaler(scaler)          # the user's GradScaler (DataParallel averages first)
 
 Parameter-server mode (`is_collective=False`, init_server/run_server/init_worker) is not here.
 """
@@ -15,6 +16,7 @@ from minipaddle.distributed.fleet.fleet import (
     barrier_worker,
     distributed_model,
     distributed_optimizer,
+    distributed_scaler,
     get_hybrid_communicate_group,
     init,
     is_first_worker,
@@ -29,6 +31,7 @@ __all__ = [
     "barrier_worker",
     "distributed_model",
     "distributed_optimizer",
+    "distributed_scaler",
     "get_hybrid_communicate_group",
     "init",
     "is_first_worker",

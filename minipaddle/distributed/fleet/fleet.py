@@ -1,7 +1,8 @@
-"""The fleet object: init, the worker's place, distributed_model and distributed_optimizer."""
+"""The fleet object: init, the worker's place, distributed_model, distributed_optimizer and distributed_scaler."""
 
 from __future__ import annotations
 
+from minipaddle.amp.grad_scaler import AmpScaler
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import no_grad
@@ -16,6 +17,7 @@ __all__ = [
     "barrier_worker",
     "distributed_model",
     "distributed_optimizer",
+    "distributed_scaler",
     "get_hybrid_communicate_group",
     "init",
     "is_first_worker",
@@ -122,6 +124,27 @@ def distributed_optimizer(optimizer, strategy=None):
     if s.gradient_merge and s.gradient_merge_configs["k_steps"] > 1:
         return GradientMergeOptimizer(optimizer, s.gradient_merge_configs["k_steps"], s.gradient_merge_configs["avg"])
     return optimizer
+
+
+def distributed_scaler(scaler):
+    """The GradScaler for fleet training: `scaler` itself, as paddle 2.6.2 returns it in data parallel.
+
+    Every rank must skip the same steps. paddle patches the scaler's unscale to all-reduce found_inf (MAX over the
+    ranks) in its hybrid modes (sharding, tensor, pipeline parallel), where ranks hold different gradients; in data
+    parallel, the only mode of minipaddle's fleet, DataParallel has averaged the gradients before the scaler checks
+    them, so an Inf or NaN in one rank's gradient is in every rank's average and every rank's check finds it.
+    (With one process paddle patches it too; an all-reduce over one rank changes nothing.)
+
+    Example:
+        >>> fleet.init(is_collective=True)
+        >>> scaler = fleet.distributed_scaler(paddle.amp.GradScaler(init_loss_scaling=1024))
+    """
+    if not _FLEET.initialized:
+        raise RuntimeError("fleet.distributed_scaler: call fleet.init(is_collective=True) first")
+    if not isinstance(scaler, AmpScaler):
+        raise TypeError(f"fleet.distributed_scaler: scaler must be a paddle.amp.GradScaler, got "
+                        f"{type(scaler).__name__}")  # fmt: skip
+    return scaler
 
 
 class GradientMergeOptimizer:

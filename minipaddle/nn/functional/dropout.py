@@ -71,7 +71,10 @@ def dropout(x, p=0.5, axis=None, training=True, mode="upscale_in_train", name=No
         axes = [int(a) for a in (axis if isinstance(axis, (list, tuple)) else [axis])]
         if not axes or min(axes) < 0 or max(axes) >= x.ndim:
             raise ValueError(f"dropout: axis must be in [0, {x.ndim}) for x of shape {x.shape}, got {axis}")
-    if p == 1:
+    # p = 1 drops all: x * 0, as paddle 2.6.2 (its dropout op in a Program). But a Program's dropout along axes
+    # with downscale_in_infer is, in paddle, the ops of p < 1 below with a mask of zeros (with upscale_in_train
+    # paddle divides by 1 - p = 0 and cannot build it: here it is x * 0, written as paddle's dropout op).
+    if p == 1 and not (STATE.static_mode and axes is not None and mode == "downscale_in_infer"):
         return ops.scale(x, 0.0)
     scale = 1.0 / (1.0 - p) if mode == "upscale_in_train" else 1.0
     return ops.dropout(x, _keep_mask(x, axes, p), scale)

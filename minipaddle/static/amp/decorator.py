@@ -4,9 +4,10 @@
 1. rewrites the Program with AMP's casts (the amp_cast pass: white ops low, black float32, gray as their inputs);
 2. multiplies the loss by the loss scale (a persistable variable `loss_scaling_0`) and appends backward;
 3. divides each gradient by the scale and checks them all for Inf/NaN (paddle's check_finite_and_unscale op). Under
-   O2 without master_grad the unscaled gradient is rounded to the low dtype, as paddle's float16 gradients of its
-   float16 parameters are (small ones underflow to zero); master_grad=True keeps it float32 (paddle casts to
-   float32 master gradients before unscaling);
+   O2 without master_grad the unscaled gradient of a low-precision parameter is rounded to the low dtype, as
+   paddle's float16 gradients of its float16 parameters are (small ones underflow to zero), while a parameter O2
+   keeps float32 (a layer_norm's) keeps its float32 gradient (paddle's float32 group); master_grad=True keeps all
+   float32 (paddle casts to float32 master gradients before unscaling);
 4. with dynamic loss scaling, updates the scale in the Program with paddle's `update_loss_scaling` op: after
    `decr_every_n_nan_or_inf` bad steps it shrinks (never below 1), after `incr_every_n_steps` good ones it grows
    (if still finite); a bad step's gradients are zeroed (paddle's stop_update);
@@ -71,6 +72,12 @@ class OptimizerWithMixedPrecision:
         self._bf16_decorator = False  # set by bf16.decorate_bf16 (paddle's wrapper without loss scaling)
         self._rewrites_program = True  # False for a Program paddle wrote (its casts are in it already)
 
+    @property
+    def _cast_suffix(self) -> str:
+        """How the rewrite names casts to the low dtype: paddle's decorate writes `.cast_fp16` for bfloat16 too
+        (its float16 code path), decorate_bf16 `.cast_bf16`."""
+        return "bf16" if self._bf16_decorator else "fp16"
+
     def get_loss_scaling(self) -> Variable:
         """The loss scale's variable (fetch it to watch the scale)."""
         return self._loss_scaling
@@ -87,7 +94,7 @@ class OptimizerWithMixedPrecision:
         self._train_program = program = loss.block.program
         if self._rewrites_program:
             rewrite_program(program, self._amp_lists, self._dtype, self._level, self._use_fp16_guard,
-                            self._use_promote)  # fmt: skip
+                            self._use_promote, self._cast_suffix)  # fmt: skip
         if self._level == "O2":
             self._to_fp16_var_names = low_parameters(program, self._dtype)
         self._loss_scaling = declare_persistable(unique_name("loss_scaling"),
@@ -95,9 +102,10 @@ class OptimizerWithMixedPrecision:
         settings = AmpLossScaling(self._level, self._dtype, self._init_loss_scaling, self._use_dynamic_loss_scaling,
                                   self._bf16_decorator)  # fmt: skip
         program.amp_loss_scaling = settings  # what the .pdmodel writer follows (static/paddle_amp_ops.py)
-        loss32 = loss if loss.dtype == dtypes.float32 else manipulation.cast(loss, "float32")
+        loss32 = loss if loss.dtype == dtypes.float32 else _named_tmp(manipulation.cast(loss, "float32"))
         # paddle multiplies by a scale that may change or is not 1.0 only (x * 1.0 is x: the same numbers)
-        self._scaled_loss = tmath.multiply(loss32, self._loss_scaling) if settings.scales_the_loss else loss32
+        scaled = settings.scales_the_loss
+        self._scaled_loss = _named_tmp(tmath.multiply(loss32, self._loss_scaling)) if scaled else loss32
         return append_backward(self._scaled_loss, parameter_list=parameter_list, no_grad_set=no_grad_set)
 
     def apply_gradients(self, params_grads: list) -> list:
@@ -105,11 +113,13 @@ class OptimizerWithMixedPrecision:
         program = self._loss_scaling.block.program
         first = len(program.global_block().ops)
         with program.role(ROLE_OPTIMIZE):
-            low_grads = self._level == "O2" and not self._master_grad
+            low_params = set(self._to_fp16_var_names or ())
             params = [p for p, _ in params_grads]
             grads = []
-            for _, g in params_grads:
-                if low_grads and g.dtype == dtypes.float32:  # the gradient paddle's low-precision parameter gets
+            for p, g in params_grads:
+                # the float16 gradient paddle's float16 parameter gets; a parameter O2 keeps float32 (a norm's)
+                # gets its float32 gradient, in paddle's float32 group
+                if not self._master_grad and p.name in low_params and g.dtype == dtypes.float32:
                     g = manipulation.cast(g, self._dtype)
                 grads.append(g)
             if not grads:
@@ -119,7 +129,6 @@ class OptimizerWithMixedPrecision:
             # one op unscales every gradient (float32 math, one rounding to its dtype) and checks for Inf/NaN
             *grads, found_inf = ops.check_finite_and_unscale(grads, self._loss_scaling)
             grads = self._update_loss_scaling(grads, found_inf)  # zeroes a bad step's gradients
-            low_params = set(self._to_fp16_var_names or ())
             if low_params:
                 # paddle's O2 parameters are float16 (after amp_init): the optimizer updates their float32
                 # master weights (multi_precision) and writes each back rounded, so they stay float16; without
@@ -169,12 +178,23 @@ class OptimizerWithMixedPrecision:
                             self._optimizer._master_weights)  # fmt: skip
         if test_program is not None and (self._level == "O2" or use_fp16_test):
             rewrite_program(test_program, self._amp_lists, self._dtype, self._level, self._use_fp16_guard,
-                            self._use_promote)  # fmt: skip
+                            self._use_promote, self._cast_suffix)  # fmt: skip
             if self._level == "O2":  # the test Program reads the same, now float16, parameters
                 mark_dtype(test_program, low_parameters(test_program, self._dtype), self._dtype)
 
     def __getattr__(self, name):  # get_lr, set_lr, state_dict, ... of the wrapped optimizer
         return getattr(self._optimizer, name)
+
+
+def _named_tmp(var: Variable) -> Variable:
+    """`var`, just written by its block's last op, renamed as paddle names what its Variable arithmetic makes
+    (`loss.astype("float32")`, `loss * loss_scaling`): tmp_0, tmp_1, ..."""
+    block, old = var.block, var.name
+    var.name = unique_name("tmp")
+    block.vars[var.name] = block.vars.pop(old)
+    for names in block.ops[-1].outputs.values():
+        names[:] = [var.name if n == old else n for n in names]
+    return var
 
 
 def _skip_update_on(found_inf, block, append_update) -> None:

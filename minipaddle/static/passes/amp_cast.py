@@ -14,11 +14,15 @@ and black-list ops in float32 (paddle 2.6's `rewrite_program` / `cast_model_to_f
         get_promote_dtype). Under O2 parameters count as low: paddle casts them to the low dtype first.
 
 Each input whose dtype differs from what its op computes in gets a cast, `x.cast_fp16` (made once, then shared by
-every op that needs it); the output variables take the dtypes the ops' shape/dtype rules now give. Parameters,
-data and other persistable variables keep their dtypes (O1 casts them on the fly), and ops that write into them
-(in-place updates) are left alone. O2's parameters are cast on the fly too, so the Program runs on the float32
-values the startup Program makes; `low_parameters` names them, and paddle.static.amp.cast_parameters_to_fp16
-(amp_init) then stores them low, as paddle does (the casts of a float16 parameter to float16 change nothing).
+every op that needs it), with the input's stop_gradient; an op's casts stand before it in the reverse order of its
+inputs (paddle inserts each one right before the op). A cast to bfloat16 is named `x.cast_fp16` too, as paddle's
+float16 code path (static.amp.decorate, cast_model_to_fp16) names it; its bf16 module (decorate_bf16,
+cast_model_to_bf16) writes `x.cast_bf16`: `low_suffix` says which. The output variables take the dtypes the ops'
+shape/dtype rules now give. Parameters, data and other persistable variables keep their dtypes (O1 casts them on
+the fly), and ops that write into them (in-place updates) are left alone. O2's parameters are cast on the fly
+too, so the Program runs on the float32 values the startup Program makes; `low_parameters` names them, and
+paddle.static.amp.cast_parameters_to_fp16 (amp_init) then stores them low, as paddle does (the casts of a float16
+parameter to float16 change nothing).
 
 A normalization is one Paddle op (batch_norm, layer_norm, group_norm, instance_norm) that minipaddle builds from
 several ops; static/op_groups.py marks them as a group, and the rewrite decides the group as that one op by the
@@ -171,8 +175,11 @@ def _reads_black_var(op: OpDesc, amp_lists) -> bool:
 
 
 def rewrite_program(program: Program, amp_lists=None, dtype: str = "float16", level: str = "O1",
-                    use_fp16_guard: bool = False, use_promote: bool = False) -> Program:  # fmt: skip
-    """Insert the casts into `program` itself (see the module docstring); returns it."""
+                    use_fp16_guard: bool = False, use_promote: bool = False,
+                    low_suffix: str = "fp16") -> Program:  # fmt: skip
+    """Insert the casts into `program` itself (see the module docstring); returns it. `low_suffix` ends the names
+    of the casts to the low dtype: "fp16" (paddle's float16 code path, whatever the dtype) or "bf16" (its bf16
+    module)."""
     low = dtypes.to_dtype(dtype)
     block = program.global_block()
     amp_lists = _lists(amp_lists, dtype)
@@ -181,7 +188,7 @@ def rewrite_program(program: Program, amp_lists=None, dtype: str = "float16", le
     # stored low, such an op reads them cast back to float32
     stored_low = amp_lists.black_list - FP16_BLACK_LIST - amp_lists.unsupported_list if level == "O2" else set()
     new_ops: list[OpDesc] = []
-    made: set[str] = set()  # the cast variables made so far ("x.cast_fp16")
+    casts = _Casts(block, new_ops, {**_SHORT, low.name: low_suffix})
     group, renames, rounded_to = None, {}, None
     for i, op in enumerate(block.ops):
         which = decision.get(i)
@@ -189,7 +196,7 @@ def rewrite_program(program: Program, amp_lists=None, dtype: str = "float16", le
             if op.group is not group:
                 group, renames, rounded_to = op.group, {}, None
                 if which is not None:
-                    renames, rounded_to = _enter_group(block, op, which, low, level, dtype, made, new_ops)
+                    renames, rounded_to = _enter_group(block, op, which, low, level, dtype, casts)
             _rename_inputs(program, op, renames)
             new_ops.append(op)
             if rounded_to is not None and group.output in op.output_names():
@@ -199,6 +206,7 @@ def rewrite_program(program: Program, amp_lists=None, dtype: str = "float16", le
             want = low if which == "white" else dtypes.float32
             round_trip = which == "black" and paddle_op_name(op.type, op.attrs) in stored_low
             round_trip = round_trip and (not use_fp16_guard or GUARD in op.scope)
+            per_input = []  # the casts each input needed, to stand in reverse order as paddle inserts them
             for names in op.inputs.values():
                 for k, n in enumerate(names):
                     if n is None or not block.has_var(n):
@@ -206,11 +214,16 @@ def rewrite_program(program: Program, amp_lists=None, dtype: str = "float16", le
                     var = block.var(n)
                     if var.dtype not in _FLOATS:
                         continue
+                    start = len(new_ops)
                     if round_trip and var.is_parameter and var.dtype is dtypes.float32:
-                        n = _cast_var(block, n, low, made, new_ops, op)
+                        n = casts.to(n, low, op)
                     elif var.dtype is want:
                         continue
-                    names[k] = _cast_var(block, n, want, made, new_ops, op)
+                    names[k] = casts.to(n, want, op)
+                    per_input.append(new_ops[start:])
+                    del new_ops[start:]
+            for made in reversed(per_input):
+                new_ops.extend(made)
         new_ops.append(op)
         _infer_outputs(block, op)
     block.ops = new_ops
@@ -218,17 +231,27 @@ def rewrite_program(program: Program, amp_lists=None, dtype: str = "float16", le
     return program
 
 
-def _cast_var(block, name: str, dtype, made: set, new_ops: list, like: OpDesc) -> str:
-    """The name of `name` cast to `dtype` ("x.cast_fp16"), appending its cast op the first time it is needed."""
-    key = f"{name}.cast_{_SHORT[dtype.name]}"
-    if key not in made:
-        block.create_var(key, block.var(name).shape, dtype)
-        new_ops.append(_cast_op(name, key, dtype, like))
-        made.add(key)
-    return key
+class _Casts:
+    """The cast variables a rewrite makes ("x.cast_fp16"): each made once, then shared by every op that reads it.
+    `suffixes` names each dtype's casts ({"float16": "fp16", "float32": "fp32", ...})."""
+
+    def __init__(self, block, new_ops: list, suffixes: dict) -> None:
+        self.block, self.new_ops, self.suffixes = block, new_ops, suffixes
+        self.made: set[str] = set()
+
+    def to(self, name: str, dtype, like: OpDesc) -> str:
+        """The name of `name` cast to `dtype`, appending its cast op (with `like`'s role and scope) the first time
+        it is needed; the cast variable keeps the input's stop_gradient, as paddle's."""
+        key = f"{name}.cast_{self.suffixes[dtype.name]}"
+        if key not in self.made:
+            var = self.block.var(name)
+            self.block.create_var(key, var.shape, dtype, stop_gradient=var.stop_gradient)
+            self.new_ops.append(_cast_op(name, key, dtype, like))
+            self.made.add(key)
+        return key
 
 
-def _enter_group(block, first: OpDesc, which: str, low, level: str, dtype: str, made: set, new_ops: list):
+def _enter_group(block, first: OpDesc, which: str, low, level: str, dtype: str, casts: _Casts):
     """Cast the group's inputs for the Paddle op it computes, as decided (`which`): the inputs the rule casts go to
     the op's dtype; under O2 the parameters decorate would cast go to the low dtype; then each low input gets a
     float32 copy, as the fused kernel computes in float32. Returns ({input name: the name the group's ops read
@@ -248,9 +271,9 @@ def _enter_group(block, first: OpDesc, which: str, low, level: str, dtype: str, 
             target = low
         else:
             target = var.dtype
-        now = name if target is var.dtype else _cast_var(block, name, target, made, new_ops, first)
+        now = name if target is var.dtype else casts.to(name, target, first)
         if target is not dtypes.float32:
-            now = _cast_var(block, now, dtypes.float32, made, new_ops, first)
+            now = casts.to(now, dtypes.float32, first)
         if now != name:
             renames[name] = now
         if k == 0:

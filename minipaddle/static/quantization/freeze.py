@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from minipaddle.core.op import OPS
 from minipaddle.core.state import unique_name
+from minipaddle.static.builder import flat_inputs
 from minipaddle.static.quantization.ir_graph import IrGraph
 from minipaddle.static.quantization.op_types import weight_quant_axis
 from minipaddle.static.quantization.transform import _check_graph, _op
@@ -90,6 +92,11 @@ class QuantizationFreezePass:
             if op.type not in _FAKE_QUANT:
                 continue
             x, scale_name = op.inputs["x"][0], op.outputs["Out"][1]
+            source = graph.out_node_mapping_table.get(x)  # x is a preprocess function's output (mapping_table.py)
+            if source is not None and x not in persistable:
+                # Paddle's use of the table: the scale goes under the name the function read, the one the quantized
+                # op's input is named after ({source}.quantized); a weight's function is folded into the weight.
+                x = self._fold_weight_function(graph, op, x, source) if source in persistable else source
             if x not in persistable:
                 scales[x] = scale_name
                 continue
@@ -114,6 +121,26 @@ class QuantizationFreezePass:
                 self._dequantize_output(graph, op, scales)
         graph.remove_unused_vars()
         return graph
+
+    def _fold_weight_function(self, graph, op, x: str, weight: str) -> str:
+        """A weight_preprocess_func's output x (the mapping table says it stands for `weight`): its value, computed
+        from the weight and the function's parameters, becomes the weight's, and the quantize op reads the weight,
+        so the weight is frozen as the test Program used it (the function's ops then feed nothing and go)."""
+        persistable = {v.name() for v in graph.all_persistable_nodes()}
+        values = {n: np.asarray(self._scope.vars[n]) for n in persistable if n in self._scope.vars}
+        for fop in graph.block.ops:
+            if fop is op:
+                break
+            names = flat_inputs(fop)
+            if fop.type in OPS and all(n is None or n in values for n in names) and any(n is not None for n in names):
+                out = OPS[fop.type].kernel(*[None if n is None else values[n] for n in names], **fop.attrs)
+                values.update(zip(fop.output_names(), out if isinstance(out, tuple) else (out,)))
+        if x not in values:
+            raise ValueError(f"QuantizationFreezePass: the weight function's output {x!r} (for {weight!r}) does not "
+                             "follow from persistable variables")  # fmt: skip
+        self._scope.vars[weight] = np.asarray(values[x], np.asarray(self._scope.vars[weight]).dtype)
+        graph.update_input_link(x, weight, op)
+        return weight
 
     @staticmethod
     def _remove(graph, op, renamed: dict) -> None:

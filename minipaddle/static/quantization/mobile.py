@@ -10,7 +10,9 @@ paddle-mobile (the mobile inference engine before Paddle Lite) names its quantiz
 Apply it to the Program QuantizationFreezePass made (convert(..., config={'onnx_format': False})). What runs the
 result is paddle-mobile alone: neither Paddle 2.6.2 (its `quantize` is oneDNN's, with other inputs, and fails:
 "Operator quantize's input (Input) is not set") nor minipaddle's Executor (no such op) can; it is a file
-format, read and drawn here.
+format, read, drawn and saved here. save_inference_model writes it as Paddle 2.6.2 does (static/paddle_ops.py,
+_w_mobile): Paddle clips the ops against its own oneDNN quantize / dequantize, so in the .pdmodel they keep their
+inputs and lose their outputs and attributes.
 
     graph = IrGraph(frozen_program, for_test=True)
     TransformForMobilePass().apply(graph)

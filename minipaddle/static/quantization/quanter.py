@@ -57,6 +57,7 @@ from minipaddle.static.program import (
 )
 from minipaddle.static.quantization.freeze import ConvertToInt8Pass, QuantizationFreezePass
 from minipaddle.static.quantization.ir_graph import IrGraph
+from minipaddle.static.quantization.mapping_table import load_dict, save_dict
 from minipaddle.static.quantization.onnx_format import AddQuantDequantForInferencePass, QuantWeightPass
 from minipaddle.static.quantization.op_types import (
     PADDLE_ACT_QUANTIZATION_OPS,
@@ -331,6 +332,9 @@ def quant_aware(
                                              scale_dict=scale_dict)  # fmt: skip
     for sub_graph in sub_graphs:
         out_scale_pass.apply(sub_graph)
+    if (weight_preprocess_func or act_preprocess_func) and not for_test and not config["onnx_format"]:
+        for sub_graph in sub_graphs:  # (Paddle's loop: the last sub-graph's table is the file's)
+            save_dict(sub_graph.out_node_mapping_table)
     if draw_graph:  # (as Paddle: ./graph.pdf.dot, and ./graph.pdf.pdf where Graphviz's dot is installed)
         graph.draw("./", "graph.pdf")
     quant_program = graph.to_program()
@@ -368,6 +372,11 @@ def convert(program, place, config=None, scope=None, save_int8=False):
                          "must be False")  # fmt: skip
     scope = global_scope() if not scope else scope
     test_graph = IrGraph(program, for_test=True)
+    table = None if config["onnx_format"] else load_dict()  # (mapping_table.py; Paddle reads it for the legacy form)
+    if table is not None:
+        # Given to the sub-graphs too, so the freeze pass finds a weight behind a weight_preprocess_func (Paddle's
+        # sub-graphs are new objects that never see it, and its freeze pass fails with a KeyError there).
+        test_graph.out_node_mapping_table = table
     sub_graphs = test_graph.all_sub_graphs(for_test=True)
     if config["onnx_format"]:
         passes = [QuantWeightPass(scope, place),

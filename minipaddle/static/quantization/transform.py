@@ -137,6 +137,7 @@ class QuantizationTransformPass:
         who = "QuantizationTransformPass"
         _check_graph(graph, who)
         _forward_only(graph, who)
+        graph.out_node_mapping_table = {}  # (Paddle's: one table per graph the pass runs on, see mapping_table.py)
         if self._is_test is None:
             self._is_test = graph.is_test()
         if self._activation_quantize_type == "range_abs_max" and not self._is_test:

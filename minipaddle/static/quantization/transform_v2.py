@@ -137,6 +137,7 @@ class QuantizationTransformPassV2:
         who = "QuantizationTransformPassV2"
         _check_graph(graph, who)
         _forward_only(graph, who)
+        graph.out_node_mapping_table = {}  # (Paddle's: one table per graph the pass runs on, see mapping_table.py)
         if self._is_test is None:
             self._is_test = graph.is_test()
         persistable = {v.name() for v in graph.all_persistable_nodes()}

@@ -3,7 +3,8 @@ bf16.decorate_bf16) into static_decorate_ops.json: for each case, the types of a
 loss scaling and optimizer ops themselves (every op with the Optimize or Loss role bit: the scaled loss's
 elementwise_mul, the root fill_constant, check_finite_and_unscale, concat/reduce_any of O2's two checks,
 update_loss_scaling, memcpy, the update ops) with their slots and attributes (op_callstack, op_namescope and
-op_device left out), and the persistable variables.
+op_device left out), and the persistable variables; and every cast op in order ([X, Out, in_dtype, out_dtype,
+op_role]) with the dtype and stop_gradient of each variable a cast writes, and of the scaled loss (tmp_N).
 
 The net, which tests/static/test_paddle_amp_files.py builds alike: x [None, 8] -> fc(16) -> relu -> fc(4) ->
 cross_entropy with an int64 label [None, 1] -> mean. paddle's CPU build drops every white-list op from the float16
@@ -41,6 +42,7 @@ CASES = {
     "o2_fp16_static_sgd": ("sgd", lambda o: paddle.static.amp.decorate(o, level="O2", use_dynamic_loss_scaling=False,
                                                                          **SCALING)),
     "o1_bf16_decorate_sgd": ("sgd", lambda o: paddle.static.amp.decorate(o, level="O1", dtype="bfloat16")),
+    "o2_bf16_decorate_sgd": ("sgd", lambda o: paddle.static.amp.decorate(o, level="O2", dtype="bfloat16")),
     "o1_bf16_sgd": ("sgd", lambda o: paddle.static.amp.bf16.decorate_bf16(o)),
     "o2_bf16_sgd": ("sgd", lambda o: paddle.static.amp.bf16.decorate_bf16(o, use_pure_bf16=True,
                                                                           use_bf16_guard=False)),
@@ -79,7 +81,11 @@ def program_of(case: str) -> dict:
         "loss_and_optimize": [_op(o) for o in ops if o.attr("op_role") & 0x102],
         "persistable": sorted(v.name for v in main.list_vars() if v.persistable),
         "dtypes": {v.name: str(v.dtype).replace("paddle.", "") for v in main.list_vars() if v.persistable},
-    }
+        "casts": [[o.input("X")[0], o.output("Out")[0], o.attr("in_dtype"), o.attr("out_dtype"), o.attr("op_role")]
+                  for o in ops if o.type == "cast"],
+        "cast_vars": {v.name: [str(v.dtype).replace("paddle.", ""), v.stop_gradient] for v in main.list_vars()
+                      if ".cast_" in v.name or v.name.split("@")[0].startswith("tmp_")},
+    }  # fmt: skip
 
 
 if __name__ == "__main__":

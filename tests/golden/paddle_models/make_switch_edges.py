@@ -1,6 +1,7 @@
 """Record what paddle 2.6.2 writes for the train/eval switches minipaddle used to save as JSON, for
 tests/static/test_paddle_training_switch_edges.py (which then needs no Paddle): dropout with p=1, dropout along
-axes (paddle writes no dropout op there: F.dropout's own uniform_random / greater_equal / elementwise_mul), and
+axes (paddle writes no dropout op there: F.dropout's own uniform_random / greater_equal / elementwise_mul), with p=1
+too, and
 BatchNorm with weight_attr=False / bias_attr=False (an empty Scale / Bias; paddle's append_backward cannot build its
 grad, so that net is recorded without a backward).
 
@@ -40,6 +41,16 @@ x = paddle.static.data("x", [None, 4, 3], "float32")
 h = paddle.static.nn.fc(x, 3, num_flatten_dims=2)
 d = F.dropout(h, 0.5, axis=1)
 loss = paddle.mean(F.dropout(paddle.tanh(d), 0.3, axis=[0, 2], mode="downscale_in_infer"))
+""",
+        True,
+    ),
+    # p=1 along axes: paddle 2.6.2 builds it in downscale_in_infer mode only (upscale_in_train divides by 1 - p =
+    # 0 in Python: ZeroDivisionError), as the ops of dropout along axes without the scale
+    "dropout_p1_axes": (
+        """
+x = paddle.static.data("x", [None, 4, 3], "float32")
+h = paddle.static.nn.fc(x, 3, num_flatten_dims=2)
+loss = paddle.mean(F.dropout(paddle.tanh(h), 1.0, axis=1, mode="downscale_in_infer") + h)
 """,
         True,
     ),

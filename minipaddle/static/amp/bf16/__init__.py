@@ -36,12 +36,13 @@ def _lists(amp_lists):
 
 def rewrite_program_bf16(main_prog, amp_lists=None):
     """O1 in bfloat16: insert casts around bf16-list and fp32-list ops (in place)."""
-    return rewrite_program(main_prog, _lists(amp_lists), "bfloat16", "O1")
+    return rewrite_program(main_prog, _lists(amp_lists), "bfloat16", "O1", low_suffix="bf16")
 
 
 def cast_model_to_bf16(program, startup_prog=None, amp_lists=None, use_bf16_guard=True):
     """Pure bfloat16 (O2): every op but the fp32 list's computes in bfloat16 (in place)."""
-    return rewrite_program(program or default_main_program(), _lists(amp_lists), "bfloat16", "O2", use_bf16_guard)
+    program = program or default_main_program()
+    return rewrite_program(program, _lists(amp_lists), "bfloat16", "O2", use_bf16_guard, low_suffix="bf16")
 
 
 def cast_parameters_to_bf16(place, program, scope=None, to_bf16_var_names=None) -> None:
