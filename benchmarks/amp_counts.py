@@ -4,13 +4,16 @@
   amp_lenet.py are noise on a loaded machine);
 - `--callgrind`: instructions per step of both workloads (valgrind's callgrind, each setting in its own process,
   instrumentation on only around the counted steps through _callgrind.py's client requests), each AMP step against
-  the float32 step of its model: the 1.3x target of benchmarks/README.md, counted.
+  the float32 step of its model: the 1.3x target of benchmarks/README.md, counted (the garbage collector run
+  before the counted steps in every setting alike, so that a full collection owed to the warm-up does not land
+  in one setting's window).
 
     python benchmarks/amp_counts.py [--callgrind [--steps 3] [--workload amp_lenet]]
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -67,6 +70,10 @@ def _counted_steps(workload: str, level, dtype, steps: int, library: str) -> Non
     step = _amp_steps.amp_step(paddle, make_model, x, y, level, dtype)
     step()
     step()
+    # A full collection of the cyclic garbage collector walks every object of the process (~20M instructions
+    # here), once per some hundred thousand allocations: landing in a 3-step window it added 7M a step to one
+    # setting and not another. Collected before counting, the window holds what the steps themselves set off.
+    gc.collect()
     _callgrind.count_steps(library, step, steps)
 
 

@@ -10,11 +10,11 @@ next used: dispatch._renew_view). So gradients stay right whichever of them is c
 from __future__ import annotations
 
 from minipaddle.core import dispatch
-from minipaddle.core.kernel import arrays_of, run_kernel, run_kernel_into
+from minipaddle.core.kernel import arrays_of, run_kernel, run_kernel_into, run_kernel_into_pair
 from minipaddle.core.node import GradNode
 from minipaddle.core.op import OPS
 from minipaddle.core.saved_hooks import pack_saved
-from minipaddle.core.state import PER_THREAD, run_after_hooks, run_before_hooks
+from minipaddle.core.state import PER_THREAD, PROCESS, run_after_hooks, run_before_hooks
 from minipaddle.core.tensor import Tensor
 
 _NO_ATTRS: dict = {}
@@ -95,7 +95,17 @@ def apply_inplace_pair(op, targets: tuple, inputs: tuple, attrs: dict | None = N
     hooks = state.dynamic_hooks
     if hooks:
         inputs = run_before_hooks(hooks, op, inputs, attrs)
-    outs = run_kernel(op, arrays_of(inputs), attrs)
+    arrays = arrays_of(inputs)
+    # Straight into the targets' storage, no temporaries copied over, where the op can (FLAGS_check_nan_inf takes
+    # the path below, which refuses a non-finite result before it writes either target).
+    if (op.kernel_into_pair is not None and not PROCESS.check_nan_inf and _shaped_as_input0(targets, arrays)
+            and run_kernel_into_pair(op, tuple([t._data for t in targets]), arrays, attrs)):  # fmt: skip
+        for target in targets:
+            target._bump_version()
+            if state.grad_enabled and target._node is not None:
+                target._node, target.stop_gradient = None, True
+        return run_after_hooks(hooks, op, inputs, attrs, targets) if hooks else targets
+    outs = run_kernel(op, arrays, attrs)
     if type(outs) is not tuple or len(outs) != len(targets):
         raise ValueError(f"{op.name}_: the op gives {len(outs) if type(outs) is tuple else 1} output(s) for "
                          f"{len(targets)} targets")  # fmt: skip
@@ -108,6 +118,13 @@ def apply_inplace_pair(op, targets: tuple, inputs: tuple, attrs: dict | None = N
         if state.grad_enabled and target._node is not None:
             target._node, target.stop_gradient = None, True
     return run_after_hooks(hooks, op, inputs, attrs, targets) if hooks else targets
+
+
+def _shaped_as_input0(targets: tuple, arrays: tuple) -> bool:
+    """Whether every target has the shape of the op's input 0 (an update's outputs do: kernel_into_pair may write
+    them; any other case takes run_kernel's path and its shape errors)."""
+    shape = arrays[0].shape if arrays and arrays[0] is not None else None
+    return shape is not None and all(t._data.shape == shape for t in targets)
 
 
 def check_not_leaf(fn: str, target: Tensor) -> None:

@@ -101,6 +101,15 @@ def run_kernel_into(op, target_data: np.ndarray, arrays: list, attrs: dict) -> N
         check_finite(f"{op.name}_", target_data)
 
 
+def run_kernel_into_pair(op, targets_data: tuple, arrays: list, attrs: dict) -> bool:
+    """`op.kernel_into_pair(targets, *arrays, **attrs)`: both results written straight into the targets' storage;
+    False (nothing written) when the op cannot for these attrs."""
+    try:
+        return op.kernel_into_pair(targets_data, *arrays, **attrs)
+    except _KERNEL_ERRORS as e:
+        raise kernel_error(f"{op.name}_", e, arrays=arrays) from e
+
+
 def check_finite(name: str, out) -> None:
     """FLAGS_check_nan_inf: refuse an op's result that holds NaN or Inf, as Paddle's check_numerics does."""
     for i, o in enumerate(out if type(out) is tuple else (out,)):

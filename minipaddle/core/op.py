@@ -66,6 +66,10 @@ class OpDef:
     # in-place op: `x.add_(y)`, an optimizer update, gradient accumulation), saving a temporary and a copy. The
     # door uses it when nothing is recorded for autograd; `kernel` stays the definition.
     kernel_into = None
+    # Optional: `kernel_into_pair(self, outs, *arrays, **attrs)` writes an op's two outputs straight into the two
+    # arrays `outs` (core/inplace.apply_inplace_pair: an optimizer's master weight and its float16 parameter) and
+    # returns True, or returns False having written nothing when these attrs do not make two outputs.
+    kernel_into_pair = None
 
     def grad(self, node, *grads):
         """Given the gradients of the outputs (Tensors), return one gradient (Tensor or None) per input."""

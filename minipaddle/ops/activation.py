@@ -9,7 +9,7 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.op import OpDef, register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.kinds import UnaryOp
-from minipaddle.ops.low_precision import FLOAT16, LOW_CODES, in_float32, positive, relu_low
+from minipaddle.ops.low_precision import BFLOAT16, FLOAT16, LOW_CODES, in_float32, positive, relu_low
 
 __all__ = ["relu", "relu_grad", "sigmoid", "softmax", "log_softmax"]  # raw op functions, gathered by ops/__init__.py
 
@@ -42,8 +42,8 @@ class ReluGrad(OpDef):
 
     def kernel(self, g, y):
         mask = positive(y) if y.dtype.char in LOW_CODES else y > 0  # (the int16 view: ops/low_precision.py)
-        if g.dtype is FLOAT16:  # the same bits through float32 loops, faster (ops/low_precision.py)
-            return in_float32(np.multiply, g, mask)
+        if g.dtype is FLOAT16 or g.dtype is BFLOAT16:  # the same bits through float32 loops, faster
+            return in_float32(np.multiply, g, mask)  # (ops/low_precision.py)
         return g * mask  # (5x faster than np.where here)
 
     def grad(self, node, gg):

@@ -17,7 +17,7 @@ from minipaddle.core.op import register
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.half_casts import from_float32, to_float32
 from minipaddle.ops.kinds import BinaryOp, UnaryOp, as_tensor
-from minipaddle.ops.low_precision import FLOAT16, LOW_CODES, both_float16, in_float32
+from minipaddle.ops.low_precision import BFLOAT16, FLOAT16, LOW_CODES, both_low, in_float32
 
 __all__ = [
     "pow",
@@ -61,14 +61,14 @@ class Add(BinaryOp):
     saves_inputs = False
 
     def kernel(self, x, y):
-        # float16: the same bits through float32 loops, faster (ops/low_precision.py). The identity test first: a
-        # float32 step pays one `is` per op here, not a call (numpy's float16 dtype is one object).
-        if x.dtype is FLOAT16 and both_float16(x, y):
+        # float16/bfloat16: the same bits through float32 loops, faster (ops/low_precision.py). The identity tests
+        # first: a float32 step pays two `is` per op here, not a call (each dtype is one object).
+        if (x.dtype is FLOAT16 or x.dtype is BFLOAT16) and both_low(x, y):
             return in_float32(np.add, x, y)
         return x + y
 
     def kernel_into(self, out, x, y):  # (gradient accumulation into .grad runs this every step)
-        if x.dtype is FLOAT16 and out.dtype is FLOAT16 and both_float16(x, y):
+        if (x.dtype is FLOAT16 or x.dtype is BFLOAT16) and out.dtype is x.dtype and both_low(x, y):
             in_float32(np.add, x, y, out)
         else:
             np.add(x, y, out=out, casting="unsafe")
@@ -84,7 +84,7 @@ class Subtract(BinaryOp):
     saves_inputs = False
 
     def kernel(self, x, y):
-        if x.dtype is FLOAT16 and both_float16(x, y):
+        if (x.dtype is FLOAT16 or x.dtype is BFLOAT16) and both_low(x, y):
             return in_float32(np.subtract, x, y)
         return x - y
 
@@ -98,7 +98,7 @@ class Multiply(BinaryOp):
     name = "multiply"
 
     def kernel(self, x, y):
-        if x.dtype is FLOAT16 and both_float16(x, y):
+        if (x.dtype is FLOAT16 or x.dtype is BFLOAT16) and both_low(x, y):
             return in_float32(np.multiply, x, y)
         return x * y
 

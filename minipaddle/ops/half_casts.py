@@ -12,8 +12,9 @@ the array cost a few instructions a value:
   float32 -> float16   normal results: the rebiased bits plus 0xfff plus the lowest kept bit, shifted right by 13
                        (round half to even; a carry into the exponent gives the next binade or Inf); subnormal
                        results: |x| + 0.5 in float32, whose own rounding to nearest even is float16's, minus the
-                       bits of 0.5; |x| >= 65536, Inf and NaN as numpy (NaN keeps the top of its payload, never
-                       becomes Inf).
+                       bits of 0.5; the smaller of the two codes is the right one everywhere (no mask, no
+                       select: see _f32_to_f16); |x| >= 65536, Inf and NaN as numpy (NaN keeps the top of its
+                       payload, never becomes Inf).
   bfloat16 -> float32  the 16 bits shifted into the top half.
   float32 -> bfloat16  the bits plus 0x7fff plus the lowest kept bit, shifted right by 16 (ties to even); NaN as
                        ml_dtypes: the quiet NaN 0x7fc0 with the sign (no payload).
@@ -35,31 +36,38 @@ _TWO_112 = np.float32(2.0**112)
 
 
 def _f16_to_f32(x: np.ndarray) -> np.ndarray:
-    h = x.view(np.uint16).astype(_U32)
-    magnitude = h & _U32(0x7FFF)
-    special = magnitude.max() >= _U32(0x7C00)  # an Inf or a NaN somewhere
-    out = np.left_shift(magnitude, _U32(13), out=magnitude).view(np.float32)
-    out *= _TWO_112  # rebiases normals, normalizes subnormals: exact
-    bits = out.view(_U32)
-    if special:  # exponent 255, the significand kept
-        where = (h & _U32(0x7C00)) == _U32(0x7C00)
-        bits[where] = ((h[where] & _U32(0x3FF)) << _U32(13)) | _U32(0x7F800000)
-    h >>= _U32(15)
-    h <<= _U32(31)
-    bits |= h
+    out = np.empty_like(x, np.float32)  # fresh (base None) and laid out as x (a transposed x: no strided copy)
+    bits = out.view(np.int32)
+    np.copyto(bits, x.view(np.int16))  # sign-extended: the sign lands in bit 31 (and 28-30, cleared next)
+    bits <<= 13
+    bits &= np.int32(-0x70000001)  # 0x8fffffff: the sign and the 15 bits of exponent and significand
+    out *= _TWO_112  # rebiases normals, normalizes subnormals, keeps the sign: exact
+    if (x.view(np.uint16) & np.uint16(0x7FFF)).max() >= 0x7C00:  # Inf/NaN somewhere (16-bit passes: cheap)
+        h = x.view(np.uint16)
+        where = (h & np.uint16(0x7C00)) == np.uint16(0x7C00)  # exponent 31: 255, significand and sign kept
+        hw = h[where].astype(_U32)
+        bits[where] = (((hw & _U32(0x3FF)) << _U32(13)) | _U32(0x7F800000) | ((hw >> _U32(15)) << _U32(31))).view(
+            np.int32
+        )
     return out
 
 
-def _f32_to_f16(x: np.ndarray) -> np.ndarray:
+def _f32_to_f16(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     u = np.ascontiguousarray(x, np.float32).view(_U32)
     a = u & _U32(0x7FFFFFFF)
-    h = a - _U32(0x38000000 - 0xFFF)  # rebiased (wraps below float16's normals: replaced below)
-    h += (a >> _U32(13)) & _U32(1)
+    h = a >> _U32(13)
+    h &= _U32(1)  # the lowest kept bit: ties to even
+    h += a
+    h -= _U32(0x38800000 - 0xFFF)  # rebiased to exponent 1: wraps to 2**32 - ... below 2**-14 - 2**-25
     h >>= _U32(13)
-    # below float16's smallest normal (2**-14): |x| + 0.5 rounds as float16's subnormals do
+    h += _U32(0x400)  # the normal codes; below float16's normals a huge number or (just below 2**-14) 0x400
+    # the subnormal codes: |x| + 0.5 rounds in float32 as float16's subnormals do (ulp 2**-24). Below 2**-14 they
+    # are <= 0x400 and the normal formula's is not smaller; from 2**-14 up round(|x| * 2**24) is >= the normal
+    # code (equal in the first binade, then growing twice as fast): so the minimum of the two is the code.
     tiny = a.view(np.float32) + np.float32(0.5)
-    tiny.view(_U32)[...] -= _U32(0x3F000000)
-    np.copyto(h, tiny.view(_U32), where=a < _U32(0x38800000))
+    tiny_bits = tiny.view(_U32)
+    tiny_bits -= _U32(0x3F000000)
+    np.minimum(h, tiny_bits, out=h)  # (array with array: numpy's vector loop; with a scalar it is not)
     if a.max() >= _U32(0x47800000):  # 65536 and up, Inf, NaN (rare: fixed where they are)
         big = a >= _U32(0x47800000)
         ab = a[big]
@@ -70,22 +78,36 @@ def _f32_to_f16(x: np.ndarray) -> np.ndarray:
     u = u >> _U32(16)
     u &= _U32(0x8000)
     h |= u
-    return h.astype(np.uint16).view(FLOAT16).reshape(np.shape(x))
+    if out is None:
+        out = np.empty(np.shape(x), FLOAT16)  # a fresh array (base None), as numpy's cast gives
+    np.copyto(out.view(np.uint16), h, casting="unsafe")
+    return out
 
 
 def _bf16_to_f32(x: np.ndarray) -> np.ndarray:
-    return (x.view(np.uint16).astype(_U32) << _U32(16)).view(np.float32)
+    out = np.empty_like(x, np.float32)  # fresh (base None) and laid out as x (a transposed x: no strided copy)
+    bits = out.view(_U32)
+    np.copyto(bits, x.view(np.uint16))
+    bits <<= _U32(16)
+    return out
 
 
-def _f32_to_bf16(x: np.ndarray) -> np.ndarray:
+def _f32_to_bf16(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     u = np.ascontiguousarray(x, np.float32).view(_U32)
-    b = u + _U32(0x7FFF)
-    b += (u >> _U32(16)) & _U32(1)
+    magnitude = u & _U32(0x7FFFFFFF)
+    nan = magnitude.max() > _U32(0x7F800000)
+    b = u >> _U32(16)
+    b &= _U32(1)
+    b += u
+    b += _U32(0x7FFF)
     b >>= _U32(16)
-    nan = (u & _U32(0x7FFFFFFF)) > _U32(0x7F800000)
-    if nan.any():
-        b[nan] = ((u[nan] >> _U32(16)) & _U32(0x8000)) | _U32(0x7FC0)
-    return b.astype(np.uint16).view(BFLOAT16).reshape(np.shape(x))
+    if nan:  # (rare) ml_dtypes' quiet NaN with the sign, no payload
+        where = magnitude > _U32(0x7F800000)
+        b[where] = ((u[where] >> _U32(16)) & _U32(0x8000)) | _U32(0x7FC0)
+    if out is None:
+        out = np.empty(np.shape(x), BFLOAT16)
+    np.copyto(out.view(np.uint16), b, casting="unsafe")
+    return out
 
 
 _UP = {FLOAT16: _f16_to_f32, BFLOAT16: _bf16_to_f32}
@@ -98,10 +120,16 @@ def to_float32(x: np.ndarray) -> np.ndarray:
     return up(x) if up is not None and x.size and x.ndim else x.astype(FLOAT32)
 
 
-def from_float32(x: np.ndarray, dtype) -> np.ndarray:
-    """x.astype(dtype) for a float32 x and dtype float16 or bfloat16, through the bit conversions."""
+def from_float32(x: np.ndarray, dtype, out: np.ndarray | None = None) -> np.ndarray:
+    """x.astype(dtype) for a float32 x and dtype float16 or bfloat16, through the bit conversions; with `out` (an
+    array of x's shape and that dtype) written into it instead of a new array."""
     down = _DOWN.get(np.dtype(dtype)) if x.dtype == FLOAT32 else None
-    return down(x) if down is not None and x.size and x.ndim else x.astype(dtype)
+    if down is not None and x.size and x.ndim:
+        return down(x, out)
+    if out is None:
+        return x.astype(dtype)
+    out[...] = x
+    return out
 
 
 def astype(x: np.ndarray, dtype) -> np.ndarray:

@@ -57,15 +57,31 @@ class CheckFiniteAndUnscale(LossScalingOp):
                 if g.dtype.char in LOW_CODES:  # float32 math, one rounding to the gradient's dtype
                     unscaled = to_float32(g) * inverse
                     out = from_float32(unscaled, g.dtype)
+                    if finite and not _all_finite_low(g, inverse, unscaled):
+                        finite = False
                 else:
                     out = unscaled = g * inverse.astype(g.dtype)
-                if finite and not np.isfinite(unscaled).all():
-                    finite = False
+                    if finite and not np.isfinite(unscaled).all():
+                        finite = False
                 outs.append(out)
         return (*outs, np.array([not finite]))
 
     def infer_meta(self, *metas: Meta):
         return (*metas[:-1], Meta((1,), _BOOL))
+
+
+_INF_CODE = {"e": np.uint16(0x7C00), "E": np.uint16(0x7F80)}  # +inf's bits in float16 and bfloat16: NaNs lie above
+
+
+def _all_finite_low(g: np.ndarray, inverse: np.float32, unscaled: np.ndarray) -> bool:
+    """Whether unscaled = float32(g) * inverse holds no Inf or NaN, for a float16/bfloat16 g.
+
+    With 0 <= inverse <= 1 (a loss scale of 1 or more, or Inf) no finite value of g becomes Inf in float32 and Inf
+    or NaN stay not finite (Inf * 0 is NaN), so the answer is g's: its magnitudes' bits all below Inf's, one pass
+    over 16-bit integers instead of isfinite over the float32 products. Any other inverse asks the products."""
+    if not np.float32(0) <= inverse <= np.float32(1) or g.size == 0:
+        return bool(np.isfinite(unscaled).all())
+    return bool((g.view(np.uint16) & np.uint16(0x7FFF)).max() < _INF_CODE[g.dtype.char])
 
 
 def check_finite_and_unscale(grads, scale) -> tuple:

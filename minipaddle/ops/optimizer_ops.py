@@ -66,6 +66,22 @@ class ParamUpdateOp(UpdateOp):
             return state
         return state, Meta(state.shape, dtypes.from_numpy(np.dtype(param_dtype)))
 
+    def kernel_into_pair(self, outs: tuple, *arrays, param_dtype=None, **attrs) -> bool:
+        """The multi_precision update written into its targets (core/inplace.apply_inplace_pair): the new master into
+        outs[0], the master input's own storage (through kernel_into where the op has one, else a copy of kernel's
+        result), and the parameter rounded from it straight into outs[1]'s storage. The same bits as `kernel`.
+        Without param_dtype the op has one output: False, nothing written (the caller's general path says so)."""
+        if param_dtype is None or len(outs) != 2:
+            return False
+        master, param = outs
+        if self.kernel_into is not None:
+            self.kernel_into(master, *arrays, **attrs)
+        else:
+            master[...] = self.kernel(*arrays, **attrs)
+        with np.errstate(over="ignore", invalid="ignore"):  # (as _with_param)
+            from_float32(master, param_dtype, out=param)
+        return True
+
 
 def _with_param(master: np.ndarray, param_dtype) -> np.ndarray | tuple:
     """An update's result; under multi_precision (param_dtype given) the new master and the parameter rounded

@@ -16,6 +16,7 @@ from minipaddle.core import dtype as dtypes
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
+from minipaddle.ops.half_casts import from_float32, to_float32
 from minipaddle.ops.kinds import ReduceOp
 from minipaddle.ops.low_precision import LOW_CODES
 
@@ -27,6 +28,23 @@ __all__ = [
     "count_elements",
     "nanmedian",
 ]
+
+
+def _same_order_in_float32(x: np.ndarray, axis) -> bool:
+    """Whether numpy sums x over `axis` in float32 in the order it sums x's float16/bfloat16 values with
+    dtype=float32, so both give the same bits. x must be C-contiguous. Then each output is a fold over the outer
+    reduced axes of pairwise sums over the run of trailing reduced axes (contiguous in memory); the cast path
+    buffers np.getbufsize() values at a time and cuts a longer run into pieces, whose pairwise sums round
+    otherwise. So: the last axis kept (no run: a Linear's bias gradient), or a run within one buffer (a conv's
+    bias gradient over (0, 2, 3): H*W values). tests/amp/test_low_precision_kernels.py pins this against numpy."""
+    if x.ndim == 0 or not x.flags.c_contiguous:
+        return False
+    reduced = set(range(x.ndim)) if axis is None else {a % x.ndim for a in ((axis,) if isinstance(axis, int) else axis)}
+    run, k = 1, x.ndim - 1
+    while k >= 0 and k in reduced:
+        run *= x.shape[k]
+        k -= 1
+    return run <= np.getbufsize()
 
 
 def _restore(g: Tensor, node) -> Tensor:
@@ -46,6 +64,8 @@ class Sum(ReduceOp):
 
     def kernel(self, x, axis=None, keepdim=False, dtype=None):
         if dtype is None and x.dtype.char in LOW_CODES:  # float32 accumulation (paddle's GPU kernels' MPType)
+            if _same_order_in_float32(x, axis):  # numpy's cast goes element by element: convert on the bits first
+                return from_float32(np.add.reduce(to_float32(x), axis=axis, keepdims=keepdim), x.dtype)
             return np.add.reduce(x, axis=axis, dtype=np.float32, keepdims=keepdim).astype(x.dtype)
         if dtype is None and x.dtype in (np.bool_, np.int32):
             dtype = np.int64  # Paddle sums bool and int32 into int64 (int8/uint8/int16 keep their dtype)

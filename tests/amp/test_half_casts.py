@@ -59,3 +59,11 @@ def test_other_dtypes_and_zero_dimensional_arrays_take_numpys_cast():
     assert astype(np.ones(3, np.float64), np.float32).dtype == np.float32
     empty = np.zeros((0, 3), np.float16)
     assert to_float32(empty).shape == (0, 3) and from_float32(empty.astype(np.float32), BFLOAT16).shape == (0, 3)
+
+
+def test_float16_rounding_across_the_subnormal_seam():
+    """_f32_to_f16 takes the smaller of the normal and the subnormal code, without a mask: every 7th float32
+    (both signs) from 2**-16 to 2**-12, where the two formulas cross, rounds as numpy does."""
+    u = np.arange(0x37800000, 0x39800000, 7, dtype=np.uint32)
+    x = np.concatenate([u, u | np.uint32(0x80000000)]).view(np.float32)
+    np.testing.assert_array_equal(from_float32(x, np.float16).view(np.uint16), x.astype(np.float16).view(np.uint16))

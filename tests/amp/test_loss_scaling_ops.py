@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+import ml_dtypes
 import numpy as np
+import pytest
 
 import minipaddle as paddle
 from minipaddle import ops
@@ -70,3 +72,25 @@ def test_a_nan_anywhere_sets_found_inf_and_every_gradient_is_still_unscaled():
     assert bool(found.numpy()[0]) and found.dtype == paddle.bool
     np.testing.assert_array_equal(out_b.numpy(), [2.0])  # paddle's GPU kernel: no zeroing after the bad one
     np.testing.assert_array_equal(out_a.numpy()[1:], [1.0])
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)], ids=str)
+@pytest.mark.parametrize("scale", [1024.0, 1.0, 3.0, 0.5, 2.0**-120, np.inf, 0.0, -4.0, np.nan])
+def test_found_inf_on_low_precision_bits_is_the_float32_products_answer(dtype, scale):
+    """found_inf read on a float16/bfloat16 gradient's bits (loss_scaling._all_finite_low) says what isfinite of
+    the float32 products says: every code alone, and blocks of neighbouring codes, under scales that keep, grow
+    and break the shortcut's range."""
+    codes = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(dtype)
+    s = np.array([scale], np.float32)
+    with np.errstate(all="ignore"):
+        products = codes.astype(np.float32) * (np.float32(1.0) / s[0])
+    alone = np.isfinite(products)
+    picks = np.concatenate([np.flatnonzero(~alone)[::37], np.flatnonzero(alone)[::997]])
+    for i in picks:
+        (found,) = ops.check_finite_and_unscale([paddle.to_tensor(codes[i : i + 1])], paddle.to_tensor(s))[-1:]
+        assert bool(found.numpy()[0]) == (not alone[i])
+    blocks = alone.reshape(-1, 1024).all(axis=1)
+    for b in range(0, 64, 3):
+        (found,) = ops.check_finite_and_unscale([paddle.to_tensor(codes[b * 1024 : (b + 1) * 1024])],
+                                                paddle.to_tensor(s))[-1:]  # fmt: skip
+        assert bool(found.numpy()[0]) == (not blocks[b])

@@ -10,8 +10,10 @@ import pytest
 
 import minipaddle as paddle
 from minipaddle import ops
+from minipaddle.core.op import get_op
 from minipaddle.ops.low_precision import in_float32
 
+BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 ALL_F16 = np.arange(65536, dtype=np.uint16).view(np.float16)  # every float16: +-0, subnormals, normals, Inf, NaN
 
 
@@ -39,6 +41,40 @@ def test_float32_loops_equal_numpys_float16_loops_for_every_float16(ufunc):
     assert got.dtype == np.float16 and _same(got, want)
     out = np.empty_like(want)
     assert in_float32(ufunc, x, y, out) is out and _same(out, want)
+
+
+@pytest.mark.parametrize("ufunc", [np.add, np.subtract, np.multiply])
+def test_float32_loops_equal_ml_dtypes_bfloat16_loops_for_every_bfloat16(ufunc):
+    """ml_dtypes computes bfloat16 arithmetic in float32 and rounds: the whole-array form gives its bits. Where
+    both operands are NaN the result is a NaN either way, its sign the first operand's here and not always in
+    ml_dtypes' compiled loop (IEEE leaves it open): _same counts any NaN equal to any NaN."""
+    every = np.arange(65536, dtype=np.uint16).view(BFLOAT16)
+    special = [0.0, -0.0, 1.0, -1.0, 0.5, 3.0, 3e38, -3e38, 1e-38, 9.2e-41, np.inf, -np.inf, np.nan]
+    random_codes = np.random.default_rng(0).integers(0, 65536, 35, dtype=np.uint16).view(BFLOAT16)
+    partners = np.concatenate([np.array(special, np.float32).astype(BFLOAT16), random_codes])
+    x = np.broadcast_to(every[:, None], (65536, partners.size))
+    y = np.broadcast_to(partners[None, :], (65536, partners.size))
+    with np.errstate(all="ignore"):
+        want = ufunc(x, y)
+    got = in_float32(ufunc, x, y)
+    assert got.dtype == BFLOAT16 and _same(got, want)
+    one_nan = np.isnan(x.astype(np.float32)) != np.isnan(y.astype(np.float32))  # exact bits, NaNs' too
+    np.testing.assert_array_equal(got.view(np.uint16)[one_nan], want.view(np.uint16)[one_nan])
+    mask = np.broadcast_to((np.arange(partners.size) % 2 == 0)[None, :], x.shape)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(in_float32(np.multiply, x, mask).view(np.uint16), (x * mask).view(np.uint16))
+
+
+def test_bfloat16_ops_take_the_float32_path_with_the_same_results():
+    a = np.arange(65536, dtype=np.uint16).view(BFLOAT16)[::16].reshape(64, 64)
+    b = np.arange(65536, dtype=np.uint16).view(BFLOAT16)[7::16].reshape(64, 64)
+    ta, tb = paddle.to_tensor(a), paddle.to_tensor(b)
+    with np.errstate(all="ignore"):
+        for got, want in [(ta + tb, a + b), (ta - tb, a - b), (ta * tb, a * b), (ops.relu_grad(tb, ta), b * (a > 0))]:
+            np.testing.assert_array_equal(got.numpy().view(np.uint16), want.view(np.uint16))
+        acc = paddle.to_tensor(a.copy())
+        acc.add_(tb)  # kernel_into: gradient accumulation's path
+        np.testing.assert_array_equal(acc.numpy().view(np.uint16), (a + b).view(np.uint16))
 
 
 def test_ops_take_the_float32_path_with_the_same_results():
@@ -184,3 +220,68 @@ def test_sum_and_mean_accumulate_in_float32_and_round_once(dtype):
         np.testing.assert_array_equal(m.numpy().astype(np.float32), want_mean.astype(np.float32))
     tenths = paddle.full([4096], 0.1, dtype)
     assert abs(float(paddle.sum(tenths)) - 409.6) < 2.0
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)], ids=str)
+@pytest.mark.parametrize(
+    "shape, axis", [((128, 256), 0), ((128, 10), (0,)), ((5000, 3), 0), ((4, 6, 5, 7), (0, 2)), ((3, 50000), 1),
+                    ((64, 6, 24, 24), (0, 2, 3)), ((16, 16, 8, 8), (0, 2, 3)), ((2, 9, 64, 128), (0, 2, 3)),
+                    ((3, 5, 91, 91), (2, 3)), ((40000,), 0), ((8000,), 0), ((9, 4), None), ((7, 24, 24), (1, -1))],
+)  # fmt: skip
+def test_sum_of_low_precision_equals_numpys_float32_accumulation(dtype, shape, axis):
+    """A sum whose order numpy keeps in float32 converts on the bits first (ops/reduce._same_order_in_float32: the
+    last axis kept, or a trailing run of reduced axes within one buffer, 8192 values at most); every sum equals
+    numpy's float16/bfloat16 sum accumulated with dtype=float32, bit for bit, overflow included, on both sides
+    of the buffer's size (a run of 8192 values and of 8281)."""
+    rng = np.random.default_rng(1)
+    for scale in (1e-6, 1.0, 3e3):
+        x = (rng.standard_normal(shape) * scale).astype(dtype)
+        with np.errstate(over="ignore"):
+            expected = np.add.reduce(x, axis=axis, dtype=np.float32)
+            expected = expected.astype(dtype)
+        got = ops.sum(paddle.to_tensor(x), axis=axis).numpy()
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(got.view(np.uint16), np.asarray(expected).view(np.uint16))
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)], ids=str)
+@pytest.mark.parametrize("kernel, stride", [(2, 2), (3, 1), (3, 2)])
+def test_max_pool_grad_of_low_precision_equals_adding_into_zeros(dtype, kernel, stride):
+    """max_pool_grad on float16/bfloat16: with windows that do not overlap (each pixel named once) it writes the
+    16-bit codes of 0 + g (ops/pool.py); with overlapping ones it adds in the dtype. Either way the bits of
+    np.add.at in that dtype, on gradients holding -0, Inf, signalling and quiet NaNs."""
+    rng = np.random.default_rng(2)
+    x = paddle.to_tensor(rng.standard_normal((2, 3, 9, 9)).astype(dtype))
+    out, mask = get_op("max_pool").kernel(x.numpy(), (kernel, kernel), (stride, stride), ((0, 0), (0, 0)))
+    codes = rng.integers(0, 65536, out.size, dtype=np.uint32).astype(np.uint16)  # any bits: NaNs, -0, Inf too
+    codes[:4] = [0x8000, 0x7C01 if dtype == np.float16 else 0x7F81, 0xFC00, 0x0001]
+    g = codes.view(dtype).reshape(out.shape)
+    got = get_op("max_pool_grad").kernel(g, mask, (9, 9))
+    rows, pixels = 6, 81
+    m = mask.reshape(rows, -1)
+    target = (m + (np.arange(rows) * pixels)[:, None]).ravel()
+    expected = np.zeros(rows * pixels, dtype)
+    with np.errstate(all="ignore"):
+        np.add.at(expected, target, g.reshape(-1))
+    np.testing.assert_array_equal(got.reshape(-1).view(np.uint16), expected.view(np.uint16))
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)], ids=str)
+def test_the_float32_order_rule_holds_in_float32_itself(dtype):
+    """Where ops/reduce._same_order_in_float32 says yes, numpy's float32 sum of the converted values has the very
+    float32 bits of its dtype=float32 sum of the float16/bfloat16 values (the rounding to the low dtype would
+    hide most differences); the cases it refuses do differ, so the rule is not vacuous."""
+    from minipaddle.ops.half_casts import to_float32
+    from minipaddle.ops.reduce import _same_order_in_float32
+
+    rng = np.random.default_rng(4)
+    cases = [((64, 6, 24, 24), (0, 2, 3)), ((2, 9, 64, 128), (0, 2, 3)), ((128, 256), (0,)), ((8000,), None),
+             ((3, 5, 91, 91), (2, 3)), ((3, 50000), (1,)), ((200000,), None)]  # fmt: skip
+    verdicts = []
+    for shape, axis in cases:
+        x = (rng.standard_normal(shape) * 30).astype(dtype)
+        same = np.array_equal(np.add.reduce(to_float32(x), axis=axis).view(np.uint32),
+                              np.add.reduce(x, axis=axis, dtype=np.float32).view(np.uint32))  # fmt: skip
+        verdicts.append((_same_order_in_float32(x, axis), same))
+    assert all(same for rule, same in verdicts if rule)
+    assert [rule for rule, _ in verdicts] == [True] * 4 + [False] * 3 and not any(s for r, s in verdicts if not r)

@@ -11,6 +11,7 @@ import minipaddle as paddle
 from minipaddle.core.inplace import apply_inplace_pair
 from minipaddle.core.op import get_op
 from minipaddle.core.state import OpHook, op_hook
+from minipaddle.ops.optimizer_ops import ParamUpdateOp
 from minipaddle.static.paddle_proto import ProgramDesc
 from minipaddle.static.pdmodel import write_program_desc
 from tests.golden_files import GOLDEN_ROOT, read_json
@@ -205,3 +206,38 @@ def test_the_training_files_read_back_with_their_masters_and_train_on_bit_for_bi
         paddle.disable_static()
     for a, b in zip(steps, again):
         assert a.dtype == np.float16 and np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Momentum", "Adam"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_the_pair_written_into_the_storage_equals_the_kernels_result(name, dtype, monkeypatch):
+    """kernel_into_pair (sgd through its kernel_into, the others through a copy of kernel's master) writes the
+    very bits of kernel's two outputs, overflow to Inf included, into the tensors' own storage: the array the
+    parameter held before the step holds the step."""
+    rng = np.random.default_rng(3)
+    values = np.concatenate([rng.standard_normal(61), [65519.0, 70000.0, -1e-7]]).astype(np.float32)
+
+    def step():
+        w = paddle.to_tensor(values.astype(dtype), stop_gradient=False)
+        opt = OPTIMIZERS[name]([w])
+        opt._multi_precision = True
+        held = w._data
+        for _ in range(2):
+            (w.astype("float32") * paddle.to_tensor(values)).sum().backward()
+            opt.step()
+        return w._data is held, opt._master_weight(w).numpy().view(np.uint32), held.view(np.uint16).copy()
+
+    written, kernel_into_pair = [], ParamUpdateOp.kernel_into_pair
+
+    def spy(self, *args, **kwargs):
+        written.append(kernel_into_pair(self, *args, **kwargs))
+        return written[-1]
+
+    monkeypatch.setattr(ParamUpdateOp, "kernel_into_pair", spy)
+    into = step()
+    assert written == [True, True]  # both steps took the path under test
+    monkeypatch.setattr(ParamUpdateOp, "kernel_into_pair", None)  # the general path: kernel's outputs copied in
+    general = step()
+    assert into[0] and general[0]
+    np.testing.assert_array_equal(into[1], general[1])
+    np.testing.assert_array_equal(into[2], general[2])
