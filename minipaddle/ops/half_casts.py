@@ -118,19 +118,26 @@ def _f32_to_bf16(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
 # size are what glibc hands back to the OS when they are freed (its heap is trimmed once the free top passes a
 # threshold), so each conversion faulted its pages in again, some 1.5 us a 4 KB page: a float16 O2 MLP step took
 # ~2200 page faults, more time than its arithmetic. Kept arrays never leave these functions (the result is copied
-# out of them), and only the last few shapes are kept.
+# out of them); the least recently used shapes are dropped beyond _WORK_BYTES a thread, and a pair bigger than
+# that is not kept.
 _WORK = threading.local()
-_WORK_SHAPES = 8
+_WORK_BYTES = 32 << 20
 
 
 def _work_arrays(shape: tuple) -> tuple:
-    cache = _WORK.__dict__.setdefault("by_shape", {})
+    cache = _WORK.__dict__.get("by_shape")  # shape -> (a, b), the most recently used last
+    if cache is None:
+        cache = _WORK.by_shape = {}
     pair = cache.pop(shape, None)
     if pair is None:
         pair = (np.empty(shape, _U32), np.empty(shape, _U32))
-        if len(cache) >= _WORK_SHAPES:
-            del cache[next(iter(cache))]  # the least recently used shape
-    cache[shape] = pair  # (most recently used last)
+        if 2 * pair[0].nbytes > _WORK_BYTES:  # too big to keep: numpy's own fresh arrays
+            return pair
+        kept = 2 * pair[0].nbytes + sum(a.nbytes + b.nbytes for a, b in cache.values())  # (only for a new shape)
+        while kept > _WORK_BYTES and cache:
+            a, b = cache.pop(next(iter(cache)))
+            kept -= a.nbytes + b.nbytes
+    cache[shape] = pair
     return pair
 
 
