@@ -25,6 +25,8 @@ on float32 values around every rounding boundary.
 
 from __future__ import annotations
 
+import threading
+
 import ml_dtypes
 import numpy as np
 
@@ -54,30 +56,31 @@ def _f16_to_f32(x: np.ndarray) -> np.ndarray:
 
 def _f32_to_f16(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     u = np.ascontiguousarray(x, np.float32).view(_U32)
-    a = u & _U32(0x7FFFFFFF)
-    h = a >> _U32(13)
+    a, h = _work_arrays(u.shape)
+    np.bitwise_and(u, _U32(0x7FFFFFFF), out=a)
+    np.right_shift(a, _U32(13), out=h)
     h &= _U32(1)  # the lowest kept bit: ties to even
     h += a
     h -= _U32(0x38800000 - 0xFFF)  # rebiased to exponent 1: wraps to 2**32 - ... below 2**-14 - 2**-25
     h >>= _U32(13)
     h += _U32(0x400)  # the normal codes; below float16's normals a huge number or (just below 2**-14) 0x400
+    big = a >= _U32(0x47800000) if a.max() >= _U32(0x47800000) else None  # 65536 and up, Inf, NaN (rare)
+    big_magnitudes = a[big] if big is not None else None
     # the subnormal codes: |x| + 0.5 rounds in float32 as float16's subnormals do (ulp 2**-24). Below 2**-14 they
     # are <= 0x400 and the normal formula's is not smaller; from 2**-14 up round(|x| * 2**24) is >= the normal
     # code (equal in the first binade, then growing twice as fast): so the minimum of the two is the code.
-    tiny = a.view(np.float32) + np.float32(0.5)
-    tiny_bits = tiny.view(_U32)
-    tiny_bits -= _U32(0x3F000000)
-    np.minimum(h, tiny_bits, out=h)  # (array with array: numpy's vector loop; with a scalar it is not)
-    if a.max() >= _U32(0x47800000):  # 65536 and up, Inf, NaN (rare: fixed where they are)
-        big = a >= _U32(0x47800000)
-        ab = a[big]
-        nan = ab > _U32(0x7F800000)
-        code = np.where(nan, _U32(0x7C00) + ((ab & _U32(0x7FFFFF)) >> _U32(13)), _U32(0x7C00))
+    tiny = a.view(np.float32)
+    tiny += np.float32(0.5)
+    a -= _U32(0x3F000000)  # (tiny's bits)
+    np.minimum(h, a, out=h)  # (array with array: numpy's vector loop; with a scalar it is not)
+    if big is not None:  # fixed where they are
+        nan = big_magnitudes > _U32(0x7F800000)
+        code = np.where(nan, _U32(0x7C00) + ((big_magnitudes & _U32(0x7FFFFF)) >> _U32(13)), _U32(0x7C00))
         code[nan & (code == _U32(0x7C00))] = 0x7C01  # a NaN stays a NaN
         h[big] = code
-    u = u >> _U32(16)
-    u &= _U32(0x8000)
-    h |= u
+    np.right_shift(u, _U32(16), out=a)
+    a &= _U32(0x8000)
+    h |= a  # the sign
     if out is None:
         out = np.empty(np.shape(x), FLOAT16)  # a fresh array (base None), as numpy's cast gives
     np.copyto(out.view(np.uint16), h, casting="unsafe")
@@ -94,9 +97,10 @@ def _bf16_to_f32(x: np.ndarray) -> np.ndarray:
 
 def _f32_to_bf16(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     u = np.ascontiguousarray(x, np.float32).view(_U32)
-    magnitude = u & _U32(0x7FFFFFFF)
+    magnitude, b = _work_arrays(u.shape)
+    np.bitwise_and(u, _U32(0x7FFFFFFF), out=magnitude)
     nan = magnitude.max() > _U32(0x7F800000)
-    b = u >> _U32(16)
+    np.right_shift(u, _U32(16), out=b)
     b &= _U32(1)
     b += u
     b += _U32(0x7FFF)
@@ -108,6 +112,33 @@ def _f32_to_bf16(x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         out = np.empty(np.shape(x), BFLOAT16)
     np.copyto(out.view(np.uint16), b, casting="unsafe")
     return out
+
+
+# Two uint32 work arrays per shape, kept per thread and reused by every conversion down. Fresh temporaries of this
+# size are what glibc hands back to the OS when they are freed (its heap is trimmed once the free top passes a
+# threshold), so each conversion faulted its pages in again, some 1.5 us a 4 KB page: a float16 O2 MLP step took
+# ~2200 page faults, more time than its arithmetic. Kept arrays never leave these functions (the result is copied
+# out of them); the least recently used shapes are dropped beyond _WORK_BYTES a thread, and a pair bigger than
+# that is not kept.
+_WORK = threading.local()
+_WORK_BYTES = 32 << 20
+
+
+def _work_arrays(shape: tuple) -> tuple:
+    cache = _WORK.__dict__.get("by_shape")  # shape -> (a, b), the most recently used last
+    if cache is None:
+        cache = _WORK.by_shape = {}
+    pair = cache.pop(shape, None)
+    if pair is None:
+        pair = (np.empty(shape, _U32), np.empty(shape, _U32))
+        if 2 * pair[0].nbytes > _WORK_BYTES:  # too big to keep: numpy's own fresh arrays
+            return pair
+        kept = 2 * pair[0].nbytes + sum(a.nbytes + b.nbytes for a, b in cache.values())  # (only for a new shape)
+        while kept > _WORK_BYTES and cache:
+            a, b = cache.pop(next(iter(cache)))
+            kept -= a.nbytes + b.nbytes
+    cache[shape] = pair
+    return pair
 
 
 _UP = {FLOAT16: _f16_to_f32, BFLOAT16: _bf16_to_f32}

@@ -67,3 +67,31 @@ def test_float16_rounding_across_the_subnormal_seam():
     u = np.arange(0x37800000, 0x39800000, 7, dtype=np.uint32)
     x = np.concatenate([u, u | np.uint32(0x80000000)]).view(np.float32)
     np.testing.assert_array_equal(from_float32(x, np.float16).view(np.uint16), x.astype(np.float16).view(np.uint16))
+
+
+def test_conversions_down_reuse_their_work_arrays_per_thread_within_a_bound():
+    """The two uint32 work arrays of a conversion down are kept per shape and thread (fresh ones were faulted in
+    from the OS on every call), never handed out, and the least recently used shapes are dropped past the bound."""
+    import threading
+
+    from minipaddle.ops import half_casts
+
+    x = np.linspace(-3, 3, 4096, dtype=np.float32).reshape(64, 64)
+    first = from_float32(x, np.float16)
+    pair = half_casts._WORK.by_shape[(64, 64)]
+    second = from_float32(x * 2, ml_dtypes.bfloat16)
+    assert half_casts._WORK.by_shape[(64, 64)] is pair  # reused, by both dtypes
+    for out in (first, second):
+        assert not any(np.shares_memory(out, a) for a in pair)
+    assert np.array_equal(first.view(np.uint16), x.astype(np.float16).view(np.uint16))  # not overwritten after
+    seen = {}
+    thread = threading.Thread(target=lambda: (from_float32(x, np.float16), seen.update(half_casts._WORK.__dict__)))
+    thread.start()
+    thread.join()
+    assert seen["by_shape"][(64, 64)] is not pair  # another thread has its own
+    big = (half_casts._WORK_BYTES // 8 // 4096 + 1, 4096)  # a pair of these alone passes the bound: not kept
+    from_float32(np.zeros(big, np.float32), np.float16)
+    assert big not in half_casts._WORK.by_shape and (64, 64) in half_casts._WORK.by_shape
+    half = (half_casts._WORK_BYTES // 8 // 4096, 4096)  # exactly the bound: kept, and (64, 64) dropped for it
+    from_float32(np.zeros(half, np.float32), np.float16)
+    assert list(half_casts._WORK.by_shape) == [half]
