@@ -26,6 +26,7 @@ from minipaddle.core.dispatch import apply
 from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.node import GradNode
 from minipaddle.core.op import OPS
+from minipaddle.core.plus_zero import write_plus_zero
 from minipaddle.core.tensor import Tensor
 
 # The two ops backward itself needs: summing gradients and casting one to its leaf's dtype. They are defined in
@@ -93,7 +94,7 @@ def run_backward(
             _add_leaf_grad(leaf_grads, t, g)
             continue
         slots = grads.setdefault(id(t._node), [None] * len(t._node.out_shapes))
-        slots[t._out_index] = g if slots[t._out_index] is None else _sum(slots[t._out_index], g)
+        slots[t._out_index] = g if slots[t._out_index] is None else sum_gradients(slots[t._out_index], g)
         root_nodes.append(t._node)
 
     thread = state.PER_THREAD.__dict__["state"]  # this thread's state, looked up once (see dispatch.apply)
@@ -145,7 +146,7 @@ def run_backward(
                 slots = grads.get(id(producer))
                 if slots is None:
                     slots = grads[id(producer)] = [None] * len(producer.out_shapes)
-                slots[k] = g if slots[k] is None else _sum(slots[k], g)
+                slots[k] = g if slots[k] is None else sum_gradients(slots[k], g)
             if not retain_graph:
                 node.release()
             if early and node in leaves_of:
@@ -225,21 +226,17 @@ def _add_leaf_grad(leaf_grads: dict, leaf: Tensor, g: Tensor) -> None:
     if entry is None:
         leaf_grads[id(leaf)] = [leaf, g]
     else:
-        entry[1] = _sum(entry[1], g)
-
-
-def _sum(a: Tensor, b: Tensor) -> Tensor:
-    out = apply(OPS[_ADD], (a, b))
-    if a._selected_rows is not None and b._selected_rows is not None:
-        out._selected_rows = _merged_rows(a, b)
-    return out
+        entry[1] = sum_gradients(entry[1], g)
 
 
 def sum_gradients(a: Tensor, b: Tensor) -> Tensor:
     """a + b for two gradients of one tensor: a sparse gradient (Paddle's SelectedRows, marked with the rows it
     holds: ops/nn_common.py) added to another stays sparse, holding the rows of both; added to a dense one it is
     dense. (Static append_backward sums with it too.)"""
-    return _sum(a, b)
+    out = apply(OPS[_ADD], (a, b))
+    if a._selected_rows is not None and b._selected_rows is not None:
+        out._selected_rows = _merged_rows(a, b)
+    return out
 
 
 def _merged_rows(a: Tensor, b: Tensor) -> Tensor:
@@ -332,36 +329,11 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
         if g._selected_rows is not None:  # zeros and a sparse gradient: the sparse one (Paddle's add)
             leaf._grad._selected_rows = g._selected_rows
     elif create_graph:
-        leaf._grad = _sum(leaf._grad, g)
+        leaf._grad = sum_gradients(leaf._grad, g)
     else:
         apply_inplace(OPS[_ADD], leaf._grad, (leaf._grad, g))
         if leaf._grad._selected_rows is not None:  # sparse + sparse holds both's rows; sparse + dense is dense
             leaf._grad._selected_rows = None if g._selected_rows is None else _merged_rows(leaf._grad, g)
-
-
-# float16 and bfloat16 (ml_dtypes) codes as int16: the sign bit, +inf (the NaNs lie above it), the quiet bit
-_HALF_BITS = {"e": (0x7C00, 0x0200), "E": (0x7F80, 0x0040)}
-_MINUS_ZERO = np.int16(-32768)
-
-
-def write_plus_zero(g: np.ndarray, out: np.ndarray) -> None:
-    """out[...] = g + 0, the bits of the add of clear_grad's zeros: -0 becomes +0, a NaN comes out quiet.
-
-    float16/bfloat16 on the int16 view: numpy's float16 add and ml_dtypes' bfloat16 add convert one element at a
-    time (~75 and ~22 instructions a value), the integer passes cost about one. The NaNs they give back (checked on
-    every code in tests/amp/test_accumulate_low_precision.py): float16 keeps the payload and sets the quiet bit;
-    bfloat16 gives the one quiet NaN 0x7fc0 with the sign (its add rounds through float32)."""
-    bits = _HALF_BITS.get(g.dtype.char)
-    if bits is None or g.dtype != out.dtype:
-        np.add(g, 0, out=out)
-        return
-    v, o = g.view(np.int16), out.view(np.int16)
-    np.multiply(v, v != _MINUS_ZERO, out=o)
-    inf, quiet = bits
-    magnitude = o & np.int16(0x7FFF)
-    if magnitude.max() > inf:  # NaNs (rare): quieted as the add does
-        nan = magnitude > inf
-        o[nan] = (o[nan] | quiet) if g.dtype.char == "e" else ((o[nan] & _MINUS_ZERO) | np.int16(0x7FC0))
 
 
 def backward(tensors, grad_tensors=None, retain_graph: bool = False) -> None:

@@ -98,22 +98,20 @@ def apply_inplace_pair(op, targets: tuple, inputs: tuple, attrs: dict | None = N
     arrays = arrays_of(inputs)
     # Straight into the targets' storage, no temporaries copied over, where the op can (FLAGS_check_nan_inf takes
     # the path below, which refuses a non-finite result before it writes either target).
-    if (op.kernel_into_pair is not None and not PROCESS.check_nan_inf and _shaped_as_input0(targets, arrays)
-            and run_kernel_into_pair(op, tuple([t._data for t in targets]), arrays, attrs)):  # fmt: skip
-        for target in targets:
-            target._bump_version()
-            if state.grad_enabled and target._node is not None:
-                target._node, target.stop_gradient = None, True
-        return run_after_hooks(hooks, op, inputs, attrs, targets) if hooks else targets
-    outs = run_kernel(op, arrays, attrs)
-    if type(outs) is not tuple or len(outs) != len(targets):
-        raise ValueError(f"{op.name}_: the op gives {len(outs) if type(outs) is tuple else 1} output(s) for "
-                         f"{len(targets)} targets")  # fmt: skip
-    for target, out in zip(targets, outs):
-        if out.shape != target._data.shape:
-            raise ValueError(f"{op.name}_: a result has shape {list(out.shape)} but its tensor has {target.shape}")
-    for target, out in zip(targets, outs):  # (after every check: a refused op changes neither target)
-        target._data[...] = out  # in the target's dtype, as apply_inplace writes
+    written = (op.kernel_into_pair is not None and not PROCESS.check_nan_inf and _shaped_as_input0(targets, arrays)
+               and run_kernel_into_pair(op, tuple([t._data for t in targets]), arrays, attrs))  # fmt: skip
+    if not written:
+        outs = run_kernel(op, arrays, attrs)
+        if type(outs) is not tuple or len(outs) != len(targets):
+            raise ValueError(f"{op.name}_: the op gives {len(outs) if type(outs) is tuple else 1} output(s) for "
+                             f"{len(targets)} targets")  # fmt: skip
+        for target, out in zip(targets, outs):
+            if out.shape != target._data.shape:
+                raise ValueError(f"{op.name}_: a result has shape {list(out.shape)} but its tensor has "
+                                 f"{target.shape}")  # fmt: skip
+        for target, out in zip(targets, outs):  # (after every check: a refused op changes neither target)
+            target._data[...] = out  # in the target's dtype, as apply_inplace writes
+    for target in targets:
         target._bump_version()
         if state.grad_enabled and target._node is not None:
             target._node, target.stop_gradient = None, True

@@ -25,9 +25,9 @@ import math
 import numpy as np
 
 from minipaddle.core import dtype as dtypes
-from minipaddle.core.autograd import write_plus_zero
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
+from minipaddle.core.plus_zero import write_plus_zero
 from minipaddle.core.tensor import Tensor
 from minipaddle.ops.low_precision import LOW_CODES, finfo, is_float
 from minipaddle.ops.windows import add_windows, apply_per_axis, crop_spatial, out_size, pad_spatial

@@ -1,4 +1,4 @@
-"""A float16/bfloat16 gradient written over clear_grad's unwritten zeros (core/autograd.write_plus_zero) has the
+"""A float16/bfloat16 gradient written over clear_grad's unwritten zeros (core/plus_zero.write_plus_zero) has the
 bits of the add of those zeros, on every code; and under AMP with a GradScaler the zeros are left unwritten at
 all (the conversions of ops/half_casts.py give fresh arrays, so clear_grad finds the gradient unshared)."""
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import minipaddle as paddle
-from minipaddle.core.autograd import write_plus_zero
+from minipaddle.core.plus_zero import write_plus_zero
 from minipaddle.ops.half_casts import from_float32, to_float32
 
 CODES = np.arange(65536, dtype=np.uint32).astype(np.uint16)
