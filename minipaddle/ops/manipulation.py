@@ -177,11 +177,15 @@ class Split(OpDef):
     saves_inputs = False
 
     def kernel(self, x, sections, axis):
-        bounds = np.cumsum(sections)[:-1]
-        return tuple(part.copy() for part in np.split(x, bounds, axis=axis))
+        return cut(x, sections, axis)
 
     def grad(self, node, *gs):
         return (concat(gs, node.attrs["axis"]),)
+
+
+def cut(x: np.ndarray, sizes, axis: int) -> tuple:
+    """x's parts along `axis` of the given sizes, each its own array (split's kernel, and ops/runtime_split.py's)."""
+    return tuple(part.copy() for part in np.split(x, np.cumsum(sizes)[:-1], axis=axis))
 
 
 def split(x: Tensor, sections, axis: int) -> tuple:

@@ -19,7 +19,7 @@ import numpy as np
 from minipaddle.core.dispatch import apply
 from minipaddle.core.op import Meta, OpDef, register
 from minipaddle.core.tensor import Tensor
-from minipaddle.ops.manipulation import concat
+from minipaddle.ops.manipulation import concat, cut
 
 __all__ = ["runtime_split", "split_like"]
 
@@ -45,19 +45,24 @@ def section_sizes(sections, sizes, dim: int, op: str) -> list:
     return out
 
 
-@register
-class RuntimeSplit(OpDef):
-    """x cut along `axis` into parts of the sizes `sections` gives, None ones from the inputs when it runs."""
+class _CutAtRunTime(OpDef):
+    """Input 0 cut along `axis` into parts whose sizes the other inputs give when it runs. The gradient
+    concatenates the parts' gradients (as split's); the size inputs get none."""
 
-    name = "runtime_split"
     saves_inputs = False
-
-    def kernel(self, x, *sizes, axis, sections):
-        bounds = np.cumsum(section_sizes(sections, sizes, x.shape[axis], self.name))[:-1]
-        return tuple(part.copy() for part in np.split(x, bounds, axis=axis))
 
     def grad(self, node, *gs):
         return (concat(gs, node.attrs["axis"]),) + (None,) * (len(node.inputs) - 1)
+
+
+@register
+class RuntimeSplit(_CutAtRunTime):
+    """x cut along `axis` into parts of the sizes `sections` gives, None ones from the inputs when it runs."""
+
+    name = "runtime_split"
+
+    def kernel(self, x, *sizes, axis, sections):
+        return cut(x, section_sizes(sections, sizes, x.shape[axis], self.name), axis)
 
     def infer_meta(self, x: Meta, *sizes: Meta, axis, sections) -> tuple:
         def part(s) -> Meta:  # a known size stays known; a computed one, or the rest, is -1
@@ -73,18 +78,13 @@ def runtime_split(x: Tensor, sizes, axis: int, sections) -> tuple:
 
 
 @register
-class SplitLike(OpDef):
+class SplitLike(_CutAtRunTime):
     """g cut along `axis` into parts as long there as each of `likes` (read for their shapes only, when it runs)."""
 
     name = "split_like"
-    saves_inputs = False
 
     def kernel(self, g, *likes, axis):
-        bounds = np.cumsum([like.shape[axis] for like in likes])[:-1]
-        return tuple(part.copy() for part in np.split(g, bounds, axis=axis))
-
-    def grad(self, node, *gs):
-        return (concat(gs, node.attrs["axis"]),) + (None,) * (len(node.inputs) - 1)
+        return cut(g, [like.shape[axis] for like in likes], axis)
 
     def infer_meta(self, g: Meta, *likes: Meta, axis) -> tuple:
         return tuple(Meta(tuple(like.shape[axis] if i == axis else d for i, d in enumerate(g.shape)), g.dtype)
