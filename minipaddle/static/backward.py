@@ -144,10 +144,10 @@ def _name_grads(block, grads: dict, names) -> dict:
                 want = f"{name}{GRAD_SUFFIX}_{k}"
             if g.name != want:
                 if _renamable(block, g, grads, name):  # the gradient's own variable takes the name: no copy
-                    _rename(block, g.name, want)
+                    rename_variable(block, g.name, want)
                 else:  # it is also something else (a forward value, another variable's gradient): copy it
                     out = ops.assign(g)
-                    _rename(block, out.name, want)
+                    rename_variable(block, out.name, want)
                     out._selected_rows, g = g._selected_rows, block.vars[want]  # (a sparse gradient stays one)
             named[name] = g
     return named
@@ -161,7 +161,7 @@ def _renamable(block, g, grads: dict, name: str) -> bool:
     return g.name in block.vars and made_by_backward and not shared
 
 
-def _rename(block, old: str, new: str) -> None:
+def rename_variable(block, old: str, new: str) -> None:
     """Rename a variable of `block` everywhere it is written or read (sub-blocks included)."""
     v = block.vars.pop(old)
     v.name = new

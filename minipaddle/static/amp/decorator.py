@@ -31,7 +31,7 @@ from minipaddle.core.inplace import apply_inplace
 from minipaddle.core.op import get_op
 from minipaddle.core.state import unique_name
 from minipaddle.static.amp.fp16_utils import cast_parameters
-from minipaddle.static.backward import append_backward
+from minipaddle.static.backward import append_backward, rename_variable
 from minipaddle.static.paddle_amp_ops import AmpLossScaling
 from minipaddle.static.parameters import declare_persistable
 from minipaddle.static.passes.amp_cast import low_parameters, mark_dtype, rewrite_program
@@ -187,13 +187,9 @@ class OptimizerWithMixedPrecision:
 
 
 def _named_tmp(var: Variable) -> Variable:
-    """`var`, just written by its block's last op, renamed as paddle names what its Variable arithmetic makes
+    """`var`, just made by its block's last op, renamed as paddle names what its Variable arithmetic makes
     (`loss.astype("float32")`, `loss * loss_scaling`): tmp_0, tmp_1, ..."""
-    block, old = var.block, var.name
-    var.name = unique_name("tmp")
-    block.vars[var.name] = block.vars.pop(old)
-    for names in block.ops[-1].outputs.values():
-        names[:] = [var.name if n == old else n for n in names]
+    rename_variable(var.block, var.name, unique_name("tmp"))
     return var
 
 
